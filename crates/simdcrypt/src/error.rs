@@ -1,0 +1,63 @@
+//! The one error type of the library.
+
+use thiserror::Error as ThisError;
+
+/// Everything that can go wrong in simdcrypt. Every variant names what was
+/// wrong and what was expected; none carries secret data.
+#[derive(Clone, Debug, PartialEq, Eq, ThisError)]
+#[non_exhaustive]
+pub enum Error {
+    /// A rung was asked for by a name no rung of that primitive has.
+    #[error("unknown {primitive} implementation `{name}`: expected one of {expected}")]
+    UnknownImpl {
+        /// The primitive, e.g. `salsa20`.
+        primitive: &'static str,
+        /// The name given.
+        name: String,
+        /// The names that exist, comma-separated.
+        expected: String,
+    },
+    /// A rung was forced that this CPU (or the `SIMDCRYPT_MAX_ISA` cap) lacks.
+    #[error(
+        "{primitive} implementation `{name}` needs {needs}, which this CPU lacks or SIMDCRYPT_MAX_ISA excludes"
+    )]
+    ImplUnavailable {
+        /// The primitive, e.g. `salsa20`.
+        primitive: &'static str,
+        /// The rung's name.
+        name: &'static str,
+        /// The CPU features it needs.
+        needs: &'static str,
+    },
+    /// `SIMDCRYPT_MAX_ISA` holds a value that is not a level.
+    #[error("SIMDCRYPT_MAX_ISA is `{value}`: expected one of scalar, sse2, avx2, avx512")]
+    BadIsaCap {
+        /// The value found.
+        value: String,
+    },
+    /// The request would run the keystream past its last block; the cipher
+    /// refuses rather than wrap the counter and reuse keystream.
+    #[error(
+        "{primitive} keystream exhausted: the request runs past block {last_block}, the last one its counter can address"
+    )]
+    KeystreamExhausted {
+        /// The primitive, e.g. `salsa20`.
+        primitive: &'static str,
+        /// The number of the last block of keystream.
+        last_block: u64,
+    },
+    /// Input and output buffers differ in length.
+    #[error("output buffer is {output} bytes but the input is {input}: they must be equally long")]
+    LengthMismatch {
+        /// Input length in bytes.
+        input: usize,
+        /// Output length in bytes.
+        output: usize,
+    },
+    /// A named XOR form does not exist.
+    #[error("unknown XOR form `{name}`: expected c0 (byte-wise) or c1 (16-byte SIMD)")]
+    UnknownXor {
+        /// The name given.
+        name: String,
+    },
+}

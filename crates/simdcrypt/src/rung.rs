@@ -1,0 +1,112 @@
+//! The `Impl` enum every primitive declares: its rungs, their command-line
+//! names, what each needs from the CPU, and choosing one by name.
+
+/// Declares a primitive's `Impl` enum, listing its rungs slowest first.
+///
+/// Each rung has a stable lower-case `name` (used on the command line), a
+/// human-readable statement of the CPU features it `needs`, and a predicate
+/// over [`crate::cpu::Features`] (`available`) that says whether this CPU,
+/// under the `SIMDCRYPT_MAX_ISA` cap, can run it. On architectures other than
+/// x86-64 the SIMD rungs are never available, whatever the predicate says.
+macro_rules! rungs {
+    (
+        primitive = $primitive:literal;
+        $(#[$meta:meta])*
+        pub enum Impl {
+            $(
+                $(#[$vmeta:meta])*
+                $Variant:ident = $name:literal, needs $needs:literal,
+                    if |$f:ident| $available:expr, simd = $simd:literal;
+            )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Impl {
+            $( $(#[$vmeta])* $Variant, )+
+        }
+
+        impl Impl {
+            /// Every rung, slowest (the reference) first.
+            pub const ALL: &'static [Impl] = &[ $( Impl::$Variant, )+ ];
+
+            /// The primitive these rungs implement, as the CLI names it.
+            pub const PRIMITIVE: &'static str = $primitive;
+
+            /// The rung's stable command-line name.
+            pub fn name(self) -> &'static str {
+                match self { $( Impl::$Variant => $name, )+ }
+            }
+
+            /// The CPU features the rung needs, for messages and `info`.
+            pub fn needs(self) -> &'static str {
+                match self { $( Impl::$Variant => $needs, )+ }
+            }
+
+            /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the rung.
+            pub fn is_available(self) -> bool {
+                let features = $crate::cpu::features();
+                match self {
+                    $( Impl::$Variant => {
+                        let predicate = |$f: $crate::cpu::Features| $available;
+                        (!$simd || cfg!(target_arch = "x86_64")) && predicate(features)
+                    } )+
+                }
+            }
+
+            /// The rungs this CPU can run, slowest first.
+            pub fn available() -> impl Iterator<Item = Impl> {
+                Impl::ALL.iter().copied().filter(|i| i.is_available())
+            }
+
+            /// Looks a rung up by its command-line name.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::UnknownImpl`](crate::Error::UnknownImpl) when no rung has that name.
+            pub fn from_name(name: &str) -> Result<Impl, $crate::Error> {
+                Impl::ALL
+                    .iter()
+                    .copied()
+                    .find(|i| i.name() == name)
+                    .ok_or_else(|| $crate::Error::UnknownImpl {
+                        primitive: $primitive,
+                        name: name.to_owned(),
+                        expected: Impl::ALL.iter().map(|i| i.name()).collect::<Vec<_>>().join(", "),
+                    })
+            }
+
+            /// `Ok(self)` when the CPU runs this rung.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::ImplUnavailable`](crate::Error::ImplUnavailable) otherwise.
+            pub fn require(self) -> Result<Impl, $crate::Error> {
+                if self.is_available() {
+                    Ok(self)
+                } else {
+                    Err($crate::Error::ImplUnavailable {
+                        primitive: $primitive,
+                        name: self.name(),
+                        needs: self.needs(),
+                    })
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for Impl {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for Impl {
+            type Err = $crate::Error;
+            fn from_str(s: &str) -> Result<Impl, $crate::Error> {
+                Impl::from_name(s)
+            }
+        }
+    };
+}
+
+pub(crate) use rungs;

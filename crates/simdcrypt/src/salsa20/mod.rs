@@ -1,0 +1,500 @@
+//! Salsa20 (D. J. Bernstein, "Salsa20 specification", 2005) with its reduced
+//! variants Salsa20/12 and Salsa20/8, HSalsa20 and XSalsa20 ("Extending the
+//! Salsa20 nonce", 2008), as a ladder of implementations.
+//!
+//! | rung | CPU | technique |
+//! |---|---|---|
+//! | `reference` | any | the specification: 4×4 matrix, column round, transpose |
+//! | `sse2-transpose` | SSE2 | column quarter-rounds in SIMD, state written back and transposed each round |
+//! | `no-transpose` | any | scalar, column round then row round on 16 variables |
+//! | `sse2-shuffle` | SSE2 | diagonals in 4 registers across all rounds, `pshufd` between rounds |
+//! | `avx2` | AVX2 | 8 blocks at once, vertical, transposed on output |
+//! | `avx512` | AVX-512F/VL | 16 blocks at once, vertical, `vprold` rotates |
+//!
+//! ```
+//! use simdcrypt::salsa20::Salsa20;
+//!
+//! let mut data = *b"attack at dawn";
+//! Salsa20::new(&[7; 32], &[1; 8]).apply_keystream(&mut data)?;
+//! Salsa20::new(&[7; 32], &[1; 8]).apply_keystream(&mut data)?;
+//! assert_eq!(&data, b"attack at dawn");
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+pub mod reference;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod no_transpose;
+#[cfg(target_arch = "x86_64")]
+mod sse2_shuffle;
+#[cfg(target_arch = "x86_64")]
+mod sse2_transpose;
+
+use std::fmt;
+
+use zeroize::Zeroize;
+
+use crate::rung::rungs;
+use crate::stream::{BlockKeystream, Position};
+use crate::{Error, Xor};
+
+/// Key length of Salsa20's 256-bit form, in bytes.
+pub const KEY_LEN: usize = 32;
+/// Key length of Salsa20's 128-bit form, in bytes.
+pub const KEY_LEN_128: usize = 16;
+/// Nonce length of Salsa20, in bytes (spec §10: the 8-byte `v`).
+pub const NONCE_LEN: usize = 8;
+/// Nonce length of XSalsa20, in bytes.
+pub const XNONCE_LEN: usize = 24;
+/// Keystream block length, in bytes.
+pub const BLOCK_LEN: usize = crate::stream::BLOCK_LEN;
+
+rungs! {
+    primitive = "salsa20";
+    /// The implementations of the Salsa20 core, slowest first.
+    pub enum Impl {
+        /// The specification literally: 4×4 matrix, column round, transpose.
+        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        /// SSE2 column quarter-rounds; the state is written back and transposed each round.
+        Sse2Transpose = "sse2-transpose", needs "SSE2", if |f| f.sse2, simd = true;
+        /// Scalar column round then row round on 16 variables.
+        NoTranspose = "no-transpose", needs "nothing", if |_f| true, simd = false;
+        /// SSE2 diagonals kept across rounds with `pshufd`.
+        Sse2Shuffle = "sse2-shuffle", needs "SSE2", if |f| f.sse2, simd = true;
+        /// AVX2, 8 blocks vertical.
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        /// AVX-512, 16 blocks vertical.
+        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+    }
+}
+
+impl Impl {
+    /// The fastest rung this CPU runs for long inputs: the widest vertical
+    /// rung, which itself hands short tails down to single-block code.
+    pub fn best() -> Impl {
+        [Impl::Avx512, Impl::Avx2, Impl::Sse2Shuffle]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(Impl::NoTranspose)
+    }
+
+    /// How many 64-byte blocks the rung computes at once.
+    pub fn par_blocks(self) -> usize {
+        match self {
+            Impl::Avx2 => 8,
+            Impl::Avx512 => 16,
+            _ => 1,
+        }
+    }
+
+    /// The Salsa20 hash (spec §8) of one block on this rung; the vertical
+    /// rungs compute single blocks with `sse2-shuffle`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+    pub fn core(self, input: &[u32; 16], double_rounds: usize) -> Result<[u32; 16], Error> {
+        let imp = self.require()?;
+        Ok(feedforward(&imp.permute(input, double_rounds), input))
+    }
+
+    /// `double_rounds` double-rounds of one block, no final addition.
+    /// Only called with rungs that passed [`Impl::require`].
+    fn permute(self, x: &[u32; 16], double_rounds: usize) -> [u32; 16] {
+        match self {
+            Impl::Reference => reference::double_rounds(x, double_rounds),
+            Impl::NoTranspose => no_transpose::double_rounds(x, double_rounds),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Impl::Sse2Transpose => unsafe { sse2_transpose::double_rounds(x, double_rounds) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Impl::Sse2Shuffle | Impl::Avx2 | Impl::Avx512 => unsafe {
+                sse2_shuffle::double_rounds(x, double_rounds)
+            },
+            // The SIMD rungs are never available off x86-64.
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => no_transpose::double_rounds(x, double_rounds),
+        }
+    }
+
+    /// XORs keystream from the block whose state is `input` into `data`.
+    /// Only called with rungs that passed [`Impl::require`].
+    fn xor_keystream(self, xor: Xor, input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+        match self {
+            Impl::Reference => xor_blocks(
+                |x| reference::double_rounds(x, double_rounds),
+                xor,
+                input,
+                data,
+            ),
+            Impl::NoTranspose => xor_blocks(
+                |x| no_transpose::double_rounds(x, double_rounds),
+                xor,
+                input,
+                data,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Impl::Sse2Transpose => xor_blocks(
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                |x| unsafe { sse2_transpose::double_rounds(x, double_rounds) },
+                xor,
+                input,
+                data,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Impl::Sse2Shuffle => xor_blocks(
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                |x| unsafe { sse2_shuffle::double_rounds(x, double_rounds) },
+                xor,
+                input,
+                data,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::Avx2 => unsafe { avx2::xor_keystream(input, double_rounds, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX-512F and AVX-512VL.
+            Impl::Avx512 => unsafe { avx512::xor_keystream(input, double_rounds, data) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => xor_blocks(
+                |x| no_transpose::double_rounds(x, double_rounds),
+                xor,
+                input,
+                data,
+            ),
+        }
+    }
+}
+
+/// The final addition of the Salsa20 hash (spec §8): `z_i + x_i`.
+#[inline(always)]
+fn feedforward(z: &[u32; 16], x: &[u32; 16]) -> [u32; 16] {
+    std::array::from_fn(|i| z[i].wrapping_add(x[i]))
+}
+
+/// The keystream block of state `x`, whose permutation is `z`: the final
+/// addition, serialised little-endian (spec §7).
+#[inline(always)]
+fn keystream_block(z: &[u32; 16], x: &[u32; 16]) -> [u8; BLOCK_LEN] {
+    let mut out = [0u8; BLOCK_LEN];
+    for (o, w) in out.chunks_exact_mut(4).zip(feedforward(z, x)) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// Steps the 64-bit block counter in words 8 (low) and 9 (high).
+#[inline(always)]
+fn increment_counter(x: &mut [u32; 16]) {
+    let c = counter(x).wrapping_add(1);
+    set_counter(x, c);
+}
+
+#[inline(always)]
+fn counter(x: &[u32; 16]) -> u64 {
+    u64::from(x[8]) | u64::from(x[9]) << 32
+}
+
+#[inline(always)]
+fn set_counter(x: &mut [u32; 16], counter: u64) {
+    x[8] = counter as u32;
+    x[9] = (counter >> 32) as u32;
+}
+
+/// Keystream XOR for the single-block rungs: block after block through
+/// `permute`, XORed into `data` with `xor`. Also the single-block tail of the
+/// vertical rungs.
+#[inline(always)]
+fn xor_blocks(
+    permute: impl Fn(&[u32; 16]) -> [u32; 16],
+    xor: Xor,
+    input: &[u32; 16],
+    data: &mut [u8],
+) {
+    let mut x = *input;
+    for chunk in data.chunks_mut(BLOCK_LEN) {
+        let ks = keystream_block(&permute(&x), &x);
+        xor.apply(chunk, &ks);
+        increment_counter(&mut x);
+    }
+}
+
+/// The Salsa20 hash function (spec §8) on a state of 16 words, with
+/// `double_rounds` double-rounds (10 for Salsa20/20), on the fastest
+/// single-block rung: `x + doubleround^n(x)`.
+pub fn core(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
+    feedforward(&best_single_block().permute(input, double_rounds), input)
+}
+
+/// HSalsa20 ("Extending the Salsa20 nonce" §2): the Salsa20/20 state of
+/// `key` and the 16-byte `input` (in the nonce-and-counter words), 20 rounds,
+/// no final addition; the output is words 0, 5, 10, 15, 6, 7, 8, 9.
+pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
+    let mut x = initial_state(key, reference::SIGMA, key);
+    for (i, w) in input.chunks_exact(4).enumerate() {
+        x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+    }
+    let z = best_single_block().permute(&x, 10);
+    x.zeroize();
+    let mut out = [0u8; 32];
+    for (o, i) in out.chunks_exact_mut(4).zip([0, 5, 10, 15, 6, 7, 8, 9]) {
+        o.copy_from_slice(&z[i].to_le_bytes());
+    }
+    out
+}
+
+/// The fastest rung for one block at a time.
+fn best_single_block() -> Impl {
+    if Impl::Sse2Shuffle.is_available() {
+        Impl::Sse2Shuffle
+    } else {
+        Impl::NoTranspose
+    }
+}
+
+/// The input state of spec §9/§10 with the nonce and counter words zero:
+/// constants on the diagonal, `k0` in words 1–4, `k1` in words 11–14.
+fn initial_state(k0: &[u8], constants: [[u8; 4]; 4], k1: &[u8]) -> [u32; 16] {
+    let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let mut x = [0u32; 16];
+    for (i, c) in [0, 5, 10, 15].into_iter().zip(constants) {
+        x[i] = u32::from_le_bytes(c);
+    }
+    for i in 0..4 {
+        x[1 + i] = word(&k0[4 * i..]);
+        x[11 + i] = word(&k1[4 * i..]);
+    }
+    x
+}
+
+/// The keystream generator behind [`Salsa`]: the input state with zero
+/// counter, the rung, and the XOR form.
+struct Core<const DOUBLE_ROUNDS: usize> {
+    state: [u32; 16],
+    imp: Impl,
+    xor: Xor,
+}
+
+impl<const DOUBLE_ROUNDS: usize> Core<DOUBLE_ROUNDS> {
+    fn at(&self, counter: u64) -> [u32; 16] {
+        let mut x = self.state;
+        set_counter(&mut x, counter);
+        x
+    }
+}
+
+impl<const DOUBLE_ROUNDS: usize> BlockKeystream for Core<DOUBLE_ROUNDS> {
+    const PRIMITIVE: &'static str = "salsa20";
+    const LAST_BLOCK: u64 = u64::MAX;
+
+    fn xor_blocks(&self, counter: u64, data: &mut [u8]) {
+        let x = self.at(counter);
+        self.imp.xor_keystream(self.xor, &x, DOUBLE_ROUNDS, data);
+    }
+
+    fn xor_partial_block(&self, counter: u64, offset: usize, data: &mut [u8]) {
+        let x = self.at(counter);
+        let ks = keystream_block(&self.imp.permute(&x, DOUBLE_ROUNDS), &x);
+        self.xor.apply(data, &ks[offset..]);
+    }
+}
+
+impl<const DOUBLE_ROUNDS: usize> Drop for Core<DOUBLE_ROUNDS> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// Salsa20 with `DOUBLE_ROUNDS` double-rounds: a 256- or 128-bit key, a
+/// 64-bit nonce and a 64-bit block counter (spec §10). Use the aliases
+/// [`Salsa20`], [`Salsa20_12`] and [`Salsa20_8`].
+///
+/// The keystream is 2^64 blocks of 64 bytes; a request that would run past
+/// the last block is refused with [`Error::KeystreamExhausted`], never
+/// wrapped. The key is zeroized on drop.
+pub struct Salsa<const DOUBLE_ROUNDS: usize> {
+    core: Core<DOUBLE_ROUNDS>,
+    position: Position,
+}
+
+/// Salsa20/20, the cipher of the specification.
+pub type Salsa20 = Salsa<10>;
+/// Salsa20/12, the eSTREAM profile 1 cipher.
+pub type Salsa20_12 = Salsa<6>;
+/// Salsa20/8, the core of scrypt's BlockMix.
+pub type Salsa20_8 = Salsa<4>;
+
+impl<const DOUBLE_ROUNDS: usize> Salsa<DOUBLE_ROUNDS> {
+    /// A cipher with a 256-bit key ("expand 32-byte k"), at byte 0 of the
+    /// keystream, on the fastest rung.
+    pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; NONCE_LEN]) -> Self {
+        Self::from_state(
+            initial_state(&key[..16], reference::SIGMA, &key[16..]),
+            nonce,
+        )
+    }
+
+    /// A cipher with a 128-bit key ("expand 16-byte k"), at byte 0 of the
+    /// keystream, on the fastest rung.
+    pub fn new_128(key: &[u8; KEY_LEN_128], nonce: &[u8; NONCE_LEN]) -> Self {
+        Self::from_state(initial_state(key, reference::TAU, key), nonce)
+    }
+
+    fn from_state(mut state: [u32; 16], nonce: &[u8; NONCE_LEN]) -> Self {
+        state[6] = u32::from_le_bytes([nonce[0], nonce[1], nonce[2], nonce[3]]);
+        state[7] = u32::from_le_bytes([nonce[4], nonce[5], nonce[6], nonce[7]]);
+        Salsa {
+            core: Core {
+                state,
+                imp: Impl::best(),
+                xor: Xor::default(),
+            },
+            position: Position::default(),
+        }
+    }
+
+    /// The same cipher on the rung `imp`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
+    /// lacks what the rung needs.
+    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
+        self.core.imp = imp.require()?;
+        Ok(self)
+    }
+
+    /// The same cipher XORing with `xor` on its single-block rungs (the
+    /// vertical rungs XOR from their registers).
+    pub fn with_xor(mut self, xor: Xor) -> Self {
+        self.core.xor = xor;
+        self
+    }
+
+    /// The rung in use.
+    pub fn implementation(&self) -> Impl {
+        self.core.imp
+    }
+
+    /// Moves to byte `byte_offset` of the keystream (block `byte_offset / 64`);
+    /// the end of the keystream, 2^70, is allowed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] beyond 2^70.
+    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
+        self.position.seek::<Core<DOUBLE_ROUNDS>>(byte_offset)
+    }
+
+    /// The current byte offset in the keystream.
+    pub fn position(&self) -> u128 {
+        self.position.get()
+    }
+
+    /// XORs the keystream into `data` in place, resuming where the last call
+    /// stopped: calls of 5 and 70 bytes equal one of 75.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] when `data` runs past the last block;
+    /// then nothing is written and the position stays.
+    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.position.apply(&self.core, data)
+    }
+
+    /// `output = input ⊕ keystream`, resuming where the last call stopped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`] when the buffers differ in length,
+    /// [`Error::KeystreamExhausted`] as for [`Salsa::apply_keystream`];
+    /// then nothing is written.
+    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.position.xor_into(&self.core, input, output)
+    }
+}
+
+impl<const DOUBLE_ROUNDS: usize> fmt::Debug for Salsa<DOUBLE_ROUNDS> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Salsa")
+            .field("double_rounds", &DOUBLE_ROUNDS)
+            .field("impl", &self.core.imp)
+            .field("xor", &self.core.xor)
+            .field("position", &self.position.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// XSalsa20 ("Extending the Salsa20 nonce" §3): Salsa20/20 keyed with
+/// `HSalsa20(key, nonce[0..16])` and the nonce `nonce[16..24]`, so that random
+/// 192-bit nonces are safe. Same methods as [`Salsa20`].
+#[derive(Debug)]
+pub struct XSalsa20(Salsa20);
+
+impl XSalsa20 {
+    /// A cipher at byte 0 of the keystream, on the fastest rung.
+    pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
+        let n0: [u8; 16] = std::array::from_fn(|i| nonce[i]);
+        let n1: [u8; NONCE_LEN] = std::array::from_fn(|i| nonce[16 + i]);
+        let mut subkey = hsalsa20(key, &n0);
+        let cipher = Salsa20::new(&subkey, &n1);
+        subkey.zeroize();
+        XSalsa20(cipher)
+    }
+
+    /// The same cipher on the rung `imp`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+    pub fn with_impl(self, imp: Impl) -> Result<Self, Error> {
+        self.0.with_impl(imp).map(XSalsa20)
+    }
+
+    /// The same cipher XORing with `xor` on its single-block rungs.
+    pub fn with_xor(self, xor: Xor) -> Self {
+        XSalsa20(self.0.with_xor(xor))
+    }
+
+    /// The rung in use.
+    pub fn implementation(&self) -> Impl {
+        self.0.implementation()
+    }
+
+    /// Moves to byte `byte_offset` of the keystream.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] beyond 2^70.
+    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
+        self.0.seek(byte_offset)
+    }
+
+    /// The current byte offset in the keystream.
+    pub fn position(&self) -> u128 {
+        self.0.position()
+    }
+
+    /// XORs the keystream into `data` in place, resuming where the last call
+    /// stopped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] past the last block.
+    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.0.apply_keystream(data)
+    }
+
+    /// `output = input ⊕ keystream`, resuming where the last call stopped.
+    ///
+    /// # Errors
+    ///
+    /// As [`Salsa::xor_into`].
+    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.0.xor_into(input, output)
+    }
+}

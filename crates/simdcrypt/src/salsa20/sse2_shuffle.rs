@@ -1,0 +1,84 @@
+//! SSE2, one block, horizontal: four 128-bit registers loaded once, each
+//! holding one diagonal of the state; the row round reuses the column round's
+//! code on `pshufd`-rotated registers with the roles of two rows swapped by
+//! renaming, and the state is stored once at the end.
+//!
+//! Registers, lane by lane (spec §5's column quarter-rounds run down the lanes):
+//!
+//! ```text
+//! a = (x0,  x5,  x10, x15)    the words each quarter-round starts at
+//! b = (x4,  x9,  x14, x3)
+//! c = (x8,  x13, x2,  x7)
+//! d = (x12, x1,  x6,  x11)
+//! ```
+//!
+//! For the row round (spec §4) the second words are `d` rotated one lane
+//! down, the third `c` rotated two, the fourth `b` rotated three: so the row
+//! round is the column round with `b` and `d` exchanged.
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_or_si128, _mm_set_epi32, _mm_shuffle_epi32, _mm_slli_epi32,
+    _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
+};
+
+/// `x <<< n` on each 32-bit lane (`m` = 32 − `n`: stable Rust has no const
+/// arithmetic on the shift count).
+macro_rules! rotl {
+    ($x:expr, $n:literal, $m:literal) => {{
+        let x = $x;
+        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<$m>(x))
+    }};
+}
+
+/// The four quarter-rounds of one round, lane-parallel: `q1 ^= (q0+q3)<<<7`,
+/// `q2 ^= (q1+q0)<<<9`, `q3 ^= (q2+q1)<<<13`, `q0 ^= (q3+q2)<<<18`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn quarterrounds(q0: &mut __m128i, q1: &mut __m128i, q2: &mut __m128i, q3: &mut __m128i) {
+    *q1 = _mm_xor_si128(*q1, rotl!(_mm_add_epi32(*q0, *q3), 7, 25));
+    *q2 = _mm_xor_si128(*q2, rotl!(_mm_add_epi32(*q1, *q0), 9, 23));
+    *q3 = _mm_xor_si128(*q3, rotl!(_mm_add_epi32(*q2, *q1), 13, 19));
+    *q0 = _mm_xor_si128(*q0, rotl!(_mm_add_epi32(*q3, *q2), 18, 14));
+}
+
+/// `pshufd` immediates: lane `i` of the result is lane `i + k` of the input.
+const ROT1: i32 = 0b00_11_10_01;
+const ROT2: i32 = 0b01_00_11_10;
+const ROT3: i32 = 0b10_01_00_11;
+
+/// `double_rounds` double-rounds of the state, without the final addition.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(super) fn double_rounds(x: &[u32; 16], double_rounds: usize) -> [u32; 16] {
+    let w = |i: usize| x[i] as i32;
+    // `_mm_set_epi32` takes the highest lane first.
+    let mut a = _mm_set_epi32(w(15), w(10), w(5), w(0));
+    let mut b = _mm_set_epi32(w(3), w(14), w(9), w(4));
+    let mut c = _mm_set_epi32(w(7), w(2), w(13), w(8));
+    let mut d = _mm_set_epi32(w(11), w(6), w(1), w(12));
+    for _ in 0..double_rounds {
+        // Column round: lanes of (a, b, c, d) are the columns' quarter-rounds.
+        quarterrounds(&mut a, &mut b, &mut c, &mut d);
+        // Row round: rotate the rows into place, b and d exchange roles.
+        d = _mm_shuffle_epi32::<ROT1>(d);
+        c = _mm_shuffle_epi32::<ROT2>(c);
+        b = _mm_shuffle_epi32::<ROT3>(b);
+        quarterrounds(&mut a, &mut d, &mut c, &mut b);
+        // Back to the diagonal layout of the column round.
+        d = _mm_shuffle_epi32::<ROT3>(d);
+        c = _mm_shuffle_epi32::<ROT2>(c);
+        b = _mm_shuffle_epi32::<ROT1>(b);
+    }
+    let mut lanes = [[0u32; 4]; 4];
+    for (out, reg) in lanes.iter_mut().zip([a, b, c, d]) {
+        // SAFETY: `out` is 16 writable bytes; the store is unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), reg) };
+    }
+    let [a, b, c, d] = lanes;
+    [
+        a[0], d[1], c[2], b[3], //
+        b[0], a[1], d[2], c[3], //
+        c[0], b[1], a[2], d[3], //
+        d[0], c[1], b[2], a[3],
+    ]
+}

@@ -1,0 +1,127 @@
+//! What every counter-mode stream cipher shares: a byte position in a
+//! keystream of a fixed number of 64-byte blocks, resumable at any byte, and
+//! the refusal to run past the last block.
+
+use crate::Error;
+
+/// The keystream block size of Salsa20 and ChaCha20, in bytes.
+pub(crate) const BLOCK_LEN: usize = 64;
+
+/// How much `xor_into` copies before XORing in place: small enough to stay in
+/// L1 between the copy and the XOR.
+const XOR_INTO_CHUNK: usize = 4096;
+
+/// A keystream generator addressed by 64-byte block number.
+pub(crate) trait BlockKeystream {
+    /// The primitive's name, for errors.
+    const PRIMITIVE: &'static str;
+    /// The last block number the counter can address.
+    const LAST_BLOCK: u64;
+
+    /// XORs keystream into `data`, whose first byte is the first byte of
+    /// block `counter`. `data` may end inside a block; the caller guarantees
+    /// every byte lies at or before the end of block [`Self::LAST_BLOCK`].
+    fn xor_blocks(&self, counter: u64, data: &mut [u8]);
+
+    /// XORs the keystream bytes `offset..offset + data.len()` of block
+    /// `counter` into `data` (`offset + data.len() <= 64`).
+    fn xor_partial_block(&self, counter: u64, offset: usize, data: &mut [u8]);
+}
+
+/// A byte position in a keystream of `LAST_BLOCK + 1` blocks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Position(u128);
+
+impl Position {
+    /// One past the last keystream byte of `K`.
+    fn end<K: BlockKeystream>() -> u128 {
+        (u128::from(K::LAST_BLOCK) + 1) * BLOCK_LEN as u128
+    }
+
+    /// The current byte position.
+    pub(crate) fn get(self) -> u128 {
+        self.0
+    }
+
+    /// Moves to `byte_offset`; the end of the keystream itself is allowed.
+    pub(crate) fn seek<K: BlockKeystream>(&mut self, byte_offset: u128) -> Result<(), Error> {
+        if byte_offset > Self::end::<K>() {
+            return Err(exhausted::<K>());
+        }
+        self.0 = byte_offset;
+        Ok(())
+    }
+
+    /// The position after `len` more bytes, if the keystream reaches it.
+    fn advance<K: BlockKeystream>(self, len: usize) -> Result<u128, Error> {
+        self.0
+            .checked_add(len as u128)
+            .filter(|&end| end <= Self::end::<K>())
+            .ok_or_else(exhausted::<K>)
+    }
+
+    /// XORs the keystream at this position into `data` and moves past it;
+    /// nothing is written when the keystream is too short.
+    pub(crate) fn apply<K: BlockKeystream>(&mut self, k: &K, data: &mut [u8]) -> Result<(), Error> {
+        let end = self.advance::<K>(data.len())?;
+        self.apply_checked(k, data);
+        self.0 = end;
+        Ok(())
+    }
+
+    /// `output = input ⊕ keystream`, then moves past it. The input is
+    /// copied a few KiB at a time and XORed in place while it is in L1.
+    pub(crate) fn xor_into<K: BlockKeystream>(
+        &mut self,
+        k: &K,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), Error> {
+        if input.len() != output.len() {
+            return Err(Error::LengthMismatch {
+                input: input.len(),
+                output: output.len(),
+            });
+        }
+        let end = self.advance::<K>(input.len())?;
+        for (i, o) in input
+            .chunks(XOR_INTO_CHUNK)
+            .zip(output.chunks_mut(XOR_INTO_CHUNK))
+        {
+            o.copy_from_slice(i);
+            self.apply_checked(k, o);
+            self.0 += o.len() as u128;
+        }
+        self.0 = end;
+        Ok(())
+    }
+
+    /// The XOR, once `advance` has said the keystream reaches far enough.
+    fn apply_checked<K: BlockKeystream>(&self, k: &K, mut data: &mut [u8]) {
+        if data.is_empty() {
+            return;
+        }
+        // `data` is not empty and ends within the keystream, so the block
+        // number of its first byte is at most LAST_BLOCK and fits a u64.
+        let mut counter = (self.0 / BLOCK_LEN as u128) as u64;
+        let offset = (self.0 % BLOCK_LEN as u128) as usize;
+        if offset != 0 {
+            let take = data.len().min(BLOCK_LEN - offset);
+            let (head, rest) = data.split_at_mut(take);
+            k.xor_partial_block(counter, offset, head);
+            data = rest;
+            if data.is_empty() {
+                return;
+            }
+            counter += 1;
+        }
+        k.xor_blocks(counter, data);
+    }
+}
+
+fn exhausted<K: BlockKeystream>() -> Error {
+    Error::KeystreamExhausted {
+        primitive: K::PRIMITIVE,
+        last_block: K::LAST_BLOCK,
+    }
+}
