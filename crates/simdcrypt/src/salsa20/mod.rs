@@ -32,6 +32,8 @@ mod no_transpose;
 mod sse2_shuffle;
 #[cfg(target_arch = "x86_64")]
 mod sse2_transpose;
+#[cfg(target_arch = "x86_64")]
+mod vertical;
 
 use std::fmt;
 
@@ -234,7 +236,7 @@ pub fn core(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
 /// `key` and the 16-byte `input` (in the nonce-and-counter words), 20 rounds,
 /// no final addition; the output is words 0, 5, 10, 15, 6, 7, 8, 9.
 pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
-    let mut x = initial_state(key, reference::SIGMA, key);
+    let mut x = initial_state(&key[..16], reference::SIGMA, &key[16..]);
     for (i, w) in input.chunks_exact(4).enumerate() {
         x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     }

@@ -76,6 +76,8 @@ pub(crate) fn bytewise(data: &mut [u8], keystream: &[u8]) {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 fn portable_u128(data: &mut [u8], keystream: &[u8]) {
+    // Trim the keystream so that its remainder lines up with the data's.
+    let keystream = &keystream[..data.len()];
     let mut chunks = data.chunks_exact_mut(16);
     let mut ks = keystream.chunks_exact(16);
     for (d, k) in (&mut chunks).zip(&mut ks) {

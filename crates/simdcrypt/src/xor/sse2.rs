@@ -6,6 +6,8 @@ use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si1
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(super) fn xor(data: &mut [u8], keystream: &[u8]) {
+    // Trim the keystream so that its remainder lines up with the data's.
+    let keystream = &keystream[..data.len()];
     let mut chunks = data.chunks_exact_mut(16);
     let mut ks = keystream.chunks_exact(16);
     for (d, k) in (&mut chunks).zip(&mut ks) {

@@ -1,0 +1,102 @@
+//! What every primitive's tests share: the table of edge lengths and
+//! counters, hex, and vector files.
+#![allow(dead_code)] // each test binary uses its own part of this module
+
+/// Lengths at the edges of every path: 0–8, a block ± 1, every vector
+/// width (4, 8, 16 blocks) ± 1, and "16 + 8 + 4 + 2 + 1" blocks plus a few
+/// bytes, which walks a whole wide-to-narrow tail cascade.
+pub const EDGE_LENGTHS: &[usize] = &[
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    15,
+    16,
+    17,
+    31,
+    32,
+    33,
+    63,
+    64,
+    65,
+    127,
+    128,
+    129,
+    191,
+    192,
+    193,
+    255,
+    256,
+    257,
+    511,
+    512,
+    513,
+    1023,
+    1024,
+    1025,
+    2047,
+    2048,
+    2049,
+    31 * 64 + 5,
+    4096 + 64 + 1,
+];
+
+/// Block counters where carries happen: "carry bugs in tricky SIMD code"
+/// live at 2^32 − 1 and below 2^64.
+pub const EDGE_COUNTERS: &[u64] = &[
+    0,
+    1,
+    (1 << 32) - 1,
+    (1 << 32) - 3,
+    (1 << 32) - 17,
+    (1 << 32) - 33,
+    i32::MAX as u64,
+    u64::MAX - 100,
+];
+
+/// Decodes hex (either case); panics on bad input, which in a test is a bad
+/// vector file.
+pub fn hex(s: &str) -> Vec<u8> {
+    assert!(s.len() % 2 == 0, "odd hex length: {s}");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|_| panic!("bad hex: {s}")))
+        .collect()
+}
+
+/// `hex` into a fixed-size array.
+pub fn hex_array<const N: usize>(s: &str) -> [u8; N] {
+    hex(s)
+        .try_into()
+        .unwrap_or_else(|v: Vec<u8>| panic!("expected {N} bytes, got {}", v.len()))
+}
+
+/// A word written as 8 hex digits.
+pub fn word(v: &serde_json::Value) -> u32 {
+    u32::from_str_radix(v.as_str().expect("word is a string"), 16).expect("word is hex")
+}
+
+/// A list of words.
+pub fn words<const N: usize>(v: &serde_json::Value) -> [u32; N] {
+    let list: Vec<u32> = v.as_array().expect("word list").iter().map(word).collect();
+    list.try_into().expect("word count")
+}
+
+/// A deterministic filler: `len` bytes from a seed (splitmix64).
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut s = seed;
+    (0..len)
+        .map(|_| {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) as u8
+        })
+        .collect()
+}
