@@ -1,13 +1,64 @@
-//! PLACEHOLDER while the vertical rung is written: single blocks.
+//! AVX2, 8 blocks vertical, transposed on output: register `i` holds word `i`
+//! of 8 consecutive blocks, rotates are shift/shift/or, and the keystream is
+//! XORed straight from the registers into the data.
+//!
+//! Inputs that do not fill 8 blocks take one 4-block batch in xmm registers
+//! (VEX-encoded, the same shift/or rotates), and the last 0–3 blocks go to
+//! the single-block `sse2-shuffle` rung, so no block is computed in vain.
 
+use core::arch::x86_64::{
+    _mm_or_si128, _mm_slli_epi32, _mm_srli_epi32, _mm256_or_si256, _mm256_slli_epi32,
+    _mm256_srli_epi32,
+};
+
+use super::vertical::vertical_batches;
+
+/// `x <<< n` on each 32-bit lane of a ymm register: two shifts and an or.
+macro_rules! rotl_ymm {
+    ($x:expr, $n:literal) => {{
+        let x = $x;
+        _mm256_or_si256(
+            _mm256_slli_epi32::<$n>(x),
+            _mm256_srli_epi32::<{ 32 - $n }>(x),
+        )
+    }};
+}
+
+/// `x <<< n` on each 32-bit lane of an xmm register: two shifts and an or.
+macro_rules! rotl_xmm {
+    ($x:expr, $n:literal) => {{
+        let x = $x;
+        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<{ 32 - $n }>(x))
+    }};
+}
+
+vertical_batches! {
+    /// Batches of 8 blocks in ymm registers.
+    fn xor_batches_8("avx2") on ymm, rotl = rotl_ymm
+}
+
+vertical_batches! {
+    /// At most one batch of 4 blocks in xmm registers.
+    fn xor_batches_4("avx2") on xmm, rotl = rotl_xmm
+}
+
+/// XORs the keystream from the block whose state is `input` on into `data`:
+/// 8 blocks at a time, then 4, then single blocks.
+///
 /// # Safety
-/// None needed yet.
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
 pub(super) unsafe fn xor_keystream(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+    let mut state = *input;
+    let rest = xor_batches_8(&mut state, double_rounds, data);
+    let rest = xor_batches_4(&mut state, double_rounds, rest);
+    // The last 0–3 blocks are handed down to the single-block sse2-shuffle
+    // rung (SSE2 is implied by AVX2).
     super::xor_blocks(
-        // SAFETY: placeholder.
-        |x| unsafe { super::sse2_shuffle::double_rounds(x, double_rounds) },
+        |x| super::sse2_shuffle::double_rounds(x, double_rounds),
         crate::Xor::Simd128,
-        input,
-        data,
-    )
+        &state,
+        rest,
+    );
 }

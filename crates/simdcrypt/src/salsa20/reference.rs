@@ -66,10 +66,8 @@ pub fn littleendian_inverse(w: u32) -> [u8; 4] {
 /// picture of the specification has them — a column round, then a transpose,
 /// `2 · double_rounds` times. No final addition (see [`hash`]).
 pub fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
-    let mut m = [[0u32; 4]; 4];
-    for (i, w) in input.iter().enumerate() {
-        m[i / 4][i % 4] = *w;
-    }
+    // m[row][column]
+    let mut m: [[u32; 4]; 4] = std::array::from_fn(|r| std::array::from_fn(|c| input[4 * r + c]));
     for _round in 0..2 * double_rounds {
         // Quarter-round every column j, starting at its diagonal word m[j][j].
         for j in 0..4 {
@@ -80,19 +78,9 @@ pub fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
             }
         }
         // Transpose: the rows become the columns of the next round.
-        for r in 0..4 {
-            for c in r + 1..4 {
-                let t = m[r][c];
-                m[r][c] = m[c][r];
-                m[c][r] = t;
-            }
-        }
+        m = std::array::from_fn(|r| std::array::from_fn(|c| m[c][r]));
     }
-    let mut out = [0u32; 16];
-    for (i, w) in out.iter_mut().enumerate() {
-        *w = m[i / 4][i % 4];
-    }
-    out
+    std::array::from_fn(|i| m[i / 4][i % 4])
 }
 
 /// The Salsa20 hash function (spec §8) on 64 bytes, with `double_rounds`

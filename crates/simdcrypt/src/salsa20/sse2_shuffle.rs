@@ -21,12 +21,11 @@ use core::arch::x86_64::{
     _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
-/// `x <<< n` on each 32-bit lane (`m` = 32 − `n`: stable Rust has no const
-/// arithmetic on the shift count).
+/// `x <<< n` on each 32-bit lane: two shifts and an or.
 macro_rules! rotl {
-    ($x:expr, $n:literal, $m:literal) => {{
+    ($x:expr, $n:literal) => {{
         let x = $x;
-        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<$m>(x))
+        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<{ 32 - $n }>(x))
     }};
 }
 
@@ -35,10 +34,10 @@ macro_rules! rotl {
 #[inline]
 #[target_feature(enable = "sse2")]
 fn quarterrounds(q0: &mut __m128i, q1: &mut __m128i, q2: &mut __m128i, q3: &mut __m128i) {
-    *q1 = _mm_xor_si128(*q1, rotl!(_mm_add_epi32(*q0, *q3), 7, 25));
-    *q2 = _mm_xor_si128(*q2, rotl!(_mm_add_epi32(*q1, *q0), 9, 23));
-    *q3 = _mm_xor_si128(*q3, rotl!(_mm_add_epi32(*q2, *q1), 13, 19));
-    *q0 = _mm_xor_si128(*q0, rotl!(_mm_add_epi32(*q3, *q2), 18, 14));
+    *q1 = _mm_xor_si128(*q1, rotl!(_mm_add_epi32(*q0, *q3), 7));
+    *q2 = _mm_xor_si128(*q2, rotl!(_mm_add_epi32(*q1, *q0), 9));
+    *q3 = _mm_xor_si128(*q3, rotl!(_mm_add_epi32(*q2, *q1), 13));
+    *q0 = _mm_xor_si128(*q0, rotl!(_mm_add_epi32(*q3, *q2), 18));
 }
 
 /// `pshufd` immediates: lane `i` of the result is lane `i + k` of the input.

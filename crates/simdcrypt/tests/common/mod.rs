@@ -62,7 +62,7 @@ pub const EDGE_COUNTERS: &[u64] = &[
 /// Decodes hex (either case); panics on bad input, which in a test is a bad
 /// vector file.
 pub fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length: {s}");
+    assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|_| panic!("bad hex: {s}")))
