@@ -6,11 +6,9 @@
 //! (VEX-encoded, the same shift/or rotates), and the last 0–3 blocks go to
 //! the single-block `sse2-shuffle` rung, so no block is computed in vain.
 
-use core::arch::x86_64::{
-    _mm_or_si128, _mm_slli_epi32, _mm_srli_epi32, _mm256_or_si256, _mm256_slli_epi32,
-    _mm256_srli_epi32,
-};
+use core::arch::x86_64::{_mm256_or_si256, _mm256_slli_epi32, _mm256_srli_epi32};
 
+use super::rotl_sse2;
 use super::vertical::vertical_batches;
 
 /// `x <<< n` on each 32-bit lane of a ymm register: two shifts and an or.
@@ -24,14 +22,6 @@ macro_rules! rotl_ymm {
     }};
 }
 
-/// `x <<< n` on each 32-bit lane of an xmm register: two shifts and an or.
-macro_rules! rotl_xmm {
-    ($x:expr, $n:literal) => {{
-        let x = $x;
-        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<{ 32 - $n }>(x))
-    }};
-}
-
 vertical_batches! {
     /// Batches of 8 blocks in ymm registers.
     fn xor_batches_8("avx2") on ymm, rotl = rotl_ymm
@@ -39,7 +29,7 @@ vertical_batches! {
 
 vertical_batches! {
     /// At most one batch of 4 blocks in xmm registers.
-    fn xor_batches_4("avx2") on xmm, rotl = rotl_xmm
+    fn xor_batches_4("avx2") on xmm, rotl = rotl_sse2
 }
 
 /// XORs the keystream from the block whose state is `input` on into `data`:

@@ -43,6 +43,37 @@ use crate::rung::rungs;
 use crate::stream::{BlockKeystream, Position};
 use crate::{Error, Xor};
 
+/// One quarterround (spec §3) on four SIMD registers, lane by lane, in place:
+/// `y1 ^= (y0+y3)<<<7`, `y2 ^= (y1+y0)<<<9`, `y3 ^= (y2+y1)<<<13`,
+/// `y0 ^= (y3+y2)<<<18`. `$rotl!(x, n)` rotates each 32-bit lane of `x` left
+/// by the literal `n`. Shared by every SIMD rung, horizontal and vertical.
+#[cfg(target_arch = "x86_64")]
+macro_rules! quarterround {
+    ($add:path, $xor:path, $rotl:ident; $y0:ident, $y1:ident, $y2:ident, $y3:ident) => {
+        $y1 = $xor($y1, $rotl!($add($y0, $y3), 7));
+        $y2 = $xor($y2, $rotl!($add($y1, $y0), 9));
+        $y3 = $xor($y3, $rotl!($add($y2, $y1), 13));
+        $y0 = $xor($y0, $rotl!($add($y3, $y2), 18));
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use quarterround;
+
+/// `x <<< n` on each 32-bit lane of an xmm register with SSE2: two shifts
+/// and an or.
+#[cfg(target_arch = "x86_64")]
+macro_rules! rotl_sse2 {
+    ($x:expr, $n:literal) => {{
+        let x = $x;
+        ::core::arch::x86_64::_mm_or_si128(
+            ::core::arch::x86_64::_mm_slli_epi32::<$n>(x),
+            ::core::arch::x86_64::_mm_srli_epi32::<{ 32 - $n }>(x),
+        )
+    }};
+}
+#[cfg(target_arch = "x86_64")]
+use rotl_sse2;
+
 /// Key length of Salsa20's 256-bit form, in bytes.
 pub const KEY_LEN: usize = 32;
 /// Key length of Salsa20's 128-bit form, in bytes.

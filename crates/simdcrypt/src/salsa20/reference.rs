@@ -69,9 +69,10 @@ pub fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
     // m[row][column]
     let mut m: [[u32; 4]; 4] = std::array::from_fn(|r| std::array::from_fn(|c| input[4 * r + c]));
     for _round in 0..2 * double_rounds {
-        // Quarter-round every column j, starting at its diagonal word m[j][j].
-        for j in 0..4 {
-            let rows = [j, (j + 1) % 4, (j + 2) % 4, (j + 3) % 4];
+        // Quarter-round every column j, starting at its diagonal word m[j][j]
+        // and going down the rows cyclically.
+        let diagonal_first = [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]];
+        for (j, rows) in diagonal_first.into_iter().enumerate() {
             let z = quarterround(rows.map(|r| m[r][j]));
             for (r, zr) in rows.into_iter().zip(z) {
                 m[r][j] = zr;

@@ -17,27 +17,18 @@
 //! round is the column round with `b` and `d` exchanged.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_or_si128, _mm_set_epi32, _mm_shuffle_epi32, _mm_slli_epi32,
-    _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_set_epi32, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
-/// `x <<< n` on each 32-bit lane: two shifts and an or.
-macro_rules! rotl {
-    ($x:expr, $n:literal) => {{
-        let x = $x;
-        _mm_or_si128(_mm_slli_epi32::<$n>(x), _mm_srli_epi32::<{ 32 - $n }>(x))
-    }};
-}
+use super::{quarterround, rotl_sse2};
 
-/// The four quarter-rounds of one round, lane-parallel: `q1 ^= (q0+q3)<<<7`,
-/// `q2 ^= (q1+q0)<<<9`, `q3 ^= (q2+q1)<<<13`, `q0 ^= (q3+q2)<<<18`.
+/// The four quarter-rounds of one round, lane-parallel (spec §3).
 #[inline]
 #[target_feature(enable = "sse2")]
 fn quarterrounds(q0: &mut __m128i, q1: &mut __m128i, q2: &mut __m128i, q3: &mut __m128i) {
-    *q1 = _mm_xor_si128(*q1, rotl!(_mm_add_epi32(*q0, *q3), 7));
-    *q2 = _mm_xor_si128(*q2, rotl!(_mm_add_epi32(*q1, *q0), 9));
-    *q3 = _mm_xor_si128(*q3, rotl!(_mm_add_epi32(*q2, *q1), 13));
-    *q0 = _mm_xor_si128(*q0, rotl!(_mm_add_epi32(*q3, *q2), 18));
+    let [mut y0, mut y1, mut y2, mut y3] = [*q0, *q1, *q2, *q3];
+    quarterround!(_mm_add_epi32, _mm_xor_si128, rotl_sse2; y0, y1, y2, y3);
+    [*q0, *q1, *q2, *q3] = [y0, y1, y2, y3];
 }
 
 /// `pshufd` immediates: lane `i` of the result is lane `i + k` of the input.

@@ -16,20 +16,6 @@ use core::arch::x86_64::{
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
-/// One quarterround (spec §3) on four vertical registers, in place:
-/// `y1 ^= (y0+y3)<<<7`, `y2 ^= (y1+y0)<<<9`, `y3 ^= (y2+y1)<<<13`,
-/// `y0 ^= (y3+y2)<<<18`, lane by lane. `$rotl!(x, n)` rotates each 32-bit
-/// lane of `x` left by the literal `n`.
-macro_rules! quarterround {
-    ($add:path, $xor:path, $rotl:ident; $y0:ident, $y1:ident, $y2:ident, $y3:ident) => {
-        $y1 = $xor($y1, $rotl!($add($y0, $y3), 7));
-        $y2 = $xor($y2, $rotl!($add($y1, $y0), 9));
-        $y3 = $xor($y3, $rotl!($add($y2, $y1), 13));
-        $y0 = $xor($y0, $rotl!($add($y3, $y2), 18));
-    };
-}
-pub(super) use quarterround;
-
 /// Generates `fn $name(state, double_rounds, data) -> rest`: while all `W`
 /// blocks of a batch are used (the last at least partly), computes the
 /// keystream of `W` blocks from the counter in `state` (words 8 and 9) on,
@@ -87,7 +73,7 @@ macro_rules! vertical_batches {
             double_rounds: usize,
             mut data: &'a mut [u8],
         ) -> &'a mut [u8] {
-            use $crate::salsa20::vertical::quarterround;
+            use $crate::salsa20::quarterround;
             const LANES: usize = $lanes;
             const BLOCK_LEN: usize = $crate::salsa20::BLOCK_LEN;
             /// Registers per 64-byte block after the transpose.

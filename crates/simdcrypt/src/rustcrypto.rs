@@ -1,0 +1,257 @@
+//! The RustCrypto traits for simdcrypt types (feature `rustcrypto`): the
+//! `cipher` 0.5 traits [`KeySizeUser`], [`IvSizeUser`], [`KeyIvInit`],
+//! [`StreamCipher`] and [`StreamCipherSeek`] for [`Salsa`] (so [`Salsa20`],
+//! [`Salsa20_12`], [`Salsa20_8`]) and [`XSalsa20`], so that code generic over
+//! those traits runs on simdcrypt's rungs.
+//!
+//! The inherent methods `new`, `apply_keystream` and `seek` share their names
+//! with trait methods and win in method-call syntax; name the trait to reach
+//! its method:
+//!
+//! ```
+//! use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+//! use simdcrypt::salsa20::Salsa20;
+//!
+//! let mut cipher = <Salsa20 as KeyIvInit>::new(&[7; 32].into(), &[1; 8].into());
+//! let mut data = *b"attack at dawn";
+//! StreamCipher::apply_keystream(&mut cipher, &mut data);
+//! StreamCipherSeek::seek(&mut cipher, 0u32);
+//! StreamCipher::apply_keystream(&mut cipher, &mut data);
+//! assert_eq!(&data, b"attack at dawn");
+//! ```
+//!
+//! Unlike RustCrypto's own `salsa20`, which keeps the last block back, the
+//! keystream is all 2^64 blocks (2^70 bytes); a request past its end is a
+//! [`StreamCipherError`] from the checked methods, and a panic from the
+//! `unchecked_*` ones, which never wrap the counter.
+//!
+//! [`Salsa20`]: crate::salsa20::Salsa20
+//! [`Salsa20_12`]: crate::salsa20::Salsa20_12
+//! [`Salsa20_8`]: crate::salsa20::Salsa20_8
+
+use core::ptr;
+
+use cipher::consts::{U8, U24, U32};
+use cipher::{
+    InOutBuf, Iv, IvSizeUser, Key, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher,
+    StreamCipherError, StreamCipherSeek,
+};
+
+use crate::Error;
+use crate::salsa20::{BLOCK_LEN, Salsa, XSalsa20};
+
+/// One past the last keystream byte: 2^64 blocks of 64 bytes, as
+/// [`Salsa::seek`] allows.
+const KEYSTREAM_END: u128 = (u64::MAX as u128 + 1) * BLOCK_LEN as u128;
+
+/// How much of an out-of-place buffer is copied to its output before the
+/// keystream is XORed there: small enough to stay in L1 between the two, as
+/// [`Salsa::xor_into`] does.
+const COPY_CHUNK: usize = 4096;
+
+/// The inherent API the trait impls are built on.
+trait Inherent {
+    fn position(&self) -> u128;
+    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error>;
+}
+
+impl<const DOUBLE_ROUNDS: usize> Inherent for Salsa<DOUBLE_ROUNDS> {
+    fn position(&self) -> u128 {
+        self.position()
+    }
+    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.apply_keystream(data)
+    }
+}
+
+impl Inherent for XSalsa20 {
+    fn position(&self) -> u128 {
+        self.position()
+    }
+    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.apply_keystream(data)
+    }
+}
+
+/// `cipher`'s error is opaque: every simdcrypt error (here only
+/// [`Error::KeystreamExhausted`]) becomes [`StreamCipherError`].
+fn opaque(_: Error) -> StreamCipherError {
+    StreamCipherError
+}
+
+/// Whether `len` more bytes of keystream follow `position`.
+fn check_remaining(position: u128, len: usize) -> Result<(), StreamCipherError> {
+    match position.checked_add(len as u128) {
+        Some(end) if end <= KEYSTREAM_END => Ok(()),
+        _ => Err(StreamCipherError),
+    }
+}
+
+/// XORs the keystream into `buf`: in place without a copy; out of place by
+/// copying the input to the output a chunk at a time and XORing it there.
+/// Checks the length first, so that nothing is written on an error.
+fn apply_inout(c: &mut impl Inherent, mut buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
+    if check_remaining(c.position(), buf.len()).is_err() {
+        // The inherent method refuses the whole request with the right error.
+        return c.apply_keystream(buf.into_out());
+    }
+    let (input, output) = buf.reborrow().into_raw();
+    if ptr::eq(input, output) {
+        return c.apply_keystream(buf.into_out());
+    }
+    while !buf.is_empty() {
+        let take = buf.len().min(COPY_CHUNK);
+        let (chunk, rest) = buf.split_at(take);
+        c.apply_keystream(chunk.into_out_with_copied_in())?;
+        buf = rest;
+    }
+    Ok(())
+}
+
+/// `buf = keystream`.
+fn write_keystream(c: &mut impl Inherent, buf: &mut [u8]) -> Result<(), Error> {
+    if check_remaining(c.position(), buf.len()).is_ok() {
+        buf.fill(0);
+    }
+    c.apply_keystream(buf)
+}
+
+/// The trait's position, a [`SeekNum`], from our byte offset. `SeekNum`
+/// converts (block, byte, block size) triples; with a block size of one
+/// byte the block number is the byte offset itself, so every offset `T`
+/// can hold converts exactly (with 64-byte blocks the multiplication would
+/// overflow `T` in the last block below its maximum).
+fn current_pos<T: SeekNum>(position: u128) -> Result<T, OverflowError> {
+    T::from_block_byte(position, 1, 1)
+}
+
+/// Our byte offset from the trait's position (block size one byte, as in
+/// [`current_pos`]); negative positions are an error.
+fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
+    let (byte_offset, _) = pos.into_block_byte::<u128>(1)?;
+    Ok(byte_offset)
+}
+
+/// Salsa20's 256-bit key.
+impl<const DOUBLE_ROUNDS: usize> KeySizeUser for Salsa<DOUBLE_ROUNDS> {
+    type KeySize = U32;
+}
+
+/// Salsa20's 64-bit nonce.
+impl<const DOUBLE_ROUNDS: usize> IvSizeUser for Salsa<DOUBLE_ROUNDS> {
+    type IvSize = U8;
+}
+
+/// [`Salsa::new`]: a 256-bit key, at byte 0, on the fastest rung.
+impl<const DOUBLE_ROUNDS: usize> KeyIvInit for Salsa<DOUBLE_ROUNDS> {
+    fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
+        Salsa::new(key.into(), iv.into())
+    }
+}
+
+/// The keystream through [`Salsa::apply_keystream`]; requests past the end of
+/// the keystream are refused, never wrapped.
+impl<const DOUBLE_ROUNDS: usize> StreamCipher for Salsa<DOUBLE_ROUNDS> {
+    fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
+        check_remaining(self.position(), data_len)
+    }
+
+    fn try_apply_keystream_inout(
+        &mut self,
+        buf: InOutBuf<'_, '_, u8>,
+    ) -> Result<(), StreamCipherError> {
+        apply_inout(self, buf).map_err(opaque)
+    }
+
+    /// # Panics
+    ///
+    /// Past the end of the keystream: simdcrypt never wraps the counter.
+    fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
+        if let Err(e) = apply_inout(self, buf) {
+            panic!("{e}");
+        }
+    }
+
+    /// # Panics
+    ///
+    /// Past the end of the keystream: simdcrypt never wraps the counter.
+    fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+        if let Err(e) = write_keystream(self, buf) {
+            panic!("{e}");
+        }
+    }
+}
+
+/// Byte positions: [`Salsa::position`] and [`Salsa::seek`].
+impl<const DOUBLE_ROUNDS: usize> StreamCipherSeek for Salsa<DOUBLE_ROUNDS> {
+    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
+        current_pos(self.position())
+    }
+
+    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
+        let byte_offset = seek_target(pos)?;
+        Salsa::seek(self, byte_offset).map_err(opaque)
+    }
+}
+
+/// XSalsa20's 256-bit key.
+impl KeySizeUser for XSalsa20 {
+    type KeySize = U32;
+}
+
+/// XSalsa20's 192-bit nonce.
+impl IvSizeUser for XSalsa20 {
+    type IvSize = U24;
+}
+
+/// [`XSalsa20::new`]: at byte 0, on the fastest rung.
+impl KeyIvInit for XSalsa20 {
+    fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
+        XSalsa20::new(key.into(), iv.into())
+    }
+}
+
+/// The keystream through [`XSalsa20::apply_keystream`]; requests past the
+/// end of the keystream are refused, never wrapped.
+impl StreamCipher for XSalsa20 {
+    fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
+        check_remaining(self.position(), data_len)
+    }
+
+    fn try_apply_keystream_inout(
+        &mut self,
+        buf: InOutBuf<'_, '_, u8>,
+    ) -> Result<(), StreamCipherError> {
+        apply_inout(self, buf).map_err(opaque)
+    }
+
+    /// # Panics
+    ///
+    /// Past the end of the keystream: simdcrypt never wraps the counter.
+    fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
+        if let Err(e) = apply_inout(self, buf) {
+            panic!("{e}");
+        }
+    }
+
+    /// # Panics
+    ///
+    /// Past the end of the keystream: simdcrypt never wraps the counter.
+    fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+        if let Err(e) = write_keystream(self, buf) {
+            panic!("{e}");
+        }
+    }
+}
+
+/// Byte positions: [`XSalsa20::position`] and [`XSalsa20::seek`].
+impl StreamCipherSeek for XSalsa20 {
+    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
+        current_pos(self.position())
+    }
+
+    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
+        let byte_offset = seek_target(pos)?;
+        XSalsa20::seek(self, byte_offset).map_err(opaque)
+    }
+}
