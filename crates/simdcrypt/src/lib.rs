@@ -29,8 +29,11 @@
 pub mod cpu;
 mod error;
 mod rung;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 pub mod salsa20;
 mod stream;
+pub mod timer;
 mod xor;
 
 pub use error::Error;

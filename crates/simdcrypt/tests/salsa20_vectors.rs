@@ -137,6 +137,28 @@ fn expansion(key: &[u8], n: &[u8; 16]) -> [u8; 64] {
     }
 }
 
+/// RFC 7914 §8: the Salsa20/8 core (4 double-rounds) through every rung.
+#[test]
+fn rfc7914_salsa20_8_core_on_every_rung() {
+    let v = load(include_str!("data/salsa20/salsa20_8_rfc7914.json"));
+    for imp in rungs("rfc7914_salsa20_8_core_on_every_rung") {
+        for r in records(&v, "salsa20_8_core") {
+            let input = hex(s(r, "input"));
+            let x: [u32; 16] = std::array::from_fn(|i| {
+                u32::from_le_bytes(input[4 * i..4 * i + 4].try_into().unwrap())
+            });
+            let z = imp.core(&x, 4).unwrap();
+            let out: Vec<u8> = z.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert_eq!(out, hex(s(r, "output")), "{imp}");
+        }
+    }
+    let r = &records(&v, "salsa20_8_core")[0];
+    assert_eq!(
+        reference::hash(&hex_array(s(r, "input")), 4).to_vec(),
+        hex(s(r, "output"))
+    );
+}
+
 /// The expansion examples (spec §9) are keystream block `n[8..16]` of a
 /// cipher whose nonce is `n[0..8]`.
 #[test]

@@ -1,0 +1,438 @@
+//! `simdcrypt bench`: TSC ticks per byte and GB/s of every rung at several
+//! message sizes, and the time of one block.
+//!
+//! Method: a warm-up, then many timed repetitions (as many as fit in about
+//! 0.2 s per cell, or `--reps`); each repetition times a few calls between two
+//! serialised TSC reads, minus the measured cost of an empty timed region.
+//! The minimum and the median per call are reported; GB/s comes from the
+//! median and the TSC frequency measured against the system clock.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use simdcrypt::salsa20::Impl;
+use simdcrypt::timer::{self, UNIT, Unit};
+use zeroize::Zeroizing;
+
+use crate::cipher::{Algo, Cipher};
+use crate::cli::BenchArgs;
+use crate::error::CliError;
+use crate::key::Key;
+
+/// Message sizes when `--size` is not given.
+const DEFAULT_SIZES: [u64; 5] = [64, 1024, 8192, 16384, 1 << 20];
+/// Time spent measuring one cell when `--reps` is not given.
+const CELL_TIME: Duration = Duration::from_millis(200);
+/// Time spent warming up before each cell.
+const WARM_UP: Duration = Duration::from_millis(20);
+/// Bytes processed per repetition, at least: short messages are timed a
+/// few calls at a time so that one repetition is well above the clock's
+/// resolution.
+const BYTES_PER_REP: u64 = 4096;
+
+/// Minimum and median of one measurement, in ticks per call.
+#[derive(Clone, Copy, Debug)]
+struct Stats {
+    min: f64,
+    median: f64,
+    reps: usize,
+}
+
+/// One rung at one size.
+struct Cell {
+    imp: Impl,
+    size: u64,
+    stats: Stats,
+}
+
+/// One rung's time per 64-byte block.
+struct PerBlock {
+    imp: Impl,
+    /// Blocks per timed call: 1 (a core call) or the rung's batch.
+    batch: usize,
+    /// Ticks per block.
+    stats: Stats,
+}
+
+/// Runs the command.
+///
+/// # Errors
+///
+/// An unknown cipher or rung, a rung this CPU lacks; stdout closed.
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+    let algo = Algo::from_name("--algo", &args.algo)?;
+    let rungs: Vec<Impl> = if args.imp == "all" {
+        Impl::ALL.to_vec()
+    } else {
+        vec![Impl::from_name(&args.imp)?.require()?]
+    };
+    let sizes = if args.size.is_empty() {
+        DEFAULT_SIZES.to_vec()
+    } else {
+        args.size.clone()
+    };
+    let clock = Clock::calibrate();
+
+    let mut cells = Vec::new();
+    let mut per_block = Vec::new();
+    let mut skipped = Vec::new();
+    for &imp in &rungs {
+        if !imp.is_available() {
+            skipped.push(imp);
+            continue;
+        }
+        for &size in &sizes {
+            let stats = measure_stream(algo, imp, size, args.reps, &clock)?;
+            cells.push(Cell { imp, size, stats });
+        }
+        per_block.push(measure_block(algo, imp, args.reps, &clock)?);
+    }
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        print_json(&mut out, algo, &clock, &cells, &per_block, &skipped)?;
+    } else if args.csv {
+        print_csv(&mut out, &clock, &cells, &per_block)?;
+    } else {
+        print_text(&mut out, algo, &clock, &cells, &per_block, &skipped)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The timer's unit, frequency and overhead.
+struct Clock {
+    /// Ticks per second.
+    hz: f64,
+    /// Ticks of an empty timed region.
+    overhead: u64,
+}
+
+impl Clock {
+    fn calibrate() -> Clock {
+        Clock {
+            overhead: timer::overhead(),
+            hz: timer::frequency(Duration::from_millis(100)),
+        }
+    }
+
+    fn ns(&self, ticks: f64) -> f64 {
+        ticks / self.hz * 1e9
+    }
+
+    fn gb_per_s(&self, bytes: u64, ticks: f64) -> f64 {
+        if ticks <= 0.0 {
+            return f64::INFINITY;
+        }
+        bytes as f64 / (ticks / self.hz) / 1e9
+    }
+}
+
+/// Repeats `sample` (which returns the ticks of `calls` calls) after a
+/// warm-up, `reps` times or for [`CELL_TIME`]; per-call statistics with
+/// the overhead subtracted.
+fn repeat(
+    clock: &Clock,
+    reps: Option<u64>,
+    calls: u64,
+    mut sample: impl FnMut() -> Result<u64, CliError>,
+) -> Result<Stats, CliError> {
+    let start = Instant::now();
+    let mut warm = 0u32;
+    while warm < 2 || start.elapsed() < WARM_UP {
+        sample()?;
+        warm += 1;
+    }
+    let per_sample = start.elapsed().as_secs_f64() / f64::from(warm);
+    let reps = reps.unwrap_or_else(|| {
+        let n = CELL_TIME.as_secs_f64() / per_sample.max(1e-9);
+        (n as u64).clamp(5, 2_000_000)
+    });
+    let mut ticks: Vec<f64> = Vec::with_capacity(reps as usize);
+    for _ in 0..reps {
+        let t = sample()?.saturating_sub(clock.overhead);
+        ticks.push(t as f64 / calls as f64);
+    }
+    ticks.sort_unstable_by(f64::total_cmp);
+    Ok(Stats {
+        min: ticks[0],
+        median: ticks[ticks.len() / 2],
+        reps: ticks.len(),
+    })
+}
+
+/// A cipher with a fixed key on rung `imp`.
+fn bench_cipher(algo: Algo, imp: Impl) -> Result<Cipher, CliError> {
+    let key = Key::K256(Zeroizing::new([0x42; 32]));
+    let nonce = vec![0x24; algo.nonce_len()];
+    Ok(Cipher::new(algo, &key, &nonce)?.with_impl(imp)?)
+}
+
+/// `apply_keystream` on `size` bytes, a few calls per repetition.
+fn measure_stream(
+    algo: Algo,
+    imp: Impl,
+    size: u64,
+    reps: Option<u64>,
+    clock: &Clock,
+) -> Result<Stats, CliError> {
+    let mut cipher = bench_cipher(algo, imp)?;
+    let mut buf = vec![0u8; size as usize];
+    let calls = (BYTES_PER_REP / size).max(1);
+    repeat(clock, reps, calls, || {
+        cipher.seek(0)?;
+        let t0 = timer::now();
+        for _ in 0..calls {
+            cipher.apply_keystream(black_box(&mut buf[..]))?;
+        }
+        let t1 = timer::now();
+        black_box(&buf);
+        Ok(t1.saturating_sub(t0))
+    })
+}
+
+/// One block: `Impl::core` on single-block rungs, one batch of
+/// `par_blocks` blocks through `apply_keystream` on vertical ones.
+fn measure_block(
+    algo: Algo,
+    imp: Impl,
+    reps: Option<u64>,
+    clock: &Clock,
+) -> Result<PerBlock, CliError> {
+    let batch = imp.par_blocks();
+    let stats = if batch == 1 {
+        let calls = 64;
+        let rounds = algo.double_rounds();
+        let mut x: [u32; 16] = std::array::from_fn(|i| (i as u32).wrapping_mul(0x9e37_79b9));
+        repeat(clock, reps, calls, || {
+            let t0 = timer::now();
+            for _ in 0..calls {
+                // Each call takes the last one's output: nothing to hoist.
+                x = imp.core(black_box(&x), rounds)?;
+            }
+            let t1 = timer::now();
+            black_box(&x);
+            Ok(t1.saturating_sub(t0))
+        })?
+    } else {
+        let mut cipher = bench_cipher(algo, imp)?;
+        let mut buf = vec![0u8; batch * 64];
+        let calls = 64;
+        repeat(clock, reps, calls, || {
+            cipher.seek(0)?;
+            let t0 = timer::now();
+            for _ in 0..calls {
+                cipher.apply_keystream(black_box(&mut buf[..]))?;
+            }
+            let t1 = timer::now();
+            black_box(&buf);
+            Ok(t1.saturating_sub(t0))
+        })?
+    };
+    let per = |t: f64| t / batch as f64;
+    Ok(PerBlock {
+        imp,
+        batch,
+        stats: Stats {
+            min: per(stats.min),
+            median: per(stats.median),
+            reps: stats.reps,
+        },
+    })
+}
+
+fn size_label(size: u64) -> String {
+    match size {
+        s if s >= 1 << 20 && s % (1 << 20) == 0 => format!("{} MiB", s >> 20),
+        s if s >= 1 << 10 && s % (1 << 10) == 0 => format!("{} KiB", s >> 10),
+        s => format!("{s} B"),
+    }
+}
+
+fn block_label(batch: usize) -> String {
+    if batch == 1 {
+        "ns per core call".to_owned()
+    } else {
+        format!("ns per block (batch of {batch})")
+    }
+}
+
+fn print_text(
+    out: &mut impl Write,
+    algo: Algo,
+    clock: &Clock,
+    cells: &[Cell],
+    per_block: &[PerBlock],
+    skipped: &[Impl],
+) -> std::io::Result<()> {
+    let unit = UNIT.name();
+    writeln!(
+        out,
+        "simdcrypt bench: {} ({} double-rounds), one thread",
+        algo.name(),
+        algo.double_rounds()
+    )?;
+    match UNIT {
+        Unit::TscTicks => writeln!(
+            out,
+            "timer: TSC at {:.3} GHz (measured against the system clock); {} ticks of an\n\
+             empty timed region subtracted. TSC ticks run at a constant rate: they are not\n\
+             core cycles unless the core runs at the TSC frequency. GB/s from the median.",
+            clock.hz / 1e9,
+            clock.overhead
+        )?,
+        Unit::Nanoseconds => writeln!(
+            out,
+            "timer: no time-stamp counter on this target: a monotonic clock in ns; {} ns of\n\
+             an empty timed region subtracted. GB/s from the median.",
+            clock.overhead
+        )?,
+    }
+    writeln!(out)?;
+    let h1 = format!("{unit}/byte");
+    writeln!(
+        out,
+        "{:<15} {:>8}  {:^21}  {:>8}  {:>8}",
+        "rung", "size", h1, "GB/s", "reps"
+    )?;
+    writeln!(
+        out,
+        "{:<15} {:>8}  {:>10} {:>10}  {:>8}",
+        "", "", "min", "median", "(median)"
+    )?;
+    let mut last = None;
+    for c in cells {
+        if last.is_some() && last != Some(c.imp) {
+            writeln!(out)?;
+        }
+        last = Some(c.imp);
+        let size = c.size as f64;
+        writeln!(
+            out,
+            "{:<15} {:>8}  {:>10.2} {:>10.2}  {:>8.3}  {:>8}",
+            c.imp.name(),
+            size_label(c.size),
+            c.stats.min / size,
+            c.stats.median / size,
+            clock.gb_per_s(c.size, c.stats.median),
+            c.stats.reps
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "one 64-byte block ({} double-rounds):",
+        algo.double_rounds()
+    )?;
+    writeln!(
+        out,
+        "{:<15} {:>10} {:>10}  what",
+        "rung", "ns min", "ns median"
+    )?;
+    for b in per_block {
+        writeln!(
+            out,
+            "{:<15} {:>10.1} {:>10.1}  {}",
+            b.imp.name(),
+            clock.ns(b.stats.min),
+            clock.ns(b.stats.median),
+            block_label(b.batch)
+        )?;
+    }
+    for imp in skipped {
+        writeln!(out, "{}: skipped (needs {})", imp.name(), imp.needs())?;
+    }
+    Ok(())
+}
+
+fn print_csv(
+    out: &mut impl Write,
+    clock: &Clock,
+    cells: &[Cell],
+    per_block: &[PerBlock],
+) -> std::io::Result<()> {
+    let u = UNIT.field();
+    writeln!(
+        out,
+        "impl,size_bytes,{u}_per_byte_min,{u}_per_byte_median,gb_per_s_median,reps,\
+         ns_per_block_median,block_batch"
+    )?;
+    for c in cells {
+        let block = per_block.iter().find(|b| b.imp == c.imp);
+        let size = c.size as f64;
+        writeln!(
+            out,
+            "{},{},{:.4},{:.4},{:.4},{},{},{}",
+            c.imp.name(),
+            c.size,
+            c.stats.min / size,
+            c.stats.median / size,
+            clock.gb_per_s(c.size, c.stats.median),
+            c.stats.reps,
+            block.map_or(String::new(), |b| format!(
+                "{:.2}",
+                clock.ns(b.stats.median)
+            )),
+            block.map_or(String::new(), |b| b.batch.to_string()),
+        )?;
+    }
+    Ok(())
+}
+
+fn print_json(
+    out: &mut impl Write,
+    algo: Algo,
+    clock: &Clock,
+    cells: &[Cell],
+    per_block: &[PerBlock],
+    skipped: &[Impl],
+) -> std::io::Result<()> {
+    let u = UNIT.field();
+    let results: Vec<Value> = cells
+        .iter()
+        .map(|c| {
+            let size = c.size as f64;
+            let mut v = json!({
+                "impl": c.imp.name(),
+                "size_bytes": c.size,
+                "gb_per_s_median": clock.gb_per_s(c.size, c.stats.median),
+                "reps": c.stats.reps,
+            });
+            v[format!("{u}_per_byte_min")] = json!(c.stats.min / size);
+            v[format!("{u}_per_byte_median")] = json!(c.stats.median / size);
+            v
+        })
+        .collect();
+    let blocks: Vec<Value> = per_block
+        .iter()
+        .map(|b| {
+            json!({
+                "impl": b.imp.name(),
+                "what": block_label(b.batch),
+                "block_batch": b.batch,
+                "ns_per_block_min": clock.ns(b.stats.min),
+                "ns_per_block_median": clock.ns(b.stats.median),
+                "reps": b.stats.reps,
+            })
+        })
+        .collect();
+    let skipped: Vec<Value> = skipped
+        .iter()
+        .map(|i| json!({ "impl": i.name(), "needs": i.needs() }))
+        .collect();
+    let mut timer = json!({ "unit": UNIT.name() });
+    timer[format!("{u}_per_s")] = json!(clock.hz);
+    timer[format!("overhead_{u}")] = json!(clock.overhead);
+    let doc = json!({
+        "algo": algo.name(),
+        "double_rounds": algo.double_rounds(),
+        "timer": timer,
+        "results": results,
+        "per_block": blocks,
+        "skipped": skipped,
+    });
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    writeln!(out)
+}

@@ -1,0 +1,134 @@
+//! The command line, declared with clap's derive API.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Fast, verified symmetric cryptography
+///
+/// Every primitive is a ladder of implementations ("rungs"), from the
+/// specification to the widest SIMD this CPU runs.
+///
+/// SIMDCRYPT_MAX_ISA=scalar|sse2|avx2|avx512 caps the instruction sets used.
+#[derive(Debug, Parser)]
+#[command(name = "simdcrypt", version, verbatim_doc_comment)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// XOR a file or stdin with raw keystream (unauthenticated)
+    Stream(StreamArgs),
+    /// Check every rung on official vectors, the reference and each other
+    Verify(VerifyArgs),
+    /// Measure every rung: TSC ticks per byte and GB/s
+    Bench(BenchArgs),
+    /// Show the CPU features, the SIMDCRYPT_MAX_ISA cap and the chosen rungs
+    Info,
+}
+
+/// `simdcrypt stream`.
+#[derive(Debug, Args)]
+pub struct StreamArgs {
+    /// The cipher: salsa20, salsa20/12, salsa20/8 or xsalsa20.
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key: 64 hex digits, 32 for 128 bits, or int:NUMBER
+    ///
+    /// Hex is in byte order as written, as `openssl enc -K`; 32 digits select
+    /// the 128-bit form ("expand 16-byte k"), which xsalsa20 lacks.
+    /// `int:` and an unsigned number (decimal, 0x hex, 0o octal, 0b binary)
+    /// of at most 256 bits is stored little-endian: key byte 0 is the least
+    /// significant byte of the number.
+    #[arg(
+        long,
+        value_name = "KEY",
+        allow_hyphen_values = true,
+        verbatim_doc_comment
+    )]
+    pub key: String,
+
+    /// The nonce in hex: 16 digits (salsa20 family) or 48 (xsalsa20).
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub nonce: String,
+
+    /// The first 64-byte keystream block (output byte 0 = keystream byte 64·C)
+    ///
+    /// As libsodium's crypto_stream_salsa20_xor_ic.
+    #[arg(long, value_name = "C", default_value_t = 0)]
+    pub counter: u64,
+
+    /// Force a rung by name (default: the fastest this CPU runs).
+    #[arg(long = "impl", value_name = "NAME")]
+    pub imp: Option<String>,
+
+    /// XOR form of single-block rungs: c0 (byte-wise) or c1 (16-byte SIMD)
+    #[arg(long, value_name = "FORM")]
+    pub xor: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `simdcrypt verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Print the results as one JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Seed of the random inputs of the cross-checks and round trips.
+    #[arg(long, value_name = "N", default_value_t = crate::verify::DEFAULT_SEED)]
+    pub seed: u64,
+}
+
+/// `simdcrypt bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The cipher to measure: salsa20, salsa20/12, salsa20/8 or xsalsa20.
+    #[arg(long, value_name = "NAME", default_value = "salsa20")]
+    pub algo: String,
+
+    /// `all` (every rung this CPU runs) or one rung's name.
+    #[arg(long = "impl", value_name = "NAME", default_value = "all")]
+    pub imp: String,
+
+    /// Message sizes in bytes [default: 64 1024 8192 16384 1048576].
+    #[arg(
+        long,
+        value_name = "BYTES",
+        num_args = 1..,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 30),
+    )]
+    pub size: Vec<u64>,
+
+    /// Timed repetitions per cell [default: as many as fit in about 0.2 s].
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..=100_000_000),
+    )]
+    pub reps: Option<u64>,
+
+    /// Print JSON on stdout.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+
+    /// Print CSV on stdout.
+    #[arg(long)]
+    pub csv: bool,
+}

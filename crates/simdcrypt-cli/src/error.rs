@@ -1,0 +1,152 @@
+//! Everything the tool reports as `simdcrypt: error: …`: one line that says
+//! what was wrong and what was expected.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+/// A failure of one command; `main` prints it on one line and exits with 1.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// A command-line value that does not parse (a key, a nonce, a name).
+    #[error("{flag}: {message}")]
+    BadArg {
+        /// The option, e.g. `--key`.
+        flag: &'static str,
+        /// What was wrong and what was expected.
+        message: String,
+    },
+    /// A cipher name no cipher has.
+    #[error("{flag}: unknown cipher `{name}`: expected one of {expected}")]
+    UnknownCipher {
+        /// The option, `--cipher` or `--algo`.
+        flag: &'static str,
+        /// The name given.
+        name: String,
+        /// The names that exist.
+        expected: &'static str,
+    },
+    /// The library refused (an unknown or unavailable rung, an exhausted
+    /// keystream, a malformed `SIMDCRYPT_MAX_ISA`).
+    #[error(transparent)]
+    Library(#[from] simdcrypt::Error),
+    /// The input file cannot be opened.
+    #[error("cannot open input file '{}': {source}", .path.display())]
+    OpenInput {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The input is a directory or another thing that is not a file.
+    #[error("input '{}' is not a regular file", .path.display())]
+    InputNotFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Reading the input failed.
+    #[error("cannot read {}: {source}", describe(.path))]
+    Read {
+        /// The input, `None` for stdin.
+        path: Option<PathBuf>,
+        /// Why.
+        source: io::Error,
+    },
+    /// Writing the output failed.
+    #[error("cannot write {}: {source}", describe(.path))]
+    Write {
+        /// The output, `None` for stdout.
+        path: Option<PathBuf>,
+        /// Why.
+        source: io::Error,
+    },
+    /// The output exists and `--force` was not given.
+    #[error("output file '{}' exists: pass --force to overwrite", .path.display())]
+    OutputExists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The output is a directory.
+    #[error("output '{}' is a directory: expected a file name", .path.display())]
+    OutputIsDir {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The output's directory does not exist.
+    #[error("the directory '{}' of the output file does not exist", .dir.display())]
+    OutputDirMissing {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// The temporary file beside the output cannot be created.
+    #[error("cannot create a temporary file in '{}' for the output: {source}", .dir.display())]
+    TempFile {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The finished temporary file cannot be renamed onto the output.
+    #[error("cannot move the finished output into place as '{}': {source}", .path.display())]
+    Persist {
+        /// The output file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// Binary output would go to a terminal.
+    #[error(
+        "refusing to write binary output to a terminal: pass -o FILE or redirect standard output"
+    )]
+    OutputIsTerminal,
+    /// Some checks of `verify` failed.
+    #[error("verify: {failed} check(s) failed (see the report on standard output)")]
+    VerifyFailed {
+        /// How many.
+        failed: usize,
+    },
+    /// Printing a report failed (a closed pipe, a full disk).
+    #[error("cannot write to standard output: {0}")]
+    Stdout(#[source] io::Error),
+}
+
+fn describe(path: &Option<PathBuf>) -> String {
+    match path {
+        Some(p) => format!("'{}'", p.display()),
+        None => "standard stream".to_owned(),
+    }
+}
+
+impl CliError {
+    /// A bad value of `flag`.
+    pub fn bad_arg(flag: &'static str, message: impl Into<String>) -> CliError {
+        CliError::BadArg {
+            flag,
+            message: message.into(),
+        }
+    }
+
+    /// Reading `path` (or stdin) failed.
+    pub fn read(path: Option<&Path>, source: io::Error) -> CliError {
+        CliError::Read {
+            path: path.map(Path::to_path_buf),
+            source,
+        }
+    }
+
+    /// Writing `path` (or stdout) failed.
+    pub fn write(path: Option<&Path>, source: io::Error) -> CliError {
+        CliError::Write {
+            path: path.map(Path::to_path_buf),
+            source,
+        }
+    }
+}
+
+impl From<io::Error> for CliError {
+    /// Report output (tables, JSON) goes to stdout.
+    fn from(e: io::Error) -> CliError {
+        CliError::Stdout(e)
+    }
+}

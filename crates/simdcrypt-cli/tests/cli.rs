@@ -1,0 +1,484 @@
+//! The built `simdcrypt` binary, run as a user runs it: results, messages
+//! and exit codes.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
+const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+const NONCE: &str = "0001020304050607";
+const XNONCE: &str = "000102030405060708090a0b0c0d0e0f1011121314151617";
+const WARNING: &str =
+    "simdcrypt: warning: raw stream output is not authenticated; anyone can flip bits undetected";
+
+/// Runs the binary with `args`, feeding `stdin`.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("SIMDCRYPT_MAX_ISA")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The child may exit without reading (an error): ignore the pipe.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `stream` with the cipher, key and nonce given, then `extra`.
+fn stream(cipher: &str, key: &str, nonce: &str, extra: &[&str], stdin: &[u8]) -> Output {
+    let mut args = vec!["stream", "--cipher", cipher, "--key", key, "--nonce", nonce];
+    args.extend_from_slice(extra);
+    run(&args, stdin)
+}
+
+fn ok_stream(cipher: &str, key: &str, nonce: &str, extra: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = stream(cipher, key, nonce, extra, stdin);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out).trim_end(), WARNING);
+    out.stdout
+}
+
+/// Asserts a user error: exit 1, exactly one line on stderr naming all of
+/// `wanted`, no panic.
+fn assert_error(out: &Output, wanted: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("simdcrypt: error: "), "{err}");
+    for w in wanted {
+        assert!(err.contains(w), "{err:?} lacks {w:?}");
+    }
+    assert!(out.stdout.is_empty());
+}
+
+fn pattern(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 31 % 251) as u8).collect()
+}
+
+fn dir_entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn stream_round_trip_through_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    let ct = dir.path().join("ct");
+    let back = dir.path().join("back");
+    let data = pattern(3 * (1 << 20) + 77);
+    std::fs::write(&plain, &data).unwrap();
+    for (cipher, nonce) in [
+        ("salsa20", NONCE),
+        ("xsalsa20", XNONCE),
+        ("salsa20/8", NONCE),
+    ] {
+        let p = |p: &Path| p.to_str().unwrap().to_owned();
+        let (plain, ct, back) = (p(&plain), p(&ct), p(&back));
+        ok_stream(
+            cipher,
+            KEY,
+            nonce,
+            &["-i", &plain, "-o", &ct, "--force"],
+            b"",
+        );
+        let c = std::fs::read(&ct).unwrap();
+        assert_eq!(c.len(), data.len());
+        assert_ne!(c, data);
+        // Decrypt on another rung with the other XOR form.
+        let extra = [
+            "-i",
+            &ct,
+            "-o",
+            &back,
+            "--force",
+            "--impl",
+            "reference",
+            "--xor",
+            "c0",
+        ];
+        ok_stream(cipher, KEY, nonce, &extra, b"");
+        assert!(std::fs::read(&back).unwrap() == data, "{cipher}");
+    }
+    assert_eq!(dir_entries(dir.path()), ["back", "ct", "plain"]);
+}
+
+#[test]
+fn stream_round_trip_through_pipes() {
+    let data = pattern(100_000);
+    let ct = ok_stream("salsa20/12", KEY, NONCE, &[], &data);
+    assert_eq!(ct.len(), data.len());
+    let back = ok_stream("salsa20/12", KEY, NONCE, &["-i", "-", "-o", "-"], &ct);
+    assert!(back == data);
+    assert!(ok_stream("salsa20", KEY, NONCE, &[], b"").is_empty());
+}
+
+#[test]
+fn stream_matches_the_library() {
+    let key: [u8; 32] = std::array::from_fn(|i| i as u8);
+    let nonce: [u8; 8] = std::array::from_fn(|i| i as u8);
+    let mut want = pattern(1000);
+    simdcrypt::salsa20::Salsa20::new(&key, &nonce)
+        .apply_keystream(&mut want)
+        .unwrap();
+    assert!(ok_stream("salsa20", KEY, NONCE, &[], &pattern(1000)) == want);
+}
+
+#[test]
+fn counter_one_is_keystream_from_byte_64() {
+    let zeros = vec![0u8; 640];
+    let from0 = ok_stream("salsa20", KEY, NONCE, &[], &zeros);
+    let from1 = ok_stream("salsa20", KEY, NONCE, &["--counter", "1"], &zeros[64..]);
+    assert!(from1 == from0[64..]);
+    let x0 = ok_stream("xsalsa20", KEY, XNONCE, &[], &zeros);
+    let x3 = ok_stream("xsalsa20", KEY, XNONCE, &["--counter", "3"], &zeros[192..]);
+    assert!(x3 == x0[192..]);
+}
+
+#[test]
+fn int_keys_are_little_endian_numbers() {
+    let zeros = [0u8; 130];
+    // 0x1234 stored little-endian: key bytes 34 12 00 … 00.
+    let hex = format!("3412{}", "0".repeat(60));
+    let want = ok_stream("salsa20", &hex, NONCE, &[], &zeros);
+    for key in [
+        "int:4660",
+        "int:0x1234",
+        "int:0x00001234",
+        "int:0o11064",
+        "int:0b1001000110100",
+    ] {
+        assert!(
+            ok_stream("salsa20", key, NONCE, &[], &zeros) == want,
+            "{key}"
+        );
+    }
+    // The largest key: 2^256 - 1.
+    let max = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+    let all_ff = ok_stream("salsa20", &"f".repeat(64), NONCE, &[], &zeros);
+    assert!(ok_stream("salsa20", &format!("int:{max}"), NONCE, &[], &zeros) == all_ff);
+    // A 128-bit hex key is the "expand 16-byte k" form, not a padded number.
+    let k128 = ok_stream("salsa20", &"ab".repeat(16), NONCE, &[], &zeros);
+    let k256 = ok_stream(
+        "salsa20",
+        &format!("{}{}", "ab".repeat(16), "0".repeat(32)),
+        NONCE,
+        &[],
+        &zeros,
+    );
+    assert_ne!(k128, k256);
+}
+
+#[test]
+fn bad_keys_and_nonces_are_refused_with_the_position() {
+    let bad_digit = format!("0123g{}", "0".repeat(59));
+    let out = stream("salsa20", &bad_digit, NONCE, &[], b"x");
+    assert_error(
+        &out,
+        &[
+            "--key: bad hex digit 'g' at position 5: expected 64 hex digits (a 256-bit key) or 32 (128-bit)",
+        ],
+    );
+    let k65 = "0".repeat(65);
+    assert_error(
+        &stream("salsa20", &k65, NONCE, &[], b""),
+        &["--key", "65 hex digits", "expected 64"],
+    );
+    assert_error(&stream("salsa20", "", NONCE, &[], b""), &["--key", "empty"]);
+    let k128 = "0".repeat(32);
+    assert_error(
+        &stream("xsalsa20", &k128, XNONCE, &[], b""),
+        &["--key", "xsalsa20 needs 256 bits"],
+    );
+    let over = format!("int:0x1{}", "0".repeat(64));
+    assert_error(
+        &stream("salsa20", &over, NONCE, &[], b""),
+        &["--key", "exceeds 256 bits at position 71"],
+    );
+    let over_dec =
+        "int:115792089237316195423570985008687907853269984665640564039457584007913129639936";
+    assert_error(
+        &stream("salsa20", over_dec, NONCE, &[], b""),
+        &["exceeds 256 bits"],
+    );
+    assert_error(
+        &stream("salsa20", "int:", NONCE, &[], b""),
+        &["--key", "no digits", "position 5"],
+    );
+    assert_error(
+        &stream("salsa20", "int:0o", NONCE, &[], b""),
+        &["no digits after 'int:0o'"],
+    );
+    assert_error(
+        &stream("salsa20", "int:12a4", NONCE, &[], b""),
+        &["bad decimal digit 'a' at position 7"],
+    );
+    assert_error(
+        &stream("salsa20", "int:1_000", NONCE, &[], b""),
+        &["'_' at position 6"],
+    );
+    assert_error(
+        &stream("salsa20", "int:0b102", NONCE, &[], b""),
+        &["binary digit '2' at position 9"],
+    );
+    assert_error(
+        &stream("salsa20", KEY, "00", &[], b""),
+        &["--nonce", "2 hex digits", "expected 16"],
+    );
+    assert_error(
+        &stream("xsalsa20", KEY, NONCE, &[], b""),
+        &["--nonce", "16 hex digits", "expected 48"],
+    );
+    assert_error(
+        &stream("salsa20", KEY, "000000000000000z", &[], b""),
+        &["--nonce", "'z' at position 16"],
+    );
+}
+
+#[test]
+fn bad_names_are_refused_listing_the_valid_ones() {
+    assert_error(
+        &stream("salsa21", KEY, NONCE, &[], b""),
+        &[
+            "unknown cipher `salsa21`",
+            "salsa20, salsa20/12, salsa20/8, xsalsa20",
+        ],
+    );
+    assert_error(
+        &stream("salsa20", KEY, NONCE, &["--impl", "fastest"], b""),
+        &[
+            "unknown salsa20 implementation `fastest`",
+            "reference",
+            "no-transpose",
+            "avx2",
+        ],
+    );
+    assert_error(
+        &stream("salsa20", KEY, NONCE, &["--xor", "c2"], b""),
+        &["c2", "c0", "c1"],
+    );
+    // A rung hidden by the cap is the library's ImplUnavailable message.
+    let out = Command::new(BIN)
+        .args([
+            "stream", "--cipher", "salsa20", "--key", KEY, "--nonce", NONCE,
+        ])
+        .args(["--impl", "sse2-shuffle", "-i", BIN, "-o", "-"])
+        .env("SIMDCRYPT_MAX_ISA", "scalar")
+        .output()
+        .unwrap();
+    assert_error(&out, &["`sse2-shuffle` needs SSE2", "SIMDCRYPT_MAX_ISA"]);
+    let out = Command::new(BIN)
+        .arg("info")
+        .env("SIMDCRYPT_MAX_ISA", "avx3")
+        .output()
+        .unwrap();
+    assert_error(
+        &out,
+        &["SIMDCRYPT_MAX_ISA is `avx3`", "scalar, sse2, avx2, avx512"],
+    );
+}
+
+#[test]
+fn file_errors_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    std::fs::write(d("in"), pattern(5000)).unwrap();
+    std::fs::write(d("out"), b"keep me").unwrap();
+
+    let out = stream(
+        "salsa20",
+        KEY,
+        NONCE,
+        &["-i", &d("missing"), "-o", &d("new")],
+        b"",
+    );
+    assert_error(&out, &["cannot open input file", "missing", "No such file"]);
+
+    let out = stream(
+        "salsa20",
+        KEY,
+        NONCE,
+        &["-i", &d("in"), "-o", &d("out")],
+        b"",
+    );
+    assert_error(
+        &out,
+        &["output file '", "out' exists: pass --force to overwrite"],
+    );
+    assert_eq!(std::fs::read(d("out")).unwrap(), b"keep me");
+
+    // Past the end of the keystream: refused before anything is written.
+    let last = u64::MAX.to_string();
+    let out = stream(
+        "salsa20",
+        KEY,
+        NONCE,
+        &["--counter", &last, "-i", &d("in"), "-o", &d("new")],
+        b"",
+    );
+    assert_error(&out, &["keystream exhausted"]);
+
+    let out = stream(
+        "salsa20",
+        KEY,
+        NONCE,
+        &["-i", &d("in"), "-o", &d("nodir/new")],
+        b"",
+    );
+    assert_error(&out, &["directory", "does not exist"]);
+    let out = stream(
+        "salsa20",
+        KEY,
+        NONCE,
+        &["-i", &d("in"), "-o", dir.path().to_str().unwrap()],
+        b"",
+    );
+    assert_error(&out, &["is a directory"]);
+
+    // Only what was there before.
+    assert_eq!(dir_entries(dir.path()), ["in", "out"]);
+
+    // --force replaces it whole.
+    ok_stream(
+        "salsa20",
+        KEY,
+        NONCE,
+        &["-i", &d("in"), "-o", &d("out"), "--force"],
+        b"",
+    );
+    assert_eq!(std::fs::read(d("out")).unwrap().len(), 5000);
+    assert_eq!(dir_entries(dir.path()), ["in", "out"]);
+}
+
+#[test]
+fn stdin_past_the_end_of_the_keystream_is_an_error() {
+    let last = u64::MAX.to_string();
+    // 64 bytes fit in the last block; 65 do not.
+    let out = stream("salsa20", KEY, NONCE, &["--counter", &last], &[0; 64]);
+    assert!(out.status.success());
+    let out = stream("salsa20", KEY, NONCE, &["--counter", &last], &[0; 65]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("simdcrypt: error: salsa20 keystream exhausted"));
+}
+
+#[test]
+fn usage_errors_are_clap_s() {
+    let out = run(&["stream", "--cipher", "salsa20"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!stderr(&out).contains("panicked"));
+    let out = run(&["frobnicate"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn verify_passes() {
+    let out = run(&["verify"], b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = text.lines().last().unwrap();
+    let rest = summary.strip_prefix("verify: ").expect(summary);
+    let parts: Vec<&str> = rest.split(", ").collect();
+    assert!(
+        parts[0].ends_with(" passed") && parts[1] == "0 failed",
+        "{summary}"
+    );
+    let passed: usize = parts[0].trim_end_matches(" passed").parse().unwrap();
+    assert!(passed >= 20, "{summary}");
+    assert!(text.contains("not run: xsalsa20_nacl.json xsalsa20_stream_hash: needs SHA-256"));
+
+    let out = run(&["verify", "--json", "--seed", "7"], b"");
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["failed"], 0);
+    assert_eq!(doc["seed"], 7);
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5 * simdcrypt::salsa20::Impl::ALL.len());
+    assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));
+}
+
+#[test]
+fn bench_csv_and_json_parse() {
+    let out = run(&["bench", "--size", "64", "--reps", "3", "--csv"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "impl");
+    assert!(header.iter().any(|h| h.ends_with("_per_byte_median")));
+    let available = simdcrypt::salsa20::Impl::available().count();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), available);
+    for row in &rows {
+        assert_eq!(row.len(), header.len());
+        assert_eq!(row[1], "64");
+        for cell in &row[2..] {
+            cell.parse::<f64>().unwrap();
+        }
+    }
+
+    let out = run(
+        &[
+            "bench",
+            "--algo",
+            "xsalsa20",
+            "--impl",
+            "reference",
+            "--size",
+            "64",
+            "128",
+            "--reps",
+            "2",
+            "--json",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["algo"], "xsalsa20");
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    assert!(results[0]["gb_per_s_median"].as_f64().unwrap() > 0.0);
+    assert_eq!(doc["per_block"][0]["block_batch"], 1);
+
+    assert_error(
+        &run(&["bench", "--impl", "nope", "--reps", "1"], b""),
+        &["unknown salsa20 implementation"],
+    );
+    assert_error(
+        &run(&["bench", "--algo", "chacha20", "--reps", "1"], b""),
+        &["--algo: unknown cipher"],
+    );
+}
+
+#[test]
+fn info_runs() {
+    let out = run(&["info"], b"");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("CPU features:"));
+    assert!(text.contains("reference"));
+    assert!(text.contains("<- chosen"));
+    assert!(text.contains("XOR form"));
+}
