@@ -1,0 +1,13 @@
+//! Links the system libsodium for the `peers::libsodium` wrappers.
+//!
+//! The library is found on the linker's default path (Debian and Ubuntu:
+//! `apt-get install libsodium-dev`); `SODIUM_LIB_DIR` adds a directory for a
+//! libsodium installed elsewhere.
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=SODIUM_LIB_DIR");
+    if let Some(dir) = std::env::var_os("SODIUM_LIB_DIR") {
+        println!("cargo:rustc-link-search=native={}", dir.to_string_lossy());
+    }
+    println!("cargo:rustc-link-lib=sodium");
+}
