@@ -3,8 +3,8 @@
 //!
 //! Inputs that do not fill 16 blocks take one 8-block batch in ymm and one
 //! 4-block batch in xmm registers (AVX-512VL forms, `vprold` still), and the
-//! last 0–3 blocks go to the single-block `sse2-shuffle` rung, so no block
-//! is computed in vain.
+//! last 0–3 blocks go to the shared tail (one block scalar, 2 or 3 as
+//! interleaved SSE2 states), so no block is computed in vain.
 
 use core::arch::x86_64::{
     __m512i, _mm_rol_epi32, _mm256_rol_epi32, _mm512_add_epi32, _mm512_cmplt_epu32_mask,
@@ -129,12 +129,7 @@ pub(super) unsafe fn xor_keystream(input: &[u32; 16], double_rounds: usize, data
     let rest = xor_batches_16(&mut state, double_rounds, data);
     let rest = xor_batches_8(&mut state, double_rounds, rest);
     let rest = xor_batches_4(&mut state, double_rounds, rest);
-    // The last 0–3 blocks are handed down to the single-block sse2-shuffle
-    // rung (SSE2 is implied by AVX-512F).
-    super::xor_blocks(
-        |x| super::sse2_shuffle::double_rounds(x, double_rounds),
-        crate::Xor::Simd128,
-        &state,
-        rest,
-    );
+    // The last 0–3 blocks are handed down to the shared tail: one block on
+    // the fastest single-block rung, 2 or 3 as interleaved SSE2 states.
+    super::xor_tail(&state, double_rounds, rest);
 }

@@ -124,7 +124,8 @@ impl Impl {
     }
 
     /// The Salsa20 hash (spec §8) of one block on this rung; the vertical
-    /// rungs compute single blocks with `sse2-shuffle`.
+    /// rungs compute single blocks on [`Impl::NoTranspose`], the fastest
+    /// single-block rung.
     ///
     /// # Errors
     ///
@@ -145,9 +146,11 @@ impl Impl {
             Impl::Sse2Transpose => unsafe { sse2_transpose::double_rounds(x, double_rounds) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86-64 baseline.
-            Impl::Sse2Shuffle | Impl::Avx2 | Impl::Avx512 => unsafe {
-                sse2_shuffle::double_rounds(x, double_rounds)
-            },
+            Impl::Sse2Shuffle => unsafe { sse2_shuffle::double_rounds(x, double_rounds) },
+            // The vertical rungs compute single blocks on the fastest
+            // single-block rung.
+            #[cfg(target_arch = "x86_64")]
+            Impl::Avx2 | Impl::Avx512 => SINGLE_BLOCK.permute(x, double_rounds),
             // The SIMD rungs are never available off x86-64.
             #[cfg(not(target_arch = "x86_64"))]
             _ => no_transpose::double_rounds(x, double_rounds),
@@ -239,8 +242,7 @@ fn set_counter(x: &mut [u32; 16], counter: u64) {
 }
 
 /// Keystream XOR for the single-block rungs: block after block through
-/// `permute`, XORed into `data` with `xor`. Also the single-block tail of the
-/// vertical rungs.
+/// `permute`, XORed into `data` with `xor`.
 #[inline(always)]
 fn xor_blocks(
     permute: impl Fn(&[u32; 16]) -> [u32; 16],
@@ -256,11 +258,51 @@ fn xor_blocks(
     }
 }
 
+/// The tail of the vertical rungs, up to 3 blocks at a time (the last may be
+/// partial): one block on the fastest single-block rung, 2 or 3 as
+/// interleaved SSE2 states, so that no block is computed that nobody uses
+/// and the latency of one block's chain hides that of the others.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn xor_tail(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+    let mut x = *input;
+    for chunk in data.chunks_mut(3 * BLOCK_LEN) {
+        match chunk.len().div_ceil(BLOCK_LEN) {
+            1 => xor_blocks(
+                |x| SINGLE_BLOCK.permute(x, double_rounds),
+                Xor::Simd128,
+                &x,
+                chunk,
+            ),
+            2 => xor_interleaved::<2>(&x, double_rounds, chunk),
+            _ => xor_interleaved::<3>(&x, double_rounds, chunk),
+        }
+        let next = counter(&x).wrapping_add(3);
+        set_counter(&mut x, next);
+    }
+}
+
+/// `N` blocks from the one whose state is `input`, as `N` interleaved SSE2
+/// states; `data` spans `N` blocks, the last maybe partly.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn xor_interleaved<const N: usize>(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+    let states: [[u32; 16]; N] = std::array::from_fn(|i| {
+        let mut x = *input;
+        set_counter(&mut x, counter(input).wrapping_add(i as u64));
+        x
+    });
+    let permuted = sse2_shuffle::double_rounds_interleaved(&states, double_rounds);
+    for (chunk, (z, x)) in data.chunks_mut(BLOCK_LEN).zip(permuted.iter().zip(&states)) {
+        Xor::Simd128.apply(chunk, &keystream_block(z, x));
+    }
+}
+
 /// The Salsa20 hash function (spec §8) on a state of 16 words, with
 /// `double_rounds` double-rounds (10 for Salsa20/20), on the fastest
 /// single-block rung: `x + doubleround^n(x)`.
 pub fn core(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
-    feedforward(&best_single_block().permute(input, double_rounds), input)
+    feedforward(&SINGLE_BLOCK.permute(input, double_rounds), input)
 }
 
 /// HSalsa20 ("Extending the Salsa20 nonce" §2): the Salsa20/20 state of
@@ -271,7 +313,7 @@ pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
     for (i, w) in input.chunks_exact(4).enumerate() {
         x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     }
-    let z = best_single_block().permute(&x, 10);
+    let z = SINGLE_BLOCK.permute(&x, 10);
     x.zeroize();
     let mut out = [0u8; 32];
     for (o, i) in out.chunks_exact_mut(4).zip([0, 5, 10, 15, 6, 7, 8, 9]) {
@@ -280,14 +322,12 @@ pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
     out
 }
 
-/// The fastest rung for one block at a time.
-fn best_single_block() -> Impl {
-    if Impl::Sse2Shuffle.is_available() {
-        Impl::Sse2Shuffle
-    } else {
-        Impl::NoTranspose
-    }
-}
+/// The fastest rung for one block at a time, by measurement: a block's 80
+/// quarter-round steps form one dependent chain, and the scalar step (add,
+/// `rol`, xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and an
+/// or, xor: 4 cycles). On an AMD EPYC (Zen 3) `no-transpose` takes 315 TSC
+/// ticks per block, `sse2-shuffle` 369 (`simdcrypt bench`, README).
+const SINGLE_BLOCK: Impl = Impl::NoTranspose;
 
 /// The input state of spec §9/§10 with the nonce and counter words zero:
 /// constants on the diagonal, `k0` in words 1–4, `k1` in words 11–14.

@@ -1,4 +1,4 @@
-//! SSE2, one block, horizontal: four 128-bit registers loaded once, each
+//! SSE2, one block (or a few interleaved), horizontal: four 128-bit registers loaded once, each
 //! holding one diagonal of the state; the row round reuses the column round's
 //! code on `pshufd`-rotated registers with the roles of two rows swapped by
 //! renaming, and the state is stored once at the end.
@@ -40,35 +40,58 @@ const ROT3: i32 = 0b10_01_00_11;
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(super) fn double_rounds(x: &[u32; 16], double_rounds: usize) -> [u32; 16] {
-    let w = |i: usize| x[i] as i32;
-    // `_mm_set_epi32` takes the highest lane first.
-    let mut a = _mm_set_epi32(w(15), w(10), w(5), w(0));
-    let mut b = _mm_set_epi32(w(3), w(14), w(9), w(4));
-    let mut c = _mm_set_epi32(w(7), w(2), w(13), w(8));
-    let mut d = _mm_set_epi32(w(11), w(6), w(1), w(12));
+    let [z] = double_rounds_interleaved(&[*x], double_rounds);
+    z
+}
+
+/// [`double_rounds`] of `N` independent states at once. Each state's chain of
+/// quarter-round steps is sequential (add, rotate, xor: latency-bound), so
+/// `N` states interleaved cost little more than one: the tails of the
+/// vertical rungs use this for their last 2 or 3 blocks.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(super) fn double_rounds_interleaved<const N: usize>(
+    x: &[[u32; 16]; N],
+    double_rounds: usize,
+) -> [[u32; 16]; N] {
+    let diagonal = |lanes: [usize; 4]| -> [__m128i; N] {
+        // `_mm_set_epi32` takes the highest lane first.
+        std::array::from_fn(|n| {
+            let w = |i: usize| x[n][lanes[i]] as i32;
+            _mm_set_epi32(w(3), w(2), w(1), w(0))
+        })
+    };
+    let mut a = diagonal([0, 5, 10, 15]);
+    let mut b = diagonal([4, 9, 14, 3]);
+    let mut c = diagonal([8, 13, 2, 7]);
+    let mut d = diagonal([12, 1, 6, 11]);
     for _ in 0..double_rounds {
-        // Column round: lanes of (a, b, c, d) are the columns' quarter-rounds.
-        quarterrounds(&mut a, &mut b, &mut c, &mut d);
-        // Row round: rotate the rows into place, b and d exchange roles.
-        d = _mm_shuffle_epi32::<ROT1>(d);
-        c = _mm_shuffle_epi32::<ROT2>(c);
-        b = _mm_shuffle_epi32::<ROT3>(b);
-        quarterrounds(&mut a, &mut d, &mut c, &mut b);
-        // Back to the diagonal layout of the column round.
-        d = _mm_shuffle_epi32::<ROT3>(d);
-        c = _mm_shuffle_epi32::<ROT2>(c);
-        b = _mm_shuffle_epi32::<ROT1>(b);
+        for n in 0..N {
+            // Column round: lanes of (a, b, c, d) are the columns' quarter-rounds.
+            quarterrounds(&mut a[n], &mut b[n], &mut c[n], &mut d[n]);
+            // Row round: rotate the rows into place, b and d exchange roles.
+            d[n] = _mm_shuffle_epi32::<ROT1>(d[n]);
+            c[n] = _mm_shuffle_epi32::<ROT2>(c[n]);
+            b[n] = _mm_shuffle_epi32::<ROT3>(b[n]);
+            quarterrounds(&mut a[n], &mut d[n], &mut c[n], &mut b[n]);
+            // Back to the diagonal layout of the column round.
+            d[n] = _mm_shuffle_epi32::<ROT3>(d[n]);
+            c[n] = _mm_shuffle_epi32::<ROT2>(c[n]);
+            b[n] = _mm_shuffle_epi32::<ROT1>(b[n]);
+        }
     }
-    let mut lanes = [[0u32; 4]; 4];
-    for (out, reg) in lanes.iter_mut().zip([a, b, c, d]) {
-        // SAFETY: `out` is 16 writable bytes; the store is unaligned.
-        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), reg) };
-    }
-    let [a, b, c, d] = lanes;
-    [
-        a[0], d[1], c[2], b[3], //
-        b[0], a[1], d[2], c[3], //
-        c[0], b[1], a[2], d[3], //
-        d[0], c[1], b[2], a[3],
-    ]
+    std::array::from_fn(|n| {
+        let mut lanes = [[0u32; 4]; 4];
+        for (out, reg) in lanes.iter_mut().zip([a[n], b[n], c[n], d[n]]) {
+            // SAFETY: `out` is 16 writable bytes; the store is unaligned.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), reg) };
+        }
+        let [a, b, c, d] = lanes;
+        [
+            a[0], d[1], c[2], b[3], //
+            b[0], a[1], d[2], c[3], //
+            c[0], b[1], a[2], d[3], //
+            d[0], c[1], b[2], a[3],
+        ]
+    })
 }

@@ -94,6 +94,9 @@ macro_rules! vertical_batches {
                 }
             }
 
+            if data.len() <= (LANES - 1) * BLOCK_LEN {
+                return data;
+            }
             // Word `i` of every lane, broadcast once; per batch only the
             // counter words 8 and 9 change.
             let w = |i: usize| $splat(state[i] as i32);
