@@ -55,24 +55,6 @@ trait Inherent {
     fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error>;
 }
 
-impl<const DOUBLE_ROUNDS: usize> Inherent for Salsa<DOUBLE_ROUNDS> {
-    fn position(&self) -> u128 {
-        self.position()
-    }
-    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        self.apply_keystream(data)
-    }
-}
-
-impl Inherent for XSalsa20 {
-    fn position(&self) -> u128 {
-        self.position()
-    }
-    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        self.apply_keystream(data)
-    }
-}
-
 /// `cipher`'s error is opaque: every simdcrypt error (here only
 /// [`Error::KeystreamExhausted`]) becomes [`StreamCipherError`].
 fn opaque(_: Error) -> StreamCipherError {
@@ -132,126 +114,83 @@ fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
     Ok(byte_offset)
 }
 
-/// Salsa20's 256-bit key.
-impl<const DOUBLE_ROUNDS: usize> KeySizeUser for Salsa<DOUBLE_ROUNDS> {
-    type KeySize = U32;
-}
-
-/// Salsa20's 64-bit nonce.
-impl<const DOUBLE_ROUNDS: usize> IvSizeUser for Salsa<DOUBLE_ROUNDS> {
-    type IvSize = U8;
-}
-
-/// [`Salsa::new`]: a 256-bit key, at byte 0, on the fastest rung.
-impl<const DOUBLE_ROUNDS: usize> KeyIvInit for Salsa<DOUBLE_ROUNDS> {
-    fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
-        Salsa::new(key.into(), iv.into())
-    }
-}
-
-/// The keystream through [`Salsa::apply_keystream`]; requests past the end of
-/// the keystream are refused, never wrapped.
-impl<const DOUBLE_ROUNDS: usize> StreamCipher for Salsa<DOUBLE_ROUNDS> {
-    fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
-        check_remaining(self.position(), data_len)
-    }
-
-    fn try_apply_keystream_inout(
-        &mut self,
-        buf: InOutBuf<'_, '_, u8>,
-    ) -> Result<(), StreamCipherError> {
-        apply_inout(self, buf).map_err(opaque)
-    }
-
-    /// # Panics
-    ///
-    /// Past the end of the keystream: simdcrypt never wraps the counter.
-    fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        if let Err(e) = apply_inout(self, buf) {
-            panic!("{e}");
+/// The `cipher` traits for one of our stream ciphers: `$ty` (with the generic
+/// parameters in brackets), its key and nonce sizes, and a phrase for the
+/// docs. The impls are thin: everything goes through the inherent API.
+macro_rules! stream_cipher_traits {
+    ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, $what:literal) => {
+        impl<$($generics)*> Inherent for $ty {
+            fn position(&self) -> u128 {
+                <$ty>::position(self)
+            }
+            fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+                <$ty>::apply_keystream(self, data)
+            }
         }
-    }
 
-    /// # Panics
-    ///
-    /// Past the end of the keystream: simdcrypt never wraps the counter.
-    fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
-        if let Err(e) = write_keystream(self, buf) {
-            panic!("{e}");
+        #[doc = concat!("The key size of ", $what, ".")]
+        impl<$($generics)*> KeySizeUser for $ty {
+            type KeySize = $key;
         }
-    }
-}
 
-/// Byte positions: [`Salsa::position`] and [`Salsa::seek`].
-impl<const DOUBLE_ROUNDS: usize> StreamCipherSeek for Salsa<DOUBLE_ROUNDS> {
-    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
-        current_pos(self.position())
-    }
-
-    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
-        let byte_offset = seek_target(pos)?;
-        Salsa::seek(self, byte_offset).map_err(opaque)
-    }
-}
-
-/// XSalsa20's 256-bit key.
-impl KeySizeUser for XSalsa20 {
-    type KeySize = U32;
-}
-
-/// XSalsa20's 192-bit nonce.
-impl IvSizeUser for XSalsa20 {
-    type IvSize = U24;
-}
-
-/// [`XSalsa20::new`]: at byte 0, on the fastest rung.
-impl KeyIvInit for XSalsa20 {
-    fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
-        XSalsa20::new(key.into(), iv.into())
-    }
-}
-
-/// The keystream through [`XSalsa20::apply_keystream`]; requests past the
-/// end of the keystream are refused, never wrapped.
-impl StreamCipher for XSalsa20 {
-    fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
-        check_remaining(self.position(), data_len)
-    }
-
-    fn try_apply_keystream_inout(
-        &mut self,
-        buf: InOutBuf<'_, '_, u8>,
-    ) -> Result<(), StreamCipherError> {
-        apply_inout(self, buf).map_err(opaque)
-    }
-
-    /// # Panics
-    ///
-    /// Past the end of the keystream: simdcrypt never wraps the counter.
-    fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        if let Err(e) = apply_inout(self, buf) {
-            panic!("{e}");
+        #[doc = concat!("The nonce size of ", $what, ".")]
+        impl<$($generics)*> IvSizeUser for $ty {
+            type IvSize = $iv;
         }
-    }
 
-    /// # Panics
-    ///
-    /// Past the end of the keystream: simdcrypt never wraps the counter.
-    fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
-        if let Err(e) = write_keystream(self, buf) {
-            panic!("{e}");
+        /// The inherent `new`: at byte 0, on the fastest rung.
+        impl<$($generics)*> KeyIvInit for $ty {
+            fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
+                <$ty>::new(key.into(), iv.into())
+            }
         }
-    }
+
+        /// The keystream through the inherent `apply_keystream`; requests
+        /// past the end of the keystream are refused, never wrapped.
+        impl<$($generics)*> StreamCipher for $ty {
+            fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
+                check_remaining(<$ty>::position(self), data_len)
+            }
+
+            fn try_apply_keystream_inout(
+                &mut self,
+                buf: InOutBuf<'_, '_, u8>,
+            ) -> Result<(), StreamCipherError> {
+                apply_inout(self, buf).map_err(opaque)
+            }
+
+            /// # Panics
+            ///
+            /// Past the end of the keystream: simdcrypt never wraps the counter.
+            fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
+                if let Err(e) = apply_inout(self, buf) {
+                    panic!("{e}");
+                }
+            }
+
+            /// # Panics
+            ///
+            /// Past the end of the keystream: simdcrypt never wraps the counter.
+            fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+                if let Err(e) = write_keystream(self, buf) {
+                    panic!("{e}");
+                }
+            }
+        }
+
+        /// Byte positions: the inherent `position` and `seek`.
+        impl<$($generics)*> StreamCipherSeek for $ty {
+            fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
+                current_pos(<$ty>::position(self))
+            }
+
+            fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
+                let byte_offset = seek_target(pos)?;
+                <$ty>::seek(self, byte_offset).map_err(opaque)
+            }
+        }
+    };
 }
 
-/// Byte positions: [`XSalsa20::position`] and [`XSalsa20::seek`].
-impl StreamCipherSeek for XSalsa20 {
-    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
-        current_pos(self.position())
-    }
-
-    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
-        let byte_offset = seek_target(pos)?;
-        XSalsa20::seek(self, byte_offset).map_err(opaque)
-    }
-}
+stream_cipher_traits!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, key = U32, iv = U8, "Salsa20 (256-bit key, 64-bit nonce)");
+stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, "XSalsa20 (256-bit key, 192-bit nonce)");
