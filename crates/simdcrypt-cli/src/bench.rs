@@ -217,19 +217,7 @@ fn measure_block(
             Ok(t1.saturating_sub(t0))
         })?
     } else {
-        let mut cipher = bench_cipher(algo, imp)?;
-        let mut buf = vec![0u8; batch * 64];
-        let calls = 64;
-        repeat(clock, reps, calls, || {
-            cipher.seek(0)?;
-            let t0 = timer::now();
-            for _ in 0..calls {
-                cipher.apply_keystream(black_box(&mut buf[..]))?;
-            }
-            let t1 = timer::now();
-            black_box(&buf);
-            Ok(t1.saturating_sub(t0))
-        })?
+        measure_stream(algo, imp, (batch * 64) as u64, reps, clock)?
     };
     let per = |t: f64| t / batch as f64;
     Ok(PerBlock {
