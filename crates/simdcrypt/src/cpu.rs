@@ -6,6 +6,9 @@
 //! 128-bit ones (SSE2 … SSE4.2, AES-NI, PCLMULQDQ, SHA-NI), `avx2` adds AVX,
 //! AVX2, BMI2, VAES, VPCLMULQDQ and GFNI, and `avx512` (the default) adds the
 //! AVX-512 family.
+//!
+//! The cap chooses rungs. SSE2 is part of the x86-64 baseline, so even under
+//! `scalar` the compiler's own code and the `c1` XOR form still use it.
 
 use std::fmt;
 use std::sync::OnceLock;

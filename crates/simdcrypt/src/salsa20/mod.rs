@@ -313,12 +313,13 @@ pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
     for (i, w) in input.chunks_exact(4).enumerate() {
         x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     }
-    let z = SINGLE_BLOCK.permute(&x, 10);
-    x.zeroize();
+    let mut z = SINGLE_BLOCK.permute(&x, 10);
     let mut out = [0u8; 32];
     for (o, i) in out.chunks_exact_mut(4).zip([0, 5, 10, 15, 6, 7, 8, 9]) {
         o.copy_from_slice(&z[i].to_le_bytes());
     }
+    x.zeroize();
+    z.zeroize();
     out
 }
 
