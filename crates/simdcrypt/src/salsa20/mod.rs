@@ -105,13 +105,15 @@ rungs! {
 }
 
 impl Impl {
-    /// The fastest rung this CPU runs for long inputs: the widest vertical
-    /// rung, which itself hands short tails down to single-block code.
+    /// The fastest rung this CPU runs: the widest vertical rung, which
+    /// itself hands short tails down to narrower code; without AVX2, the
+    /// fastest single-block rung, by measurement [`Impl::NoTranspose`] (see
+    /// `SINGLE_BLOCK`).
     pub fn best() -> Impl {
-        [Impl::Avx512, Impl::Avx2, Impl::Sse2Shuffle]
+        [Impl::Avx512, Impl::Avx2]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::NoTranspose)
+            .unwrap_or(SINGLE_BLOCK)
     }
 
     /// How many 64-byte blocks the rung computes at once.
