@@ -16,7 +16,6 @@ const WARNING: &str =
 fn run(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(BIN)
         .args(args)
-        .env_remove("SIMDCRYPT_MAX_ISA")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
