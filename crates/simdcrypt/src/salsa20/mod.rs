@@ -191,6 +191,13 @@ impl Impl {
                 input,
                 data,
             ),
+            // Up to 3 blocks the vertical rungs compute nothing vertically:
+            // go straight to their tail.
+            #[cfg(target_arch = "x86_64")]
+            Impl::Avx2 | Impl::Avx512 if data.len() <= 3 * BLOCK_LEN => {
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                unsafe { xor_tail(input, double_rounds, data) }
+            }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
             Impl::Avx2 => unsafe { avx2::xor_keystream(input, double_rounds, data) },
@@ -311,7 +318,8 @@ pub fn core(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
 /// `key` and the 16-byte `input` (in the nonce-and-counter words), 20 rounds,
 /// no final addition; the output is words 0, 5, 10, 15, 6, 7, 8, 9.
 pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
-    let mut x = initial_state(&key[..16], reference::SIGMA, &key[16..]);
+    let (k0, k1) = halves(key);
+    let mut x = initial_state(k0, reference::SIGMA, k1);
     for (i, w) in input.chunks_exact(4).enumerate() {
         x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     }
@@ -334,17 +342,25 @@ const SINGLE_BLOCK: Impl = Impl::NoTranspose;
 
 /// The input state of spec §9/§10 with the nonce and counter words zero:
 /// constants on the diagonal, `k0` in words 1–4, `k1` in words 11–14.
-fn initial_state(k0: &[u8], constants: [[u8; 4]; 4], k1: &[u8]) -> [u32; 16] {
-    let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-    let mut x = [0u32; 16];
-    for (i, c) in [0, 5, 10, 15].into_iter().zip(constants) {
-        x[i] = u32::from_le_bytes(c);
-    }
-    for i in 0..4 {
-        x[1 + i] = word(&k0[4 * i..]);
-        x[11 + i] = word(&k1[4 * i..]);
-    }
+fn initial_state(k0: &[u8; 16], constants: [[u8; 4]; 4], k1: &[u8; 16]) -> [u32; 16] {
+    let (k0, _) = k0.as_chunks::<4>();
+    let (k1, _) = k1.as_chunks::<4>();
+    let c = constants.map(u32::from_le_bytes);
+    let k = |key: &[[u8; 4]], i: usize| u32::from_le_bytes(key[i]);
+    #[rustfmt::skip]
+    let x = [
+        c[0],     k(k0, 0), k(k0, 1), k(k0, 2),
+        k(k0, 3), c[1],     0,        0,
+        0,        0,        c[2],     k(k1, 0),
+        k(k1, 1), k(k1, 2), k(k1, 3), c[3],
+    ];
     x
+}
+
+/// The two 16-byte halves `k0‖k1` of a 256-bit key (spec §9).
+fn halves(key: &[u8; KEY_LEN]) -> (&[u8; 16], &[u8; 16]) {
+    let (halves, _) = key.as_chunks::<16>();
+    (&halves[0], &halves[1])
 }
 
 /// The keystream generator behind [`Salsa`]: the input state with zero
@@ -408,10 +424,8 @@ impl<const DOUBLE_ROUNDS: usize> Salsa<DOUBLE_ROUNDS> {
     /// A cipher with a 256-bit key ("expand 32-byte k"), at byte 0 of the
     /// keystream, on the fastest rung.
     pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; NONCE_LEN]) -> Self {
-        Self::from_state(
-            initial_state(&key[..16], reference::SIGMA, &key[16..]),
-            nonce,
-        )
+        let (k0, k1) = halves(key);
+        Self::from_state(initial_state(k0, reference::SIGMA, k1), nonce)
     }
 
     /// A cipher with a 128-bit key ("expand 16-byte k"), at byte 0 of the
