@@ -191,13 +191,6 @@ impl Impl {
                 input,
                 data,
             ),
-            // Up to 3 blocks the vertical rungs compute nothing vertically:
-            // go straight to their tail.
-            #[cfg(target_arch = "x86_64")]
-            Impl::Avx2 | Impl::Avx512 if data.len() <= 3 * BLOCK_LEN => {
-                // SAFETY: SSE2 is part of the x86-64 baseline.
-                unsafe { xor_tail(input, double_rounds, data) }
-            }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
             Impl::Avx2 => unsafe { avx2::xor_keystream(input, double_rounds, data) },
