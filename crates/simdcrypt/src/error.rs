@@ -60,4 +60,16 @@ pub enum Error {
         /// The name given.
         name: String,
     },
+    /// A tag did not match: the message, its associated data, the key or
+    /// the nonce is not what was sealed. Nothing else is said, on purpose.
+    #[error("authentication failed")]
+    AuthenticationFailed,
+    /// A sealed message is shorter than its tag, so it cannot be one.
+    #[error("sealed message is {len} bytes, shorter than the {tag_len}-byte tag it must carry")]
+    SealedTooShort {
+        /// The length given, in bytes.
+        len: usize,
+        /// The tag length, in bytes.
+        tag_len: usize,
+    },
 }

@@ -26,8 +26,11 @@
 
 #![deny(missing_docs)]
 
+pub mod aead;
+pub mod chacha20;
 pub mod cpu;
 mod error;
+pub mod poly1305;
 mod rung;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;

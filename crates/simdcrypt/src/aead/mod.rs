@@ -1,0 +1,1 @@
+//! The AEADs built on ChaCha20, XSalsa20 and Poly1305.
