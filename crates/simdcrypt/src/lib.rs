@@ -37,6 +37,7 @@ mod rustcrypto;
 pub mod salsa20;
 mod stream;
 pub mod timer;
+mod vertical;
 mod xor;
 
 pub use error::Error;

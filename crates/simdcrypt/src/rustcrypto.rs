@@ -1,8 +1,9 @@
 //! The RustCrypto traits for simdcrypt types (feature `rustcrypto`): the
 //! `cipher` 0.5 traits [`KeySizeUser`], [`IvSizeUser`], [`KeyIvInit`],
 //! [`StreamCipher`] and [`StreamCipherSeek`] for [`Salsa`] (so [`Salsa20`],
-//! [`Salsa20_12`], [`Salsa20_8`]) and [`XSalsa20`], so that code generic over
-//! those traits runs on simdcrypt's rungs.
+//! [`Salsa20_12`], [`Salsa20_8`]), [`XSalsa20`], and [`ChaCha20`],
+//! [`ChaCha20Legacy`] and [`XChaCha20`], so that code generic over those
+//! traits runs on simdcrypt's rungs.
 //!
 //! The inherent methods `new`, `apply_keystream` and `seek` share their names
 //! with trait methods and win in method-call syntax; name the trait to reach
@@ -21,28 +22,34 @@
 //! ```
 //!
 //! Unlike RustCrypto's own `salsa20`, which keeps the last block back, the
-//! keystream is all 2^64 blocks (2^70 bytes); a request past its end is a
-//! [`StreamCipherError`] from the checked methods, and a panic from the
-//! `unchecked_*` ones, which never wrap the counter.
+//! keystream is all 2^64 blocks (2^70 bytes; 2^32 blocks for RFC 8439's
+//! [`ChaCha20`]); a request past its end is a [`StreamCipherError`] from the
+//! checked methods, and a panic from the `unchecked_*` ones, which never
+//! wrap the counter.
 //!
 //! [`Salsa20`]: crate::salsa20::Salsa20
 //! [`Salsa20_12`]: crate::salsa20::Salsa20_12
 //! [`Salsa20_8`]: crate::salsa20::Salsa20_8
+//! [`ChaCha20`]: crate::chacha20::ChaCha20
+//! [`ChaCha20Legacy`]: crate::chacha20::ChaCha20Legacy
+//! [`XChaCha20`]: crate::chacha20::XChaCha20
 
 use core::ptr;
 
-use cipher::consts::{U8, U24, U32};
+use cipher::consts::{U8, U12, U24, U32};
 use cipher::{
     InOutBuf, Iv, IvSizeUser, Key, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher,
     StreamCipherError, StreamCipherSeek,
 };
 
 use crate::Error;
+use crate::chacha20::{ChaCha20, ChaCha20Legacy, XChaCha20};
 use crate::salsa20::{BLOCK_LEN, Salsa, XSalsa20};
 
-/// One past the last keystream byte: 2^64 blocks of 64 bytes, as
-/// [`Salsa::seek`] allows.
-const KEYSTREAM_END: u128 = (u64::MAX as u128 + 1) * BLOCK_LEN as u128;
+/// One past the last keystream byte of `blocks` blocks of 64 bytes.
+const fn keystream_end(blocks: u128) -> u128 {
+    blocks * BLOCK_LEN as u128
+}
 
 /// How much of an out-of-place buffer is copied to its output before the
 /// keystream is XORed there: small enough to stay in L1 between the two, as
@@ -51,6 +58,8 @@ const COPY_CHUNK: usize = 4096;
 
 /// The inherent API the trait impls are built on.
 trait Inherent {
+    /// One past the last keystream byte, as the inherent `seek` allows.
+    const END: u128;
     fn position(&self) -> u128;
     fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error>;
 }
@@ -61,10 +70,11 @@ fn opaque(_: Error) -> StreamCipherError {
     StreamCipherError
 }
 
-/// Whether `len` more bytes of keystream follow `position`.
-fn check_remaining(position: u128, len: usize) -> Result<(), StreamCipherError> {
+/// Whether `len` more bytes of keystream follow `position` in a keystream
+/// that ends at `end`.
+fn check_remaining(position: u128, len: usize, end: u128) -> Result<(), StreamCipherError> {
     match position.checked_add(len as u128) {
-        Some(end) if end <= KEYSTREAM_END => Ok(()),
+        Some(last) if last <= end => Ok(()),
         _ => Err(StreamCipherError),
     }
 }
@@ -72,8 +82,8 @@ fn check_remaining(position: u128, len: usize) -> Result<(), StreamCipherError> 
 /// XORs the keystream into `buf`: in place without a copy; out of place by
 /// copying the input to the output a chunk at a time and XORing it there.
 /// Checks the length first, so that nothing is written on an error.
-fn apply_inout(c: &mut impl Inherent, mut buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
-    if check_remaining(c.position(), buf.len()).is_err() {
+fn apply_inout<C: Inherent>(c: &mut C, mut buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
+    if check_remaining(c.position(), buf.len(), C::END).is_err() {
         // The inherent method refuses the whole request with the right error.
         return c.apply_keystream(buf.into_out());
     }
@@ -91,8 +101,8 @@ fn apply_inout(c: &mut impl Inherent, mut buf: InOutBuf<'_, '_, u8>) -> Result<(
 }
 
 /// `buf = keystream`.
-fn write_keystream(c: &mut impl Inherent, buf: &mut [u8]) -> Result<(), Error> {
-    if check_remaining(c.position(), buf.len()).is_ok() {
+fn write_keystream<C: Inherent>(c: &mut C, buf: &mut [u8]) -> Result<(), Error> {
+    if check_remaining(c.position(), buf.len(), C::END).is_ok() {
         buf.fill(0);
     }
     c.apply_keystream(buf)
@@ -115,11 +125,13 @@ fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
 }
 
 /// The `cipher` traits for one of our stream ciphers: `$ty` (with the generic
-/// parameters in brackets), its key and nonce sizes, and a phrase for the
-/// docs. The impls are thin: everything goes through the inherent API.
+/// parameters in brackets), its key and nonce sizes, its keystream length in
+/// blocks, and a phrase for the docs. The impls are thin: everything goes
+/// through the inherent API.
 macro_rules! stream_cipher_traits {
-    ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, $what:literal) => {
+    ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, blocks = $blocks:expr, $what:literal) => {
         impl<$($generics)*> Inherent for $ty {
+            const END: u128 = keystream_end($blocks);
             fn position(&self) -> u128 {
                 <$ty>::position(self)
             }
@@ -149,7 +161,7 @@ macro_rules! stream_cipher_traits {
         /// past the end of the keystream are refused, never wrapped.
         impl<$($generics)*> StreamCipher for $ty {
             fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
-                check_remaining(<$ty>::position(self), data_len)
+                check_remaining(<$ty>::position(self), data_len, <Self as Inherent>::END)
             }
 
             fn try_apply_keystream_inout(
@@ -192,5 +204,13 @@ macro_rules! stream_cipher_traits {
     };
 }
 
-stream_cipher_traits!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, key = U32, iv = U8, "Salsa20 (256-bit key, 64-bit nonce)");
-stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, "XSalsa20 (256-bit key, 192-bit nonce)");
+/// 2^64 blocks: a 64-bit block counter.
+const BLOCKS_64: u128 = 1 << 64;
+/// 2^32 blocks: RFC 8439's 32-bit block counter.
+const BLOCKS_32: u128 = 1 << 32;
+
+stream_cipher_traits!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, key = U32, iv = U8, blocks = BLOCKS_64, "Salsa20 (256-bit key, 64-bit nonce)");
+stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, blocks = BLOCKS_64, "XSalsa20 (256-bit key, 192-bit nonce)");
+stream_cipher_traits!([] ChaCha20, key = U32, iv = U12, blocks = BLOCKS_32, "ChaCha20 (RFC 8439: 256-bit key, 96-bit nonce, 32-bit counter)");
+stream_cipher_traits!([] ChaCha20Legacy, key = U32, iv = U8, blocks = BLOCKS_64, "the original ChaCha20 (256-bit key, 64-bit nonce, 64-bit counter)");
+stream_cipher_traits!([] XChaCha20, key = U32, iv = U24, blocks = BLOCKS_64, "XChaCha20 (256-bit key, 192-bit nonce)");

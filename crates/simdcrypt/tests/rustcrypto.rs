@@ -1,26 +1,56 @@
 //! The RustCrypto traits (feature `rustcrypto`): through the traits our types
 //! give the bytes of the inherent API, positions round-trip through every
 //! `SeekNum`, the end of the keystream is refused as the inherent API
-//! refuses it, and the keystream equals RustCrypto's own `salsa20` 0.11 on
-//! every rung.
+//! refuses it, and the keystream equals RustCrypto's own `salsa20` 0.11 and
+//! `chacha20` 0.10 on every rung.
 #![cfg(feature = "rustcrypto")]
 
 mod common;
 
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes};
-use simdcrypt::salsa20::{Impl, Salsa, Salsa20, Salsa20_8, Salsa20_12, XSalsa20};
+use simdcrypt::chacha20::{self, ChaCha20, ChaCha20Legacy, XChaCha20};
+use simdcrypt::salsa20::{self, Salsa, Salsa20, Salsa20_8, Salsa20_12, XSalsa20};
 
-/// One past the last keystream byte: 2^64 blocks of 64 bytes.
+/// One past the last keystream byte of 2^64 blocks of 64 bytes (Salsa20,
+/// the original ChaCha20, XChaCha20).
 const END: u128 = 1 << 70;
 
 /// Our cipher types, with the inherent calls the traits must agree with.
 trait Ours: KeyIvInit + StreamCipher + StreamCipherSeek + Sized {
+    /// The primitive's rung enum.
+    type Rung: Copy + std::fmt::Display;
     const NAME: &'static str;
-    fn on(self, imp: Impl) -> Self;
+    /// One past the last keystream byte.
+    const END: u128;
+    /// The rungs this CPU runs.
+    fn rungs() -> Vec<Self::Rung>;
+    fn on(self, imp: Self::Rung) -> Self;
     fn inherent_apply(&mut self, data: &mut [u8]);
     fn inherent_seek(&mut self, pos: u128);
     fn inherent_position(&self) -> u128;
+}
+
+/// The inherent calls of `Ours`, the same for every type.
+macro_rules! inherent_calls {
+    ($impl:ty) => {
+        type Rung = $impl;
+        fn rungs() -> Vec<$impl> {
+            <$impl>::available().collect()
+        }
+        fn on(self, imp: $impl) -> Self {
+            self.with_impl(imp).unwrap()
+        }
+        fn inherent_apply(&mut self, data: &mut [u8]) {
+            self.apply_keystream(data).unwrap();
+        }
+        fn inherent_seek(&mut self, pos: u128) {
+            self.seek(pos).unwrap();
+        }
+        fn inherent_position(&self) -> u128 {
+            self.position()
+        }
+    };
 }
 
 impl<const DR: usize> Ours for Salsa<DR> {
@@ -29,45 +59,41 @@ impl<const DR: usize> Ours for Salsa<DR> {
         6 => "salsa20/12",
         _ => "salsa20/8",
     };
-    fn on(self, imp: Impl) -> Self {
-        self.with_impl(imp).unwrap()
-    }
-    fn inherent_apply(&mut self, data: &mut [u8]) {
-        self.apply_keystream(data).unwrap();
-    }
-    fn inherent_seek(&mut self, pos: u128) {
-        self.seek(pos).unwrap();
-    }
-    fn inherent_position(&self) -> u128 {
-        self.position()
-    }
+    const END: u128 = END;
+    inherent_calls!(salsa20::Impl);
 }
 
 impl Ours for XSalsa20 {
     const NAME: &'static str = "xsalsa20";
-    fn on(self, imp: Impl) -> Self {
-        self.with_impl(imp).unwrap()
-    }
-    fn inherent_apply(&mut self, data: &mut [u8]) {
-        self.apply_keystream(data).unwrap();
-    }
-    fn inherent_seek(&mut self, pos: u128) {
-        self.seek(pos).unwrap();
-    }
-    fn inherent_position(&self) -> u128 {
-        self.position()
-    }
+    const END: u128 = END;
+    inherent_calls!(salsa20::Impl);
 }
 
-/// The rungs this CPU runs, printed so the log shows what was exercised.
-fn rungs(test: &str) -> Vec<Impl> {
-    let run: Vec<Impl> = Impl::ALL
-        .iter()
-        .copied()
-        .filter(|i| i.is_available())
-        .collect();
-    let names: Vec<&str> = run.iter().map(|i| i.name()).collect();
-    eprintln!("{test}: rungs exercised: {}", names.join(", "));
+impl Ours for ChaCha20 {
+    const NAME: &'static str = "chacha20";
+    /// RFC 8439's 32-bit counter: 2^32 blocks.
+    const END: u128 = 1 << 38;
+    inherent_calls!(chacha20::Impl);
+}
+
+impl Ours for ChaCha20Legacy {
+    const NAME: &'static str = "chacha20-legacy";
+    const END: u128 = END;
+    inherent_calls!(chacha20::Impl);
+}
+
+impl Ours for XChaCha20 {
+    const NAME: &'static str = "xchacha20";
+    const END: u128 = END;
+    inherent_calls!(chacha20::Impl);
+}
+
+/// The rungs of `C` this CPU runs, printed so the log shows what was
+/// exercised.
+fn rungs<C: Ours>(test: &str) -> Vec<C::Rung> {
+    let run = C::rungs();
+    let names: Vec<String> = run.iter().map(|i| i.to_string()).collect();
+    eprintln!("{test}: {} rungs exercised: {}", C::NAME, names.join(", "));
     run
 }
 
@@ -79,18 +105,21 @@ fn new<C: KeyIvInit>(seed: u64) -> C {
     C::new_from_slices(&key, &nonce).unwrap()
 }
 
-fn traits_equal_inherent<C: Ours>(imp: Impl) {
+fn traits_equal_inherent<C: Ours>(imp: C::Rung) {
     for (seed, &len) in EDGE_LENGTHS.iter().enumerate() {
         let input = bytes(seed as u64 + 1000, len);
         for &counter in EDGE_COUNTERS {
             for skip in [0u128, 1, 63, 64 + 5] {
                 let pos = u128::from(counter) * 64 + skip;
+                if pos + len as u128 > C::END {
+                    continue;
+                }
                 let fresh = || {
                     let mut c = new::<C>(seed as u64).on(imp);
                     c.inherent_seek(pos);
                     c
                 };
-                let ctx = format!("{} on {}: {len} bytes at {pos}", C::NAME, imp.name());
+                let ctx = format!("{} on {imp}: {len} bytes at {pos}", C::NAME);
 
                 let mut want = input.clone();
                 let mut inherent = fresh();
@@ -120,14 +149,22 @@ fn traits_equal_inherent<C: Ours>(imp: Impl) {
     }
 }
 
+/// [`traits_equal_inherent`] on every rung of `C`.
+fn traits_equal_inherent_on_every_rung<C: Ours>() {
+    for imp in rungs::<C>("traits_equal_inherent_api_on_every_rung") {
+        traits_equal_inherent::<C>(imp);
+    }
+}
+
 #[test]
 fn traits_equal_inherent_api_on_every_rung() {
-    for imp in rungs("traits_equal_inherent_api_on_every_rung") {
-        traits_equal_inherent::<Salsa20>(imp);
-        traits_equal_inherent::<Salsa20_12>(imp);
-        traits_equal_inherent::<Salsa20_8>(imp);
-        traits_equal_inherent::<XSalsa20>(imp);
-    }
+    traits_equal_inherent_on_every_rung::<Salsa20>();
+    traits_equal_inherent_on_every_rung::<Salsa20_12>();
+    traits_equal_inherent_on_every_rung::<Salsa20_8>();
+    traits_equal_inherent_on_every_rung::<XSalsa20>();
+    traits_equal_inherent_on_every_rung::<ChaCha20>();
+    traits_equal_inherent_on_every_rung::<ChaCha20Legacy>();
+    traits_equal_inherent_on_every_rung::<XChaCha20>();
 }
 
 fn seek_round_trip<C: Ours>() {
@@ -144,11 +181,16 @@ fn seek_round_trip<C: Ours>() {
         1 << 32,
         (1 << 38) + 7,
         u64::MAX as u128,
-        END - 65,
-        END - 1,
+        C::END - 65,
+        C::END - 1,
+        C::END,
         END,
     ];
     for pos in positions {
+        if pos > C::END {
+            assert!(c.try_seek(pos).is_err(), "{} at {pos}", C::NAME);
+            continue;
+        }
         c.try_seek(pos).unwrap();
         assert_eq!(c.inherent_position(), pos);
         assert_eq!(c.try_current_pos::<u128>().unwrap(), pos);
@@ -192,13 +234,13 @@ fn seek_round_trip<C: Ours>() {
     }
     // Past the end and negative positions are refused; the position stays.
     c.try_seek(100u32).unwrap();
-    assert!(c.try_seek(END + 1).is_err());
+    assert!(c.try_seek(C::END + 1).is_err());
     assert!(c.try_seek(u128::MAX).is_err());
     assert!(c.try_seek(-1i32).is_err());
     assert_eq!(c.current_pos::<u64>(), 100);
 
     // Seeking through the trait lands on the same keystream as the inherent seek.
-    for pos in [0u128, 1, 64 * 3 + 17, (1 << 38) + 7, END - 100] {
+    for pos in [0u128, 1, 64 * 3 + 17, (1 << 38) - 100, C::END - 100] {
         let mut a = new::<C>(9);
         let mut b = new::<C>(9);
         a.seek(pos);
@@ -216,11 +258,14 @@ fn seek_and_current_pos_round_trip() {
     seek_round_trip::<Salsa20_12>();
     seek_round_trip::<Salsa20_8>();
     seek_round_trip::<XSalsa20>();
+    seek_round_trip::<ChaCha20>();
+    seek_round_trip::<ChaCha20Legacy>();
+    seek_round_trip::<XChaCha20>();
 }
 
 fn end_of_keystream<C: Ours>() {
     let mut c = new::<C>(3);
-    c.seek(END - 10);
+    c.seek(C::END - 10);
     assert!(c.check_remaining(10).is_ok());
     assert!(c.check_remaining(11).is_err());
     assert!(c.check_remaining(usize::MAX).is_err());
@@ -234,17 +279,17 @@ fn end_of_keystream<C: Ours>() {
     assert_eq!((data, out), ([0x11; 11], [0x22; 11]));
     // Unequal lengths are an error too.
     assert!(c.try_apply_keystream_b2b(&data, &mut out[..5]).is_err());
-    assert_eq!(c.current_pos::<u128>(), END - 10);
+    assert_eq!(c.current_pos::<u128>(), C::END - 10);
 
     // The last ten bytes are keystream (the last block is not held back).
     let mut last = [0; 10];
     c.try_apply_keystream(&mut last).unwrap();
     let mut want = [0; 10];
     let mut inherent = new::<C>(3);
-    inherent.inherent_seek(END - 10);
+    inherent.inherent_seek(C::END - 10);
     inherent.inherent_apply(&mut want);
     assert_eq!(last, want);
-    assert_eq!(c.current_pos::<u128>(), END);
+    assert_eq!(c.current_pos::<u128>(), C::END);
     assert!(c.try_apply_keystream(&mut [0]).is_err());
     c.try_apply_keystream(&mut []).unwrap();
 }
@@ -255,6 +300,9 @@ fn end_of_keystream_is_refused() {
     end_of_keystream::<Salsa20_12>();
     end_of_keystream::<Salsa20_8>();
     end_of_keystream::<XSalsa20>();
+    end_of_keystream::<ChaCha20>();
+    end_of_keystream::<ChaCha20Legacy>();
+    end_of_keystream::<XChaCha20>();
 }
 
 #[test]
@@ -277,7 +325,13 @@ fn unchecked_apply_refuses_to_wrap() {
 /// Our `C` on rung `imp` against RustCrypto's `R`: random keys, nonces,
 /// offsets (the counter edges among them) and lengths, whole and cut into
 /// random pieces, in place and buffer to buffer.
-fn equals_rustcrypto<C: Ours, R: KeyIvInit + StreamCipher + StreamCipherSeek>(imp: Impl) {
+///
+/// `peer_blocks` is how many blocks the peer's counter addresses (2^32 for
+/// RustCrypto's RFC 8439 forms, XChaCha20 among them).
+fn equals_rustcrypto<C: Ours, R: KeyIvInit + StreamCipher + StreamCipherSeek>(
+    imp: C::Rung,
+    peer_blocks: u64,
+) {
     for seed in 0..64u64 {
         let r = bytes(seed ^ 0x5eed, 16);
         let word = |i: usize| u64::from_le_bytes(r[8 * (i % 2)..][..8].try_into().unwrap());
@@ -289,16 +343,12 @@ fn equals_rustcrypto<C: Ours, R: KeyIvInit + StreamCipher + StreamCipherSeek>(im
         let counter = match seed % 3 {
             0 => EDGE_COUNTERS[(word(1) % EDGE_COUNTERS.len() as u64) as usize],
             1 => word(1) % 4,
-            _ => word(1) % (u64::MAX - 200),
-        };
+            _ => word(1),
+        } % (peer_blocks - 200);
         let pos = u128::from(counter) * 64 + u128::from(word(0) >> 58);
         let key = bytes(seed, 32);
         let nonce = bytes((seed + 1) << 20, C::iv_size());
-        let ctx = format!(
-            "{} on {}: {len} bytes at {pos}, seed {seed}",
-            C::NAME,
-            imp.name()
-        );
+        let ctx = format!("{} on {imp}: {len} bytes at {pos}, seed {seed}", C::NAME);
 
         let mut ours = C::new_from_slices(&key, &nonce).unwrap().on(imp);
         let mut theirs = R::new_from_slices(&key, &nonce).unwrap();
@@ -342,10 +392,28 @@ fn equals_rustcrypto<C: Ours, R: KeyIvInit + StreamCipher + StreamCipherSeek>(im
 
 #[test]
 fn equals_rustcrypto_salsa20_on_every_rung() {
-    for imp in rungs("equals_rustcrypto_salsa20_on_every_rung") {
-        equals_rustcrypto::<Salsa20, salsa20::Salsa20>(imp);
-        equals_rustcrypto::<Salsa20_12, salsa20::Salsa12>(imp);
-        equals_rustcrypto::<Salsa20_8, salsa20::Salsa8>(imp);
-        equals_rustcrypto::<XSalsa20, salsa20::XSalsa20>(imp);
+    for imp in rungs::<Salsa20>("equals_rustcrypto_salsa20_on_every_rung") {
+        equals_rustcrypto::<Salsa20, ::salsa20::Salsa20>(imp, u64::MAX);
+        equals_rustcrypto::<Salsa20_12, ::salsa20::Salsa12>(imp, u64::MAX);
+        equals_rustcrypto::<Salsa20_8, ::salsa20::Salsa8>(imp, u64::MAX);
+        equals_rustcrypto::<XSalsa20, ::salsa20::XSalsa20>(imp, u64::MAX);
     }
+}
+
+#[test]
+fn equals_rustcrypto_chacha20_on_every_rung() {
+    for imp in rungs::<ChaCha20>("equals_rustcrypto_chacha20_on_every_rung") {
+        equals_rustcrypto::<ChaCha20, ::chacha20::ChaCha20>(imp, 1 << 32);
+        equals_rustcrypto::<ChaCha20Legacy, ::chacha20::ChaCha20Legacy>(imp, u64::MAX);
+        equals_rustcrypto::<XChaCha20, ::chacha20::XChaCha20>(imp, 1 << 32);
+    }
+}
+
+/// RFC 8439's keystream ends after block 2^32 − 1 through the traits too.
+#[test]
+#[should_panic(expected = "end of keystream reached")]
+fn chacha20_apply_keystream_panics_past_block_2_pow_32() {
+    let mut c = new::<ChaCha20>(3);
+    StreamCipherSeek::seek(&mut c, (1u64 << 38) - 1);
+    StreamCipher::apply_keystream(&mut c, &mut [0, 0]);
 }

@@ -1,2 +1,610 @@
-//! ChaCha20 (RFC 8439), its original form and XChaCha20, as a ladder of
-//! implementations.
+//! ChaCha20 (RFC 8439), its original form (D. J. Bernstein, "ChaCha, a
+//! variant of Salsa20", 2008), HChaCha20 and XChaCha20
+//! (draft-irtf-cfrg-xchacha-03), as a ladder of implementations.
+//!
+//! | rung | CPU | technique |
+//! |---|---|---|
+//! | `reference` | any | RFC 8439 §2 literally: quarter round on state indices |
+//! | `sse2` | SSE2 | one block horizontal: a row per xmm register, `pshufd` to the diagonals, shift/or rotates |
+//! | `ssse3-4x` | SSSE3 | 4 blocks vertical in xmm, `pshufb` for the 16- and 8-bit rotates; 1–3 blocks horizontal, interleaved |
+//! | `avx2` | AVX2 | 8 blocks vertical in ymm, `vpshufb` rotates; 1–7 blocks as horizontal pairs in ymm (+ 1 in xmm), interleaved |
+//! | `avx512` | AVX-512F/VL | 16 blocks vertical in zmm, `vprold`; then the `avx512vl` forms |
+//! | `avx512vl` | AVX-512F/VL | 8 blocks vertical in ymm, 4 in xmm, `vprold`; 1–3 blocks horizontal |
+//!
+//! No rung computes a block that is not used: a vertical rung hands what
+//! does not fill its width down to narrower forms. Where the cross-overs
+//! lie, and the measurements behind them, is said in `avx2.rs` and
+//! `horizontal.rs`. A one-block call runs horizontally on every SIMD rung.
+//!
+//! Three ciphers share the rungs: [`ChaCha20`] (RFC 8439: 96-bit nonce,
+//! 32-bit block counter, 2^32 blocks of keystream), [`ChaCha20Legacy`] (the
+//! original: 64-bit nonce and 64-bit counter) and [`XChaCha20`] (192-bit
+//! nonce through [`hchacha20`]).
+//!
+//! ```
+//! use simdcrypt::chacha20::ChaCha20;
+//!
+//! let mut data = *b"attack at dawn";
+//! ChaCha20::new(&[7; 32], &[1; 12]).apply_keystream(&mut data)?;
+//! ChaCha20::new(&[7; 32], &[1; 12]).apply_keystream(&mut data)?;
+//! assert_eq!(&data, b"attack at dawn");
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+pub mod reference;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod avx512vl;
+#[cfg(target_arch = "x86_64")]
+mod horizontal;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use zeroize::Zeroize;
+
+use crate::rung::rungs;
+use crate::stream::{BlockKeystream, Position};
+use crate::vertical::Counter;
+use crate::{Error, Xor};
+
+/// The ChaCha quarter round (RFC 8439 §2.1) on four SIMD registers, lane by
+/// lane, in place: `a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12;
+/// a += b; d ^= a; d <<<= 8; c += d; b ^= c; b <<<= 7`. `$rotl!(x, n)`
+/// rotates each 32-bit lane of `x` left by the literal `n`. Shared by every
+/// SIMD rung, horizontal and vertical.
+#[cfg(target_arch = "x86_64")]
+macro_rules! quarter_round {
+    ($add:path, $xor:path, $rotl:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
+        $a = $add($a, $b);
+        $d = $rotl!($xor($d, $a), 16);
+        $c = $add($c, $d);
+        $b = $rotl!($xor($b, $c), 12);
+        $a = $add($a, $b);
+        $d = $rotl!($xor($d, $a), 8);
+        $c = $add($c, $d);
+        $b = $rotl!($xor($b, $c), 7);
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use quarter_round;
+
+/// `inner_block` (RFC 8439 §2.3.1) on 16 registers, word `i` of several
+/// blocks in register `i`: the column round, then the diagonal round.
+#[cfg(target_arch = "x86_64")]
+macro_rules! double_round {
+    ($add:path, $xor:path, $rotl:ident;
+     $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident, $x5:ident, $x6:ident, $x7:ident,
+     $x8:ident, $x9:ident, $x10:ident, $x11:ident, $x12:ident, $x13:ident, $x14:ident, $x15:ident) => {
+        use $crate::chacha20::quarter_round;
+        quarter_round!($add, $xor, $rotl; $x0, $x4, $x8, $x12);
+        quarter_round!($add, $xor, $rotl; $x1, $x5, $x9, $x13);
+        quarter_round!($add, $xor, $rotl; $x2, $x6, $x10, $x14);
+        quarter_round!($add, $xor, $rotl; $x3, $x7, $x11, $x15);
+        quarter_round!($add, $xor, $rotl; $x0, $x5, $x10, $x15);
+        quarter_round!($add, $xor, $rotl; $x1, $x6, $x11, $x12);
+        quarter_round!($add, $xor, $rotl; $x2, $x7, $x8, $x13);
+        quarter_round!($add, $xor, $rotl; $x3, $x4, $x9, $x14);
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use double_round;
+
+/// Generates a SIMD rung's `xor_keystream(state, counter, block, data)`:
+/// the keystream from block `block` of `state` (its counter words, which
+/// `counter` describes, ignored) XORed into `data`, through each vertical
+/// batch function in turn (widest first, each handing down what does not
+/// fill it), then the horizontal tail.
+#[cfg(target_arch = "x86_64")]
+macro_rules! rung_xor_keystream {
+    ($(#[$doc:meta])* $feature:literal needs $needs:literal: [$($batches:path),+] => $tail:path) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The CPU must have ", $needs, ".")]
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn xor_keystream(
+            state: &[u32; 16],
+            counter: $crate::vertical::Counter,
+            block: u64,
+            data: &mut [u8],
+        ) {
+            let mut block = block;
+            let rest = data;
+            $(let rest = $batches(state, counter, &mut block, $crate::chacha20::DOUBLE_ROUNDS, rest);)+
+            $tail(state, counter, block, rest);
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use rung_xor_keystream;
+
+/// Key length, in bytes (RFC 8439 §2.3: 256 bits).
+pub const KEY_LEN: usize = 32;
+/// Nonce length of RFC 8439 ChaCha20, in bytes (§2.3: 96 bits).
+pub const NONCE_LEN: usize = 12;
+/// Nonce length of the original ChaCha20, in bytes (64 bits).
+pub const LEGACY_NONCE_LEN: usize = 8;
+/// Nonce length of XChaCha20, in bytes (draft-irtf-cfrg-xchacha-03: 192 bits).
+pub const XNONCE_LEN: usize = 24;
+/// Keystream block length, in bytes (RFC 8439 §2.3).
+pub const BLOCK_LEN: usize = crate::stream::BLOCK_LEN;
+
+/// ChaCha20's 20 rounds, as double-rounds.
+const DOUBLE_ROUNDS: usize = 10;
+
+rungs! {
+    primitive = "chacha20";
+    /// The implementations of the ChaCha20 block function, slowest first.
+    pub enum Impl {
+        /// RFC 8439 §2 literally.
+        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        /// SSE2, one block horizontal: a row per register, `pshufd` to the diagonals.
+        Sse2 = "sse2", needs "SSE2", if |f| f.sse2, simd = true;
+        /// SSSE3, 4 blocks vertical, `pshufb` rotates.
+        Ssse3x4 = "ssse3-4x", needs "SSSE3", if |f| f.ssse3, simd = true;
+        /// AVX2, 8 blocks vertical, `vpshufb` rotates.
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        /// AVX-512, 16 blocks vertical in zmm, `vprold`.
+        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+        /// AVX-512VL, 8 blocks vertical in ymm and 4 in xmm, `vprold`.
+        Avx512vl = "avx512vl", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+    }
+}
+
+impl Impl {
+    /// The fastest rung this CPU runs: the widest vertical rung, which
+    /// itself hands what does not fill its width down to narrower code.
+    ///
+    /// Chosen once and cached: every cipher asks, and a 64-byte message
+    /// should not pay for four feature checks.
+    pub fn best() -> Impl {
+        static BEST: OnceLock<Impl> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            [Impl::Avx512, Impl::Avx2, Impl::Ssse3x4, Impl::Sse2]
+                .into_iter()
+                .find(|i| i.is_available())
+                .unwrap_or(Impl::Reference)
+        })
+    }
+
+    /// How many 64-byte blocks the rung computes at once.
+    pub fn par_blocks(self) -> usize {
+        match self {
+            Impl::Reference | Impl::Sse2 => 1,
+            Impl::Ssse3x4 => 4,
+            Impl::Avx2 | Impl::Avx512vl => 8,
+            Impl::Avx512 => 16,
+        }
+    }
+
+    /// The ChaCha20 block function (RFC 8439 §2.3) of one state on this
+    /// rung: 20 rounds, then the input added. The vertical rungs compute
+    /// single blocks with their own one-block form.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+    pub fn block(self, state: &[u32; 16]) -> Result<[u32; 16], Error> {
+        let imp = self.require()?;
+        let z = imp.permute(state);
+        Ok(std::array::from_fn(|i| z[i].wrapping_add(state[i])))
+    }
+
+    /// The 20 rounds of one block, no final addition. Only called with
+    /// rungs that passed [`Impl::require`].
+    fn permute(self, x: &[u32; 16]) -> [u32; 16] {
+        match self {
+            Impl::Reference => reference::double_rounds(x, DOUBLE_ROUNDS),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Impl::Sse2 => unsafe { sse2::double_rounds(x) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
+            Impl::Ssse3x4 => unsafe { ssse3::double_rounds(x) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::Avx2 => unsafe { avx2::double_rounds(x) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: these rungs passed `require()`, so the CPU has
+            // AVX-512F and AVX-512VL.
+            Impl::Avx512 | Impl::Avx512vl => unsafe { avx512vl::double_rounds(x) },
+            // The SIMD rungs are never available off x86-64.
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => reference::double_rounds(x, DOUBLE_ROUNDS),
+        }
+    }
+
+    /// XORs keystream from block `block` of `state` (whose counter words,
+    /// described by `counter`, are ignored) into `data`. Only called with
+    /// rungs that passed [`Impl::require`].
+    fn xor_keystream(
+        self,
+        xor: Xor,
+        state: &[u32; 16],
+        counter: Counter,
+        block: u64,
+        data: &mut [u8],
+    ) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
+            Impl::Ssse3x4 => unsafe { ssse3::xor_keystream(state, counter, block, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::Avx2 => unsafe { avx2::xor_keystream(state, counter, block, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX-512F
+            // and AVX-512VL.
+            Impl::Avx512 => unsafe { avx512::xor_keystream(state, counter, block, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX-512F
+            // and AVX-512VL.
+            Impl::Avx512vl => unsafe { avx512vl::xor_keystream(state, counter, block, data) },
+            // The single-block rungs: a block at a time, XORed with `xor`.
+            _ => {
+                let mut x = *state;
+                counter.set(&mut x, block);
+                for chunk in data.chunks_mut(BLOCK_LEN) {
+                    xor.apply(chunk, &keystream_block(&self.permute(&x), &x));
+                    counter.add(&mut x, 1);
+                }
+            }
+        }
+    }
+}
+
+/// The keystream block of state `x`, whose 20 rounds gave `z`: the final
+/// addition, serialised little-endian (RFC 8439 §2.3).
+#[inline(always)]
+fn keystream_block(z: &[u32; 16], x: &[u32; 16]) -> [u8; BLOCK_LEN] {
+    let mut out = [0u8; BLOCK_LEN];
+    for ((o, z), x) in out.chunks_exact_mut(4).zip(z).zip(x) {
+        o.copy_from_slice(&z.wrapping_add(*x).to_le_bytes());
+    }
+    out
+}
+
+/// HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the ChaCha20 state of `key`
+/// with the 16-byte `input` in words 12–15, 20 rounds, no final addition;
+/// the output is words 0–3 and 12–15, little-endian. Runs on the fastest
+/// single-block form; temporaries are zeroized.
+pub fn hchacha20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
+    let mut x = initial_state(key);
+    let (words, _) = input.as_chunks::<4>();
+    for (i, w) in words.iter().enumerate() {
+        x[12 + i] = u32::from_le_bytes(*w);
+    }
+    let mut z = single_block().permute(&x);
+    let mut out = [0u8; 32];
+    for (o, i) in out.chunks_exact_mut(4).zip([0, 1, 2, 3, 12, 13, 14, 15]) {
+        o.copy_from_slice(&z[i].to_le_bytes());
+    }
+    x.zeroize();
+    z.zeroize();
+    out
+}
+
+/// The fastest one-block form this CPU has: the horizontal code of the
+/// best rung (every SIMD rung's [`Impl::permute`] is one block horizontal;
+/// under `SIMDCRYPT_MAX_ISA=scalar` it is the reference).
+fn single_block() -> Impl {
+    Impl::best()
+}
+
+/// The state of RFC 8439 §2.3 with the counter and nonce words zero:
+/// constants, then the key as eight little-endian words.
+fn initial_state(key: &[u8; KEY_LEN]) -> [u32; 16] {
+    let (k, _) = key.as_chunks::<4>();
+    let mut x = [0u32; 16];
+    x[..4].copy_from_slice(&reference::CONSTANTS);
+    for (w, k) in x[4..12].iter_mut().zip(k) {
+        *w = u32::from_le_bytes(*k);
+    }
+    x
+}
+
+/// The keystream generator behind [`ChaCha`]: the input state with zero
+/// counter, the rung, the XOR form. `N` is the nonce length, which fixes
+/// the form: 12 bytes, RFC 8439 with a 32-bit counter; 8 (or 24, XChaCha20
+/// after its subkey), the original with a 64-bit counter.
+struct Core<const N: usize> {
+    state: [u32; 16],
+    imp: Impl,
+    xor: Xor,
+}
+
+impl<const N: usize> Core<N> {
+    /// Where the block counter lives: word 12, and word 13 too unless RFC 8439.
+    const COUNTER: Counter = Counter {
+        word: 12,
+        wide: N != NONCE_LEN,
+    };
+
+    fn at(&self, counter: u64) -> [u32; 16] {
+        let mut x = self.state;
+        Self::COUNTER.set(&mut x, counter);
+        x
+    }
+}
+
+impl<const N: usize> BlockKeystream for Core<N> {
+    const PRIMITIVE: &'static str = match N {
+        NONCE_LEN => "chacha20",
+        LEGACY_NONCE_LEN => "chacha20-legacy",
+        _ => "xchacha20",
+    };
+    const LAST_BLOCK: u64 = if N == NONCE_LEN {
+        u32::MAX as u64
+    } else {
+        u64::MAX
+    };
+
+    fn xor_blocks(&self, counter: u64, data: &mut [u8]) {
+        self.imp
+            .xor_keystream(self.xor, &self.state, Self::COUNTER, counter, data);
+    }
+
+    fn xor_partial_block(&self, counter: u64, offset: usize, data: &mut [u8]) {
+        let x = self.at(counter);
+        let ks = keystream_block(&self.imp.permute(&x), &x);
+        self.xor.apply(data, &ks[offset..]);
+    }
+}
+
+impl<const N: usize> Drop for Core<N> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+/// A ChaCha20 cipher whose nonce is `N` bytes long, which fixes its form;
+/// use the aliases [`ChaCha20`] (RFC 8439), [`ChaCha20Legacy`] and
+/// [`XChaCha20`].
+///
+/// A request that would run past the last block of the keystream is refused
+/// with [`Error::KeystreamExhausted`], never wrapped into reused keystream.
+/// The key is zeroized on drop.
+pub struct ChaCha<const N: usize> {
+    core: Core<N>,
+    position: Position,
+}
+
+/// ChaCha20 of RFC 8439 §2.4: a 256-bit key, a 96-bit nonce (words 13–15)
+/// and a 32-bit block counter (word 12), so 2^32 blocks (256 GiB) of
+/// keystream.
+pub type ChaCha20 = ChaCha<NONCE_LEN>;
+
+/// The original ChaCha20: a 64-bit block counter (words 12–13) and a 64-bit
+/// nonce (words 14–15), so 2^64 blocks of keystream.
+pub type ChaCha20Legacy = ChaCha<LEGACY_NONCE_LEN>;
+
+/// XChaCha20 (libsodium's `crypto_stream_xchacha20`): the original ChaCha20
+/// keyed with `hchacha20(key, nonce[0..16])`, nonce `nonce[16..24]`, 64-bit
+/// counter. For every length draft-irtf-cfrg-xchacha-03 allows (2^32
+/// blocks) its keystream is the draft's, whose word 13 is zero.
+pub type XChaCha20 = ChaCha<XNONCE_LEN>;
+
+impl ChaCha20 {
+    /// A cipher at byte 0 of the keystream (block counter 0), on the
+    /// fastest rung.
+    pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; NONCE_LEN]) -> Self {
+        let [a, b, c, d, rest @ ..] = *nonce;
+        Self::from_key(key, u32::from_le_bytes([a, b, c, d]), &rest)
+    }
+}
+
+impl ChaCha20Legacy {
+    /// A cipher at byte 0 of the keystream (block counter 0), on the
+    /// fastest rung.
+    pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; LEGACY_NONCE_LEN]) -> Self {
+        Self::from_key(key, 0, nonce)
+    }
+}
+
+impl XChaCha20 {
+    /// A cipher at byte 0 of the keystream, on the fastest rung: the
+    /// subkey `hchacha20(key, nonce[0..16])` and the nonce `nonce[16..24]`
+    /// (draft-irtf-cfrg-xchacha-03 §2.3); the subkey is zeroized.
+    pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
+        let head: [u8; 16] = std::array::from_fn(|i| nonce[i]);
+        let tail: [u8; 8] = std::array::from_fn(|i| nonce[16 + i]);
+        let mut subkey = hchacha20(key, &head);
+        let cipher = Self::from_key(&subkey, 0, &tail);
+        subkey.zeroize();
+        cipher
+    }
+}
+
+impl<const N: usize> ChaCha<N> {
+    /// The state of `key` with `word13` in word 13 (the RFC 8439 nonce's
+    /// first word; 0, the counter's high half, otherwise) and the last 8
+    /// nonce bytes in words 14–15, counter zero.
+    ///
+    /// Words 14–15 are written as one 64-bit value: the horizontal forms
+    /// read them with one 8-byte load, and a load that spans two stores is
+    /// not forwarded from them but waits for them to retire (about 15 TSC
+    /// ticks more per one-shot 64-byte call on Zen 3).
+    fn from_key(key: &[u8; KEY_LEN], word13: u32, words14_15: &[u8; 8]) -> Self {
+        let mut state = initial_state(key);
+        let last = u64::from_le_bytes(*words14_15);
+        state[13] = word13;
+        state[14] = last as u32;
+        state[15] = (last >> 32) as u32;
+        ChaCha {
+            core: Core {
+                state,
+                imp: Impl::best(),
+                xor: Xor::default(),
+            },
+            position: Position::default(),
+        }
+    }
+
+    /// The same cipher on the rung `imp`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
+    /// lacks what the rung needs.
+    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
+        self.core.imp = imp.require()?;
+        Ok(self)
+    }
+
+    /// The same cipher XORing with `xor` on its single-block rungs (the
+    /// vertical rungs XOR from their registers).
+    pub fn with_xor(mut self, xor: Xor) -> Self {
+        self.core.xor = xor;
+        self
+    }
+
+    /// The rung in use.
+    pub fn implementation(&self) -> Impl {
+        self.core.imp
+    }
+
+    /// Moves to byte `byte_offset` of the keystream (block `byte_offset /
+    /// 64`); the end of the keystream (2^38 bytes for [`ChaCha20`], 2^70
+    /// for the others) is allowed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] beyond the end.
+    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
+        self.position.seek::<Core<N>>(byte_offset)
+    }
+
+    /// The current byte offset in the keystream.
+    pub fn position(&self) -> u128 {
+        self.position.get()
+    }
+
+    /// XORs the keystream into `data` in place, resuming where the last call
+    /// stopped: calls of 5 and 70 bytes equal one of 75 (RFC 8439 §2.4).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] when `data` runs past the last block;
+    /// then nothing is written and the position stays.
+    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.position.apply(&self.core, data)
+    }
+
+    /// `output = input ⊕ keystream`, resuming where the last call stopped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`] when the buffers differ in length,
+    /// [`Error::KeystreamExhausted`] as for [`ChaCha::apply_keystream`];
+    /// then nothing is written.
+    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.position.xor_into(&self.core, input, output)
+    }
+}
+
+impl<const N: usize> fmt::Debug for ChaCha<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match N {
+            NONCE_LEN => "ChaCha20",
+            LEGACY_NONCE_LEN => "ChaCha20Legacy",
+            _ => "XChaCha20",
+        };
+        f.debug_struct(name)
+            .field("impl", &self.core.imp)
+            .field("xor", &self.core.xor)
+            .field("position", &self.position.get())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Block `block` onwards of `state` from the reference rounds, the
+    /// counter stepped as `counter` says, XORed into `data`.
+    fn reference_xor(state: &[u32; 16], counter: Counter, block: u64, data: &mut [u8]) {
+        for (i, chunk) in data.chunks_mut(BLOCK_LEN).enumerate() {
+            let mut x = *state;
+            counter.set(&mut x, block + i as u64);
+            let ks = keystream_block(&reference::double_rounds(&x, DOUBLE_ROUNDS), &x);
+            crate::xor::bytewise(chunk, &ks);
+        }
+    }
+
+    /// Every length 0..=2100 (every path of the 16/8/4/1–3 cascade and
+    /// every partial last block) on every rung this CPU runs, with the wide
+    /// counter across the 2^32 carry and at the end of 2^64, and the narrow
+    /// one up to the end of its 2^32 blocks, where it must not carry into
+    /// the nonce in word 13.
+    #[test]
+    fn every_rung_matches_reference_at_the_counter_edges() {
+        const MAX: usize = 2100;
+        const BLOCKS: u64 = MAX.div_ceil(BLOCK_LEN) as u64;
+        let pattern: Vec<u8> = (0..MAX).map(|i| (i * 151 + 7) as u8).collect();
+        let mut state: [u32; 16] =
+            std::array::from_fn(|i| (i as u32 + 1).wrapping_mul(0x9e37_79b9));
+        let wide = Counter {
+            word: 12,
+            wide: true,
+        };
+        let narrow = Counter {
+            word: 12,
+            wide: false,
+        };
+        // Counter words set to garbage: the rungs must ignore them.
+        state[12] = 0xdead_beef;
+        let cases = [
+            (wide, 0),
+            (wide, (1 << 32) - 1),
+            (wide, (1 << 32) - 9),
+            (wide, (1 << 32) - 17),
+            (wide, u64::MAX - BLOCKS),
+            (narrow, 0),
+            (narrow, (1 << 32) - BLOCKS),
+            (narrow, (1 << 32) - 20),
+        ];
+        for imp in Impl::available() {
+            for (counter, block) in cases {
+                let mut expected = pattern.clone();
+                reference_xor(&state, counter, block, &mut expected);
+                for len in 0..=MAX {
+                    if !counter.wide && block + (len as u64).div_ceil(64) > 1 << 32 {
+                        continue;
+                    }
+                    let mut data = pattern[..len].to_vec();
+                    imp.xor_keystream(Xor::Bytewise, &state, counter, block, &mut data);
+                    assert!(
+                        data == expected[..len],
+                        "{imp}: {counter:?}, block {block:#x}, {len} bytes"
+                    );
+                }
+            }
+        }
+        eprintln!(
+            "rungs exercised: {}",
+            Impl::available()
+                .map(Impl::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+
+    /// HChaCha20 is the reference reading on every rung's one-block form.
+    #[test]
+    fn hchacha20_matches_reference() {
+        let key = [0x42; 32];
+        let input: [u8; 16] = std::array::from_fn(|i| i as u8 * 17);
+        assert_eq!(hchacha20(&key, &input), reference::hchacha20(&key, &input));
+    }
+}

@@ -10,7 +10,8 @@
 use core::arch::x86_64::{_mm256_or_si256, _mm256_slli_epi32, _mm256_srli_epi32};
 
 use super::rotl_sse2;
-use super::vertical::vertical_batches;
+use super::vertical::{COUNTER, doubleround};
+use crate::vertical::vertical_batches;
 
 /// `x <<< n` on each 32-bit lane of a ymm register: two shifts and an or.
 macro_rules! rotl_ymm {
@@ -25,12 +26,12 @@ macro_rules! rotl_ymm {
 
 vertical_batches! {
     /// Batches of 8 blocks in ymm registers.
-    fn xor_batches_8("avx2") on ymm, rotl = rotl_ymm
+    fn xor_batches_8("avx2") on ymm, double_round = doubleround, rotl = rotl_ymm, counter_word = 8
 }
 
 vertical_batches! {
     /// At most one batch of 4 blocks in xmm registers.
-    fn xor_batches_4("avx2") on xmm, rotl = rotl_sse2
+    fn xor_batches_4("avx2") on xmm, double_round = doubleround, rotl = rotl_sse2, counter_word = 8
 }
 
 /// XORs the keystream from the block whose state is `input` on into `data`:
@@ -41,9 +42,11 @@ vertical_batches! {
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn xor_keystream(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+    let mut block = COUNTER.get(input);
+    let rest = xor_batches_8(input, COUNTER, &mut block, double_rounds, data);
+    let rest = xor_batches_4(input, COUNTER, &mut block, double_rounds, rest);
     let mut state = *input;
-    let rest = xor_batches_8(&mut state, double_rounds, data);
-    let rest = xor_batches_4(&mut state, double_rounds, rest);
+    COUNTER.set(&mut state, block);
     // The last 0–3 blocks are handed down to the shared tail: one block on
     // the fastest single-block rung, 2 or 3 as interleaved SSE2 states.
     super::xor_tail(&state, double_rounds, rest);

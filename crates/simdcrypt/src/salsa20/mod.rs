@@ -32,7 +32,6 @@ mod no_transpose;
 mod sse2_shuffle;
 #[cfg(target_arch = "x86_64")]
 mod sse2_transpose;
-#[cfg(target_arch = "x86_64")]
 mod vertical;
 
 use std::fmt;
@@ -42,6 +41,7 @@ use zeroize::Zeroize;
 use crate::rung::rungs;
 use crate::stream::{BlockKeystream, Position};
 use crate::{Error, Xor};
+use vertical::COUNTER;
 
 /// One quarterround (spec §3) on four SIMD registers, lane by lane, in place:
 /// `y1 ^= (y0+y3)<<<7`, `y2 ^= (y1+y0)<<<9`, `y3 ^= (y2+y1)<<<13`,
@@ -72,7 +72,7 @@ macro_rules! rotl_sse2 {
     }};
 }
 #[cfg(target_arch = "x86_64")]
-use rotl_sse2;
+pub(crate) use rotl_sse2;
 
 /// Key length of Salsa20's 256-bit form, in bytes.
 pub const KEY_LEN: usize = 32;
@@ -225,24 +225,6 @@ fn keystream_block(z: &[u32; 16], x: &[u32; 16]) -> [u8; BLOCK_LEN] {
     out
 }
 
-/// Steps the 64-bit block counter in words 8 (low) and 9 (high).
-#[inline(always)]
-fn increment_counter(x: &mut [u32; 16]) {
-    let c = counter(x).wrapping_add(1);
-    set_counter(x, c);
-}
-
-#[inline(always)]
-fn counter(x: &[u32; 16]) -> u64 {
-    u64::from(x[8]) | u64::from(x[9]) << 32
-}
-
-#[inline(always)]
-fn set_counter(x: &mut [u32; 16], counter: u64) {
-    x[8] = counter as u32;
-    x[9] = (counter >> 32) as u32;
-}
-
 /// Keystream XOR for the single-block rungs: block after block through
 /// `permute`, XORed into `data` with `xor`.
 #[inline(always)]
@@ -256,7 +238,7 @@ fn xor_blocks(
     for chunk in data.chunks_mut(BLOCK_LEN) {
         let ks = keystream_block(&permute(&x), &x);
         xor.apply(chunk, &ks);
-        increment_counter(&mut x);
+        COUNTER.add(&mut x, 1);
     }
 }
 
@@ -279,8 +261,7 @@ fn xor_tail(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
             2 => xor_interleaved::<2>(&x, double_rounds, chunk),
             _ => xor_interleaved::<3>(&x, double_rounds, chunk),
         }
-        let next = counter(&x).wrapping_add(3);
-        set_counter(&mut x, next);
+        COUNTER.add(&mut x, 3);
     }
 }
 
@@ -289,11 +270,7 @@ fn xor_tail(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 fn xor_interleaved<const N: usize>(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
-    let states: [[u32; 16]; N] = std::array::from_fn(|i| {
-        let mut x = *input;
-        set_counter(&mut x, counter(input).wrapping_add(i as u64));
-        x
-    });
+    let states: [[u32; 16]; N] = std::array::from_fn(|i| COUNTER.plus(input, i as u64));
     let permuted = sse2_shuffle::double_rounds_interleaved(&states, double_rounds);
     for (chunk, (z, x)) in data.chunks_mut(BLOCK_LEN).zip(permuted.iter().zip(&states)) {
         Xor::Simd128.apply(chunk, &keystream_block(z, x));
@@ -367,7 +344,7 @@ struct Core<const DOUBLE_ROUNDS: usize> {
 impl<const DOUBLE_ROUNDS: usize> Core<DOUBLE_ROUNDS> {
     fn at(&self, counter: u64) -> [u32; 16] {
         let mut x = self.state;
-        set_counter(&mut x, counter);
+        COUNTER.set(&mut x, counter);
         x
     }
 }

@@ -100,3 +100,29 @@ pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
         })
         .collect()
 }
+
+/// A vector file's text as JSON; panics on a bad file.
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("vector file is JSON")
+}
+
+/// The list `v[key]` of a vector file.
+pub fn records<'a>(v: &'a serde_json::Value, key: &str) -> &'a [serde_json::Value] {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no `{key}` list"))
+}
+
+/// The string `v[key]` of a vector record.
+pub fn field<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("no `{key}` string in {v}"))
+}
+
+/// The number `v[key]` of a vector record.
+pub fn number(v: &serde_json::Value, key: &str) -> u64 {
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no `{key}` number in {v}"))
+}

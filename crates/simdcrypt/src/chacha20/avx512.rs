@@ -1,0 +1,32 @@
+//! AVX-512F, 16 blocks vertical in zmm registers (register `i` holds word
+//! `i` of 16 consecutive blocks), `vprold` rotates, transposed on output
+//! (16×16 words) and XORed straight into the data.
+//!
+//! What does not fill 16 blocks is handed down to the `avx512vl` forms: at
+//! most one batch of 8 in ymm, one of 4 in xmm, then 1–3 blocks horizontal.
+
+use super::{double_round, rung_xor_keystream};
+use crate::vertical::vertical_batches;
+
+/// `x <<< n` on each 32-bit lane of a zmm register (`vprold`).
+macro_rules! rotl_zmm {
+    ($x:expr, $n:literal) => {
+        ::core::arch::x86_64::_mm512_rol_epi32::<$n>($x)
+    };
+}
+
+vertical_batches! {
+    /// Batches of 16 blocks in zmm registers.
+    fn xor_batches_16("avx512f") on zmm, double_round = double_round, rotl = rotl_zmm, counter_word = 12
+}
+
+rung_xor_keystream! {
+    /// XORs the keystream into `data`: 16 blocks at a time vertically, then
+    /// the `avx512vl` forms: at most one batch of 8, one of 4, then 1–3
+    /// horizontally.
+    "avx512f,avx512vl" needs "AVX-512F and AVX-512VL": [
+        xor_batches_16,
+        super::avx512vl::xor_batches_8,
+        super::avx512vl::xor_batches_4
+    ] => super::avx512vl::xor_tail_pairs
+}

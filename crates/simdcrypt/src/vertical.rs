@@ -1,0 +1,507 @@
+//! The vertical multi-block form shared by the Salsa20 and ChaCha20 rungs,
+//! written once: register `i` holds word `i` of `W` consecutive blocks (one
+//! block per lane), so a primitive's quarter-rounds run on whole registers,
+//! and the registers are transposed into blocks only on output.
+//!
+//! What differs between the primitives is a parameter: the double-round (a
+//! macro over 16 registers), and where the block counter lives ([`Counter`]:
+//! its first word, and whether it is 32 or 64 bits wide). Lanes add 32-bit
+//! words, so the carry of a 64-bit counter from its low word into its high
+//! word is computed here ([`counters_4`], [`counters_8`], [`counters_16`]);
+//! a 32-bit counter never carries into the word after it.
+//!
+//! [`vertical_batches!`] generates, for one register width, the function
+//! that runs batches of `W` blocks and XORs them straight into the data.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{
+    __m128i, __m256i, __m512i, _mm_add_epi32, _mm_cmpgt_epi32, _mm_set1_epi32, _mm_setr_epi32,
+    _mm_sub_epi32, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    _mm_xor_si128, _mm256_add_epi32, _mm256_cmpgt_epi32, _mm256_permute2x128_si256,
+    _mm256_set1_epi32, _mm256_setr_epi32, _mm256_sub_epi32, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+    _mm512_add_epi32, _mm512_cmplt_epu32_mask, _mm512_mask_add_epi32, _mm512_set1_epi32,
+    _mm512_setr_epi32, _mm512_shuffle_i32x4, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
+};
+
+/// Where a primitive keeps its block counter in the 16-word state: word
+/// `word` holds its low 32 bits and, when `wide`, word `word + 1` its high
+/// 32 bits (Salsa20: words 8–9; ChaCha20's original form: 12–13). A narrow
+/// counter (RFC 8439 ChaCha20: word 12 alone) never touches the next word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Counter {
+    /// The word holding the counter's low 32 bits.
+    pub(crate) word: usize,
+    /// Whether the next word holds the high 32 bits.
+    pub(crate) wide: bool,
+}
+
+impl Counter {
+    /// The counter in `x`.
+    #[inline(always)]
+    pub(crate) fn get(self, x: &[u32; 16]) -> u64 {
+        let lo = u64::from(x[self.word]);
+        if self.wide {
+            lo | u64::from(x[self.word + 1]) << 32
+        } else {
+            lo
+        }
+    }
+
+    /// Writes `counter` into `x`; a narrow counter keeps the low 32 bits
+    /// (callers never ask for a block beyond a narrow counter's range).
+    #[inline(always)]
+    pub(crate) fn set(self, x: &mut [u32; 16], counter: u64) {
+        x[self.word] = counter as u32;
+        if self.wide {
+            x[self.word + 1] = (counter >> 32) as u32;
+        }
+    }
+
+    /// Steps the counter in `x` by `n` blocks.
+    #[inline(always)]
+    pub(crate) fn add(self, x: &mut [u32; 16], n: u64) {
+        self.set(x, self.get(x).wrapping_add(n));
+    }
+
+    /// `x` with its counter stepped by `n` blocks.
+    #[inline(always)]
+    pub(crate) fn plus(self, x: &[u32; 16], n: u64) -> [u32; 16] {
+        let mut y = *x;
+        self.add(&mut y, n);
+        y
+    }
+}
+
+/// Generates `fn $name(state, counter, block, double_rounds, data) -> rest`:
+/// while all `W` blocks of a batch are used (the last at least partly),
+/// computes the keystream of blocks `*block .. *block + W` of `state` (whose
+/// counter words, described by `counter`, are ignored), XORs it into `data`,
+/// and steps `*block` by `W`; returns the bytes left (fewer than `W - 1`
+/// blocks). `counter` must have `word = $word`; whether it is `wide` is read
+/// at run time, once per batch.
+///
+/// Two forms: `fn name("features") on zmm|ymm|xmm, ...` for the 16-, 8- and
+/// 4-lane forms, and the full form naming the register type, its
+/// operations, lane counters and transpose. Both take the primitive's
+/// `double_round` macro (called as `double_round!(add, xor, rotl; x0, …,
+/// x15)`), the register rotate `rotl` (`rotl!(x, n)`, a literal `n`) and the
+/// counter's first word.
+macro_rules! vertical_batches {
+    (
+        $(#[$attr:meta])* fn $name:ident($feature:literal) on ymm,
+        double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+    ) => {
+        $crate::vertical::vertical_batches! {
+            $(#[$attr])*
+            fn $name($feature): 8 lanes of ::core::arch::x86_64::__m256i;
+            splat = ::core::arch::x86_64::_mm256_set1_epi32,
+            add = ::core::arch::x86_64::_mm256_add_epi32,
+            xor = ::core::arch::x86_64::_mm256_xor_si256,
+            double_round = $dr,
+            rotl = $rotl,
+            loadu = ::core::arch::x86_64::_mm256_loadu_si256,
+            storeu = ::core::arch::x86_64::_mm256_storeu_si256,
+            counters = $crate::vertical::counters_8,
+            transpose = $crate::vertical::transpose_8,
+            counter_word = $word,
+        }
+    };
+    (
+        $(#[$attr:meta])* fn $name:ident($feature:literal) on xmm,
+        double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+    ) => {
+        $crate::vertical::vertical_batches! {
+            $(#[$attr])*
+            fn $name($feature): 4 lanes of ::core::arch::x86_64::__m128i;
+            splat = ::core::arch::x86_64::_mm_set1_epi32,
+            add = ::core::arch::x86_64::_mm_add_epi32,
+            xor = ::core::arch::x86_64::_mm_xor_si128,
+            double_round = $dr,
+            rotl = $rotl,
+            loadu = ::core::arch::x86_64::_mm_loadu_si128,
+            storeu = ::core::arch::x86_64::_mm_storeu_si128,
+            counters = $crate::vertical::counters_4,
+            transpose = $crate::vertical::transpose_4,
+            counter_word = $word,
+        }
+    };
+    (
+        $(#[$attr:meta])* fn $name:ident($feature:literal) on zmm,
+        double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+    ) => {
+        $crate::vertical::vertical_batches! {
+            $(#[$attr])*
+            fn $name($feature): 16 lanes of ::core::arch::x86_64::__m512i;
+            splat = ::core::arch::x86_64::_mm512_set1_epi32,
+            add = ::core::arch::x86_64::_mm512_add_epi32,
+            xor = ::core::arch::x86_64::_mm512_xor_si512,
+            double_round = $dr,
+            rotl = $rotl,
+            loadu = ::core::arch::x86_64::_mm512_loadu_si512,
+            storeu = ::core::arch::x86_64::_mm512_storeu_si512,
+            counters = $crate::vertical::counters_16,
+            transpose = $crate::vertical::transpose_16,
+            counter_word = $word,
+        }
+    };
+    (
+        $(#[$attr:meta])*
+        fn $name:ident($feature:literal): $lanes:literal lanes of $v:ty;
+        splat = $splat:path,
+        add = $add:path,
+        xor = $xor:path,
+        double_round = $dr:ident,
+        rotl = $rotl:ident,
+        loadu = $loadu:path,
+        storeu = $storeu:path,
+        counters = $counters:path,
+        transpose = $transpose:path,
+        counter_word = $word:literal,
+    ) => {
+        $(#[$attr])*
+        #[target_feature(enable = $feature)]
+        pub(super) fn $name<'a>(
+            state: &[u32; 16],
+            counter: $crate::vertical::Counter,
+            block: &mut u64,
+            double_rounds: usize,
+            mut data: &'a mut [u8],
+        ) -> &'a mut [u8] {
+            const LANES: usize = $lanes;
+            const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
+            /// Registers per 64-byte block after the transpose.
+            const PER_BLOCK: usize = BLOCK_LEN / ::core::mem::size_of::<$v>();
+            debug_assert_eq!(counter.word, $word);
+
+            $crate::vertical::xor_block_fn!(fn xor_block($feature, $v, $loadu, $storeu, $xor));
+
+            if data.len() <= (LANES - 1) * BLOCK_LEN {
+                return data;
+            }
+            // Word `i` of every lane, broadcast once; per batch only the
+            // counter words change (the state's own are ignored).
+            let w = |i: usize| $splat(state[i] as i32);
+            let mut input: [$v; 16] = [
+                w(0), w(1), w(2), w(3), w(4), w(5), w(6), w(7),
+                w(8), w(9), w(10), w(11), w(12), w(13), w(14), w(15),
+            ];
+            while data.len() > (LANES - 1) * BLOCK_LEN {
+                // Lane `j` is block `counter + j`; a wide counter's carry
+                // into its high word included, a narrow one's next word
+                // left alone.
+                let hi = if counter.wide {
+                    (*block >> 32) as u32
+                } else {
+                    state[$word + 1]
+                };
+                let (lo, hi) = $counters(*block as u32, hi, counter.wide);
+                input[$word] = lo;
+                input[$word + 1] = hi;
+                let [
+                    mut x0, mut x1, mut x2, mut x3, mut x4, mut x5, mut x6, mut x7,
+                    mut x8, mut x9, mut x10, mut x11, mut x12, mut x13, mut x14, mut x15,
+                ] = input;
+                for _ in 0..double_rounds {
+                    $dr!($add, $xor, $rotl;
+                        x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
+                }
+                // The final addition, then one block per entry.
+                let blocks: [[$v; PER_BLOCK]; LANES] = $transpose([
+                    $add(x0, input[0]), $add(x1, input[1]), $add(x2, input[2]),
+                    $add(x3, input[3]), $add(x4, input[4]), $add(x5, input[5]),
+                    $add(x6, input[6]), $add(x7, input[7]), $add(x8, input[8]),
+                    $add(x9, input[9]), $add(x10, input[10]), $add(x11, input[11]),
+                    $add(x12, input[12]), $add(x13, input[13]), $add(x14, input[14]),
+                    $add(x15, input[15]),
+                ]);
+
+                let n = data.len().min(LANES * BLOCK_LEN);
+                let (batch, rest) = ::core::mem::take(&mut data).split_at_mut(n);
+                data = rest;
+                for (out, block) in batch.chunks_mut(BLOCK_LEN).zip(blocks) {
+                    xor_block(out, block);
+                }
+                *block = block.wrapping_add(LANES as u64);
+            }
+            data
+        }
+    };
+}
+pub(crate) use vertical_batches;
+
+/// Generates `fn $name(out: &mut [u8], block: [$v; 64 / size_of::<$v>()])`:
+/// `out ^= block` for the first `out.len() <= 64` bytes of a keystream
+/// block held in registers, register by register (unaligned loads, XOR,
+/// stores) when the block is whole, through the stack when it is partial.
+macro_rules! xor_block_fn {
+    ($(#[$attr:meta])* fn $name:ident($feature:literal, $v:ty, $loadu:path, $storeu:path, $xor:path)) => {
+        $(#[$attr])*
+        #[inline]
+        #[target_feature(enable = $feature)]
+        fn $name(
+            out: &mut [u8],
+            block: [$v; $crate::stream::BLOCK_LEN / ::core::mem::size_of::<$v>()],
+        ) {
+            const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
+            const REG: usize = ::core::mem::size_of::<$v>();
+            match <&mut [u8; BLOCK_LEN]>::try_from(&mut *out) {
+                Ok(whole) => {
+                    let (outs, _) = whole.as_chunks_mut::<REG>();
+                    for (out, ks) in outs.iter_mut().zip(block) {
+                        // SAFETY: `out` is one register's worth of readable
+                        // and writable bytes; the load and store are unaligned.
+                        unsafe {
+                            let d = $loadu(out.as_ptr().cast());
+                            $storeu(out.as_mut_ptr().cast(), $xor(d, ks));
+                        }
+                    }
+                }
+                Err(_) => {
+                    // A partly used block: its keystream on the stack,
+                    // XORed into the bytes there are.
+                    let mut ks = [[0u8; REG]; BLOCK_LEN / REG];
+                    for (ks, v) in ks.iter_mut().zip(block) {
+                        // SAFETY: `ks` is one register's worth of writable
+                        // bytes; the store is unaligned.
+                        unsafe { $storeu(ks.as_mut_ptr().cast(), v) };
+                    }
+                    for (d, k) in out.iter_mut().zip(ks.as_flattened()) {
+                        *d ^= k;
+                    }
+                }
+            }
+        }
+    };
+}
+pub(crate) use xor_block_fn;
+
+/// Lane counters for 8 blocks from the counter words `(lo, hi)`: `lo + j`
+/// in the low word of block `j = 0..8`, and in the next word `hi`, plus the
+/// carry out of `lo + j` when the counter is `wide`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn counters_8(lo: u32, hi: u32, wide: bool) -> (__m256i, __m256i) {
+    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let lo = _mm256_add_epi32(_mm256_set1_epi32(lo as i32), lane);
+    let hi = _mm256_set1_epi32(hi as i32);
+    if !wide {
+        return (lo, hi);
+    }
+    // Carried where `lo + j < j` unsigned: compared signed with the top bits
+    // flipped, all-ones where true, so subtracting adds 1.
+    let bias = _mm256_set1_epi32(i32::MIN);
+    let carry = _mm256_cmpgt_epi32(_mm256_xor_si256(lane, bias), _mm256_xor_si256(lo, bias));
+    (lo, _mm256_sub_epi32(hi, carry))
+}
+
+/// Lane counters for 4 blocks, as [`counters_8`].
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn counters_4(lo: u32, hi: u32, wide: bool) -> (__m128i, __m128i) {
+    let lane = _mm_setr_epi32(0, 1, 2, 3);
+    let lo = _mm_add_epi32(_mm_set1_epi32(lo as i32), lane);
+    let hi = _mm_set1_epi32(hi as i32);
+    if !wide {
+        return (lo, hi);
+    }
+    let bias = _mm_set1_epi32(i32::MIN);
+    let carry = _mm_cmpgt_epi32(_mm_xor_si128(lane, bias), _mm_xor_si128(lo, bias));
+    (lo, _mm_sub_epi32(hi, carry))
+}
+
+/// Lane counters for 16 blocks, as [`counters_8`], the carry as a mask.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn counters_16(lo: u32, hi: u32, wide: bool) -> (__m512i, __m512i) {
+    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let lo = _mm512_add_epi32(_mm512_set1_epi32(lo as i32), lane);
+    let hi = _mm512_set1_epi32(hi as i32);
+    if !wide {
+        return (lo, hi);
+    }
+    // Carried where `lo + j < j`, unsigned.
+    let carry = _mm512_cmplt_epu32_mask(lo, lane);
+    (
+        lo,
+        _mm512_mask_add_epi32(hi, carry, hi, _mm512_set1_epi32(1)),
+    )
+}
+
+/// 8×8 words twice: from `z[i]` = word `i` of blocks 0–7 to block `j` =
+/// words 0–7 then 8–15. Within each 128-bit half, `unpack*_epi32` and
+/// `unpack*_epi64` turn four word-registers into four block-quarters; the
+/// halves' quarters are then paired across by `vperm2i128`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn transpose_8(z: [__m256i; 16]) -> [[__m256i; 2]; 8] {
+    // q[g][r]: in 128-bit half `h`, words 4g..4g+4 of block 4h + r.
+    let q: [[__m256i; 4]; 4] = std::array::from_fn(|g| {
+        let [a, b, c, d] = [z[4 * g], z[4 * g + 1], z[4 * g + 2], z[4 * g + 3]];
+        let (ab0, ab1) = (_mm256_unpacklo_epi32(a, b), _mm256_unpackhi_epi32(a, b));
+        let (cd0, cd1) = (_mm256_unpacklo_epi32(c, d), _mm256_unpackhi_epi32(c, d));
+        [
+            _mm256_unpacklo_epi64(ab0, cd0),
+            _mm256_unpackhi_epi64(ab0, cd0),
+            _mm256_unpacklo_epi64(ab1, cd1),
+            _mm256_unpackhi_epi64(ab1, cd1),
+        ]
+    });
+    std::array::from_fn(|j| {
+        let (h, r) = (j / 4, j % 4);
+        let pair = |g: usize| match h {
+            0 => _mm256_permute2x128_si256::<0x20>(q[g][r], q[g + 1][r]),
+            _ => _mm256_permute2x128_si256::<0x31>(q[g][r], q[g + 1][r]),
+        };
+        [pair(0), pair(2)]
+    })
+}
+
+/// 4×4 words four times: from `z[i]` = word `i` of blocks 0–3 to block `j`
+/// = four registers of four words, with `unpack*_epi32` and `unpack*_epi64`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn transpose_4(z: [__m128i; 16]) -> [[__m128i; 4]; 4] {
+    // q[g][r]: words 4g..4g+4 of block r.
+    let q: [[__m128i; 4]; 4] = std::array::from_fn(|g| {
+        let [a, b, c, d] = [z[4 * g], z[4 * g + 1], z[4 * g + 2], z[4 * g + 3]];
+        let (ab0, ab1) = (_mm_unpacklo_epi32(a, b), _mm_unpackhi_epi32(a, b));
+        let (cd0, cd1) = (_mm_unpacklo_epi32(c, d), _mm_unpackhi_epi32(c, d));
+        [
+            _mm_unpacklo_epi64(ab0, cd0),
+            _mm_unpackhi_epi64(ab0, cd0),
+            _mm_unpacklo_epi64(ab1, cd1),
+            _mm_unpackhi_epi64(ab1, cd1),
+        ]
+    });
+    std::array::from_fn(|r| [q[0][r], q[1][r], q[2][r], q[3][r]])
+}
+
+/// 16×16 words: from `z[i]` = word `i` of blocks 0–15 to one register per
+/// block. Within each 128-bit lane `unpack*_epi32` and `unpack*_epi64` turn
+/// four word-registers into four block-quarters; two rounds of
+/// `vshufi32x4` then gather each block's four quarters from the four
+/// word-groups.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn transpose_16(z: [__m512i; 16]) -> [[__m512i; 1]; 16] {
+    // q[r][g]: in 128-bit lane `l`, words 4g..4g+4 of block 4l + r.
+    let mut q = [[z[0]; 4]; 4];
+    for g in 0..4 {
+        let [a, b, c, d] = [z[4 * g], z[4 * g + 1], z[4 * g + 2], z[4 * g + 3]];
+        let (ab0, ab1) = (_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+        let (cd0, cd1) = (_mm512_unpacklo_epi32(c, d), _mm512_unpackhi_epi32(c, d));
+        q[0][g] = _mm512_unpacklo_epi64(ab0, cd0);
+        q[1][g] = _mm512_unpackhi_epi64(ab0, cd0);
+        q[2][g] = _mm512_unpacklo_epi64(ab1, cd1);
+        q[3][g] = _mm512_unpackhi_epi64(ab1, cd1);
+    }
+    // Lanes (l0, l2) and (l1, l3) of two registers side by side.
+    const EVEN: i32 = 0b10_00_10_00;
+    const ODD: i32 = 0b11_01_11_01;
+    let mut out = [[z[0]]; 16];
+    for (r, [q0, q1, q2, q3]) in q.into_iter().enumerate() {
+        // e01 = (q0.l0, q0.l2, q1.l0, q1.l2), o01 = (q0.l1, q0.l3, q1.l1, q1.l3) …
+        let (e01, o01) = (
+            _mm512_shuffle_i32x4::<EVEN>(q0, q1),
+            _mm512_shuffle_i32x4::<ODD>(q0, q1),
+        );
+        let (e23, o23) = (
+            _mm512_shuffle_i32x4::<EVEN>(q2, q3),
+            _mm512_shuffle_i32x4::<ODD>(q2, q3),
+        );
+        // … so block 4l + r is (q0.l, q1.l, q2.l, q3.l).
+        out[r] = [_mm512_shuffle_i32x4::<EVEN>(e01, e23)];
+        out[4 + r] = [_mm512_shuffle_i32x4::<EVEN>(o01, o23)];
+        out[8 + r] = [_mm512_shuffle_i32x4::<ODD>(e01, e23)];
+        out[12 + r] = [_mm512_shuffle_i32x4::<ODD>(o01, o23)];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lanes of a counter pair, as words.
+    #[cfg(target_arch = "x86_64")]
+    fn lanes<V: Copy, const N: usize>(v: V) -> [u32; N] {
+        assert_eq!(size_of::<V>(), 4 * N);
+        // SAFETY: `V` is a SIMD register of exactly `N` 32-bit lanes (checked
+        // above), and every bit pattern is a valid `[u32; N]`.
+        unsafe { core::mem::transmute_copy(&v) }
+    }
+
+    /// Block `counter + j` of each lane, as the scalar [`Counter`] says.
+    fn want<const N: usize>(lo: u32, hi: u32, wide: bool) -> ([u32; N], [u32; N]) {
+        let c = Counter { word: 12, wide };
+        let mut x = [0u32; 16];
+        x[12] = lo;
+        x[13] = hi;
+        let blocks: [[u32; 16]; N] = std::array::from_fn(|j| c.plus(&x, j as u64));
+        (blocks.map(|b| b[12]), blocks.map(|b| b[13]))
+    }
+
+    const EDGES: [(u32, u32); 6] = [
+        (0, 0),
+        (u32::MAX, 0),
+        (u32::MAX - 2, 7),
+        (u32::MAX - 15, u32::MAX),
+        (0x7fff_fffe, 3),
+        (0xffff_fff9, 0x1234_5678),
+    ];
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn lane_counters_carry_only_when_wide() {
+        for (lo, hi) in EDGES {
+            for wide in [false, true] {
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                let (l, h) = unsafe { counters_4(lo, hi, wide) };
+                assert_eq!((lanes(l), lanes(h)), want::<4>(lo, hi, wide));
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2, checked above.
+                    let (l, h) = unsafe { counters_8(lo, hi, wide) };
+                    assert_eq!((lanes(l), lanes(h)), want::<8>(lo, hi, wide));
+                }
+                if std::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU has AVX-512F, checked above.
+                    let (l, h) = unsafe { counters_16(lo, hi, wide) };
+                    assert_eq!((lanes(l), lanes(h)), want::<16>(lo, hi, wide));
+                }
+            }
+        }
+        // The narrow form leaves the next word alone even across 2^32.
+        let (_, next) = want::<4>(u32::MAX, 9, false);
+        assert_eq!(next, [9; 4]);
+        let (_, next) = want::<4>(u32::MAX, 9, true);
+        assert_eq!(next, [9, 10, 10, 10]);
+    }
+
+    #[test]
+    fn scalar_counter_reads_and_writes_its_words() {
+        let mut x = [0u32; 16];
+        let wide = Counter {
+            word: 8,
+            wide: true,
+        };
+        wide.set(&mut x, 0x1_0000_0002);
+        assert_eq!((x[8], x[9]), (2, 1));
+        assert_eq!(wide.get(&x), 0x1_0000_0002);
+        let narrow = Counter {
+            word: 12,
+            wide: false,
+        };
+        x[13] = 5;
+        narrow.set(&mut x, u64::from(u32::MAX));
+        narrow.add(&mut x, 1);
+        assert_eq!((x[12], x[13]), (0, 5));
+    }
+}
