@@ -72,4 +72,20 @@ pub enum Error {
         /// The tag length, in bytes.
         tag_len: usize,
     },
+    /// A message is longer than the AEAD allows.
+    #[error("message is {len} bytes, longer than the {max} the AEAD allows")]
+    MessageTooLong {
+        /// The length given, in bytes.
+        len: u64,
+        /// The most the AEAD takes, in bytes.
+        max: u64,
+    },
+    /// Associated data was given to an AEAD that authenticates none.
+    #[error("{aead} authenticates no associated data, but {len} bytes were given: pass none")]
+    AssociatedDataUnsupported {
+        /// The AEAD, e.g. `XSalsa20-Poly1305`.
+        aead: &'static str,
+        /// The length given, in bytes.
+        len: usize,
+    },
 }

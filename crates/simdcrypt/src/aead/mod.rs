@@ -1,1 +1,508 @@
-//! The AEADs built on ChaCha20, XSalsa20 and Poly1305.
+//! Authenticated encryption with associated data built on ChaCha20, XSalsa20
+//! and Poly1305:
+//!
+//! | type | construction | nonce | sealed form |
+//! |---|---|---|---|
+//! | [`ChaCha20Poly1305`] | RFC 8439 §2.8 | 96 bits | ciphertext ‖ tag |
+//! | [`XChaCha20Poly1305`] | draft-irtf-cfrg-xchacha-03 §2.3: RFC 8439 §2.8 keyed by HChaCha20 | 192 bits | ciphertext ‖ tag |
+//! | [`XSalsa20Poly1305`] | NaCl's `crypto_secretbox` (libsodium's `crypto_secretbox_easy`) | 192 bits | tag ‖ ciphertext |
+//!
+//! Each comes in a combined form (`encrypt`/`decrypt`, allocating) and a
+//! detached, in-place form (`encrypt_in_place_detached`/
+//! `decrypt_in_place_detached`). Tags are compared in constant time; a
+//! decryption that fails zeroes the caller's buffer and says only
+//! [`Error::AuthenticationFailed`], so no unauthenticated plaintext is ever
+//! released.
+//!
+//! ```
+//! use simdcrypt::aead::ChaCha20Poly1305;
+//!
+//! let aead = ChaCha20Poly1305::new(&[0x42; 32]);
+//! let nonce = [7; 12];
+//! let sealed = aead.encrypt(&nonce, b"header", b"a secret worth keeping");
+//! assert_eq!(aead.decrypt(&nonce, b"header", &sealed)?, b"a secret worth keeping");
+//! assert!(aead.decrypt(&nonce, b"other header", &sealed).is_err());
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+//!
+//! # Short and long messages
+//!
+//! Up to 448 bytes, the keystream that holds the one-time Poly1305 key and
+//! the message's keystream come from one call of at most 8 blocks, which
+//! the vertical ChaCha20 and Salsa20 rungs compute side by side; on
+//! decryption the plaintext is made in a buffer of the AEAD's own and copied
+//! out only once the tag has matched.
+//!
+//! Longer messages are encrypted and authenticated a chunk at a time: the
+//! chunk is encrypted, then MACed while it is still in L1 (on decryption,
+//! MACed then decrypted), so the data crosses the memory hierarchy once
+//! rather than twice.
+
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
+
+use std::fmt;
+
+use zeroize::Zeroize;
+
+use crate::Error;
+use crate::chacha20::{ChaCha20, hchacha20};
+use crate::poly1305::Poly1305;
+use crate::salsa20::XSalsa20;
+
+/// Key length of every AEAD here, in bytes.
+pub const KEY_LEN: usize = 32;
+/// Tag length of every AEAD here, in bytes.
+pub const TAG_LEN: usize = 16;
+/// Nonce length of ChaCha20-Poly1305 (RFC 8439), in bytes.
+pub const NONCE_LEN: usize = 12;
+/// Nonce length of XChaCha20-Poly1305 and XSalsa20-Poly1305, in bytes.
+pub const XNONCE_LEN: usize = 24;
+/// The longest plaintext RFC 8439 §2.8 allows, 2^38 − 64 bytes (just
+/// under 256 GiB): ChaCha20's 32-bit counter runs out after it, block 0
+/// having gone to the Poly1305 key.
+pub const P_MAX: u64 = (1 << 38) - 64;
+
+/// How much is encrypted and then MACed at a time: small enough that the
+/// chunk is still in L1 when Poly1305 reads it, large enough for the widest
+/// ChaCha20 and Poly1305 rungs to run whole batches.
+const STITCH_CHUNK: usize = 4096;
+
+/// Messages up to this long take the short path: the keystream block that
+/// holds the Poly1305 key and the message's keystream come from one call of
+/// at most 8 blocks, which the vertical rungs compute side by side instead
+/// of one block after another.
+const SHORT_MAX: usize = 7 * 64;
+
+/// A stream cipher the AEADs encrypt with.
+trait Keystream {
+    /// XORs the keystream into `data`, resuming where the last call stopped.
+    fn apply(&mut self, data: &mut [u8]) -> Result<(), Error>;
+}
+
+impl Keystream for ChaCha20 {
+    fn apply(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.apply_keystream(data)
+    }
+}
+
+impl Keystream for XSalsa20 {
+    fn apply(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.apply_keystream(data)
+    }
+}
+
+/// What an AEAD's Poly1305 sees around the ciphertext.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// RFC 8439 §2.8: `pad16(aad)`, the ciphertext, `pad16`, then the
+    /// lengths of the associated data and the ciphertext as 64-bit
+    /// little-endian numbers. The message starts at keystream byte 64:
+    /// block 0 gave the one-time key (§2.6).
+    Rfc8439,
+    /// NaCl's `crypto_secretbox`: the ciphertext alone. The message starts
+    /// at keystream byte 32, right after the one-time key.
+    Secretbox,
+}
+
+impl Layout {
+    /// The keystream bytes before the message; the first 32 are the
+    /// Poly1305 key.
+    fn message_start(self) -> usize {
+        match self {
+            Layout::Rfc8439 => 64,
+            Layout::Secretbox => 32,
+        }
+    }
+
+    /// Feeds what comes before the ciphertext.
+    fn before(self, mac: &mut Poly1305, aad: &[u8]) {
+        if let Layout::Rfc8439 = self {
+            mac.update_padded(aad);
+        }
+    }
+
+    /// Feeds what comes after the ciphertext.
+    fn after(self, mac: &mut Poly1305, aad_len: usize, ct_len: usize) {
+        if let Layout::Rfc8439 = self {
+            mac.update_padded(&[]);
+            let mut lengths = [0u8; 16];
+            lengths[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
+            lengths[8..].copy_from_slice(&(ct_len as u64).to_le_bytes());
+            mac.update(&lengths);
+        }
+    }
+
+    /// Feeds a whole ciphertext with what comes around it.
+    fn mac(self, mac: &mut Poly1305, aad: &[u8], ct: &[u8]) {
+        self.before(mac, aad);
+        mac.update(ct);
+        self.after(mac, aad.len(), ct.len());
+    }
+}
+
+/// The short path's keystream: `buf` gets the keystream bytes before the
+/// message (the Poly1305 key first), then `data` XORed with its keystream,
+/// from one call; returns the end of the message in `buf`.
+fn short_keystream(
+    cipher: &mut impl Keystream,
+    layout: Layout,
+    data: &[u8],
+    buf: &mut [u8; 64 + SHORT_MAX],
+) -> Result<usize, Error> {
+    let start = layout.message_start();
+    let end = start + data.len();
+    buf[start..end].copy_from_slice(data);
+    cipher.apply(&mut buf[..end])?;
+    Ok(end)
+}
+
+/// The one-time Poly1305 key: the first 32 bytes of `keystream`. (The MAC
+/// is built where it is used: it is several hundred bytes, too many to
+/// move around.)
+fn poly1305_key(keystream: &[u8]) -> &[u8; 32] {
+    keystream[..32].try_into().expect("32 bytes")
+}
+
+/// The keystream bytes before the message, the Poly1305 key first; leaves
+/// `cipher` at the start of the message. Zeroize after use.
+fn key_block(cipher: &mut impl Keystream, layout: Layout) -> Result<[u8; 64], Error> {
+    let mut block = [0u8; 64];
+    cipher.apply(&mut block[..layout.message_start()])?;
+    Ok(block)
+}
+
+/// Encrypts `data` in place with `cipher` (keyed, at byte 0) and returns
+/// the tag of `layout` over `aad` and the ciphertext. Long messages are
+/// encrypted and MACed a chunk at a time, in one pass over memory.
+fn seal(
+    mut cipher: impl Keystream,
+    layout: Layout,
+    aad: &[u8],
+    data: &mut [u8],
+) -> Result<[u8; TAG_LEN], Error> {
+    if data.len() <= SHORT_MAX {
+        let mut buf = [0u8; 64 + SHORT_MAX];
+        let end = short_keystream(&mut cipher, layout, data, &mut buf)?;
+        let mut mac = Poly1305::new(poly1305_key(&buf));
+        data.copy_from_slice(&buf[layout.message_start()..end]);
+        buf[..end].zeroize();
+        layout.mac(&mut mac, aad, data);
+        return Ok(mac.finalize());
+    }
+    let mut block = key_block(&mut cipher, layout)?;
+    let mut mac = Poly1305::new(poly1305_key(&block));
+    block.zeroize();
+    layout.before(&mut mac, aad);
+    for chunk in data.chunks_mut(STITCH_CHUNK) {
+        cipher.apply(chunk)?;
+        mac.update(chunk);
+    }
+    layout.after(&mut mac, aad.len(), data.len());
+    Ok(mac.finalize())
+}
+
+/// Checks `tag` of `layout` over `aad` and the ciphertext in `data`, and
+/// decrypts `data` in place with `cipher` (keyed, at byte 0). Short
+/// messages are decrypted into a buffer of our own and copied out only once
+/// the tag has matched; long ones are MACed then decrypted a chunk at a
+/// time, and zeroed whole when the tag does not match.
+fn open(
+    mut cipher: impl Keystream,
+    layout: Layout,
+    aad: &[u8],
+    data: &mut [u8],
+    tag: &[u8; TAG_LEN],
+) -> Result<(), Error> {
+    if data.len() <= SHORT_MAX {
+        let mut buf = [0u8; 64 + SHORT_MAX];
+        let end = short_keystream(&mut cipher, layout, data, &mut buf)?;
+        let mut mac = Poly1305::new(poly1305_key(&buf));
+        layout.mac(&mut mac, aad, data);
+        let verdict = mac.verify(tag);
+        match verdict {
+            Ok(()) => data.copy_from_slice(&buf[layout.message_start()..end]),
+            Err(_) => data.zeroize(),
+        }
+        buf[..end].zeroize();
+        return verdict;
+    }
+    let mut block = key_block(&mut cipher, layout)?;
+    let mut mac = Poly1305::new(poly1305_key(&block));
+    block.zeroize();
+    layout.before(&mut mac, aad);
+    for chunk in data.chunks_mut(STITCH_CHUNK) {
+        mac.update(chunk);
+        cipher.apply(chunk)?;
+    }
+    layout.after(&mut mac, aad.len(), data.len());
+    mac.verify(tag).inspect_err(|_| data.zeroize())
+}
+
+/// The key every AEAD type holds, zeroized on drop.
+#[derive(Clone)]
+struct SecretKey([u8; KEY_LEN]);
+
+impl Drop for SecretKey {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// `plaintext` sealed by `seal` into a new vector, the tag after the
+/// ciphertext (`tag_first` false) or before it.
+fn combined(
+    plaintext: &[u8],
+    tag_first: bool,
+    seal: impl FnOnce(&mut [u8]) -> [u8; TAG_LEN],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
+    if tag_first {
+        out.extend_from_slice(&[0; TAG_LEN]);
+        out.extend_from_slice(plaintext);
+        let tag = seal(&mut out[TAG_LEN..]);
+        out[..TAG_LEN].copy_from_slice(&tag);
+    } else {
+        out.extend_from_slice(plaintext);
+        let tag = seal(&mut out);
+        out.extend_from_slice(&tag);
+    }
+    out
+}
+
+/// The plaintext of `sealed` (tag after the ciphertext, or before it when
+/// `tag_first`), opened by `open` in a new vector that is zeroed and dropped
+/// when the tag does not match.
+fn split_combined(
+    sealed: &[u8],
+    tag_first: bool,
+    open: impl FnOnce(&mut [u8], &[u8; TAG_LEN]) -> Result<(), Error>,
+) -> Result<Vec<u8>, Error> {
+    if sealed.len() < TAG_LEN {
+        return Err(Error::SealedTooShort {
+            len: sealed.len(),
+            tag_len: TAG_LEN,
+        });
+    }
+    let (tag, ciphertext) = if tag_first {
+        let (tag, ct) = sealed.split_at(TAG_LEN);
+        (tag, ct)
+    } else {
+        let (ct, tag) = sealed.split_at(sealed.len() - TAG_LEN);
+        (tag, ct)
+    };
+    let tag: &[u8; TAG_LEN] = tag.try_into().expect("TAG_LEN bytes");
+    let mut out = ciphertext.to_vec();
+    open(&mut out, tag)?;
+    Ok(out)
+}
+
+/// Declares an AEAD type: its key, the detached forms from `seal`/`open`
+/// with the type's own `check` of the arguments, the combined forms, and a
+/// `Debug` that shows no key.
+macro_rules! aead {
+    (
+        $(#[$meta:meta])*
+        pub struct $t:ident;
+        nonce = $nonce:ty,
+        tag_first = $tag_first:literal,
+        check = $check:path,
+        refused = $refused:literal,
+        cipher = |$key:ident, $n:ident| $cipher:expr,
+        layout = $layout:expr,
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct $t(SecretKey);
+
+        impl $t {
+            /// A new key's AEAD.
+            pub fn new(key: &[u8; KEY_LEN]) -> Self {
+                $t(SecretKey(*key))
+            }
+
+            /// Encrypts `data` in place and returns the tag over the
+            /// associated data and the ciphertext.
+            ///
+            /// # Panics
+            ///
+            #[doc = concat!("When ", $refused, "; use")]
+            /// [`Self::try_encrypt_in_place_detached`] to get an error
+            /// instead.
+            pub fn encrypt_in_place_detached(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: &mut [u8],
+            ) -> [u8; TAG_LEN] {
+                match self.try_encrypt_in_place_detached(nonce, aad, data) {
+                    Ok(tag) => tag,
+                    Err(e) => panic!("{}: {e}", stringify!($t)),
+                }
+            }
+
+            /// As [`Self::encrypt_in_place_detached`], with an error where
+            /// that panics.
+            ///
+            /// # Errors
+            ///
+            #[doc = concat!("When ", $refused, "; nothing is written then.")]
+            pub fn try_encrypt_in_place_detached(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: &mut [u8],
+            ) -> Result<[u8; TAG_LEN], Error> {
+                $check(aad, data.len())?;
+                let ($key, $n) = (&self.0.0, nonce);
+                seal($cipher, $layout, aad, data)
+            }
+
+            /// Checks `tag` over the associated data and the ciphertext in
+            /// `data`, and decrypts `data` in place.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::AuthenticationFailed`] when the tag does not match:
+            /// `data` is then all zeros, and nothing else is said.
+            #[doc = concat!("An error also when ", $refused, ".")]
+            pub fn decrypt_in_place_detached(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: &mut [u8],
+                tag: &[u8; TAG_LEN],
+            ) -> Result<(), Error> {
+                $check(aad, data.len())?;
+                let ($key, $n) = (&self.0.0, nonce);
+                open($cipher, $layout, aad, data, tag)
+            }
+
+            /// Seals `plaintext` with `aad` under `nonce`: a new vector
+            /// holding the ciphertext and the 16-byte tag (see the type's
+            /// documentation for their order).
+            ///
+            /// # Panics
+            ///
+            /// As [`Self::encrypt_in_place_detached`].
+            pub fn encrypt(&self, nonce: &$nonce, aad: &[u8], plaintext: &[u8]) -> Vec<u8> {
+                combined(plaintext, $tag_first, |data| {
+                    self.encrypt_in_place_detached(nonce, aad, data)
+                })
+            }
+
+            /// Opens `sealed` (as [`Self::encrypt`] makes it) with `aad`
+            /// under `nonce`: the plaintext.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
+            /// [`Error::AuthenticationFailed`] when the tag does not match
+            /// (no plaintext is returned), and as
+            /// [`Self::decrypt_in_place_detached`].
+            pub fn decrypt(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                sealed: &[u8],
+            ) -> Result<Vec<u8>, Error> {
+                split_combined(sealed, $tag_first, |data, tag| {
+                    self.decrypt_in_place_detached(nonce, aad, data, tag)
+                })
+            }
+        }
+
+        impl fmt::Debug for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($t)).finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+aead! {
+    /// ChaCha20-Poly1305, the AEAD of RFC 8439 §2.8 (TLS 1.3, WireGuard, SSH,
+    /// age): a 256-bit key, a 96-bit nonce that must never repeat under one
+    /// key, and a 128-bit tag after the ciphertext. Plaintexts up to
+    /// [`P_MAX`] bytes. The key is zeroized on drop.
+    pub struct ChaCha20Poly1305;
+    nonce = [u8; NONCE_LEN],
+    tag_first = false,
+    check = check_len,
+    refused = "`data` is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
+    cipher = |key, nonce| ChaCha20::new(key, nonce),
+    layout = Layout::Rfc8439,
+}
+
+aead! {
+    /// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3, libsodium's
+    /// `crypto_aead_xchacha20poly1305_ietf`): ChaCha20-Poly1305 under the
+    /// subkey `HChaCha20(key, nonce[0..16])` and the 96-bit nonce
+    /// `0x00000000 ‖ nonce[16..24]`. The 192-bit nonce is long enough to be
+    /// drawn at random. The tag follows the ciphertext. Plaintexts up to
+    /// [`P_MAX`] bytes. The key is zeroized on drop.
+    pub struct XChaCha20Poly1305;
+    nonce = [u8; XNONCE_LEN],
+    tag_first = false,
+    check = check_len,
+    refused = "`data` is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
+    cipher = |key, nonce| xchacha20_ietf(key, nonce),
+    layout = Layout::Rfc8439,
+}
+
+aead! {
+    /// XSalsa20-Poly1305, NaCl's `crypto_secretbox` (byte-compatible with
+    /// libsodium's `crypto_secretbox_easy` and `_detached`): the first 32
+    /// bytes of the XSalsa20 keystream are the one-time Poly1305 key, the
+    /// message is XORed with the keystream from byte 32 on, and the tag is
+    /// Poly1305 of the ciphertext alone. The sealed form is the tag, then the
+    /// ciphertext.
+    ///
+    /// `crypto_secretbox` has no associated data: the `aad` of every method
+    /// must be empty (silently ignoring it would mislead). The key is
+    /// zeroized on drop.
+    pub struct XSalsa20Poly1305;
+    nonce = [u8; XNONCE_LEN],
+    tag_first = true,
+    check = no_aad,
+    refused = "`aad` is not empty ([`Error::AssociatedDataUnsupported`])",
+    cipher = |key, nonce| XSalsa20::new(key, nonce),
+    layout = Layout::Secretbox,
+}
+
+/// Refuses a message longer than [`P_MAX`], which would run ChaCha20's
+/// counter past its last block; checked before anything is written.
+fn check_len(_aad: &[u8], len: usize) -> Result<(), Error> {
+    if len as u64 > P_MAX {
+        return Err(Error::MessageTooLong {
+            len: len as u64,
+            max: P_MAX,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses associated data for `crypto_secretbox`, which has none.
+fn no_aad(aad: &[u8], _len: usize) -> Result<(), Error> {
+    if aad.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::AssociatedDataUnsupported {
+            aead: "XSalsa20-Poly1305",
+            len: aad.len(),
+        })
+    }
+}
+
+/// XChaCha20 in the form the AEAD of draft-irtf-cfrg-xchacha-03 §2.3 uses:
+/// RFC 8439's ChaCha20 keyed with `HChaCha20(key, nonce[0..16])` and the
+/// nonce `0x00000000 ‖ nonce[16..24]`.
+fn xchacha20_ietf(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> ChaCha20 {
+    let (n0, n1) = nonce.split_at(16);
+    let mut subkey = hchacha20(key, n0.try_into().expect("16 bytes"));
+    let mut chacha_nonce = [0u8; NONCE_LEN];
+    chacha_nonce[4..].copy_from_slice(n1);
+    let chacha = ChaCha20::new(&subkey, &chacha_nonce);
+    subkey.zeroize();
+    chacha
+}

@@ -1,0 +1,83 @@
+//! The RustCrypto `aead` 0.6 traits for simdcrypt's AEADs (feature
+//! `rustcrypto`): [`KeySizeUser`], [`KeyInit`], [`AeadCore`] and
+//! [`AeadInOut`] — and through `aead`'s blanket implementations `Aead` and
+//! the older `AeadInPlace` — so that code generic over those traits runs on
+//! simdcrypt.
+//!
+//! ```
+//! use aead::{AeadInOut, KeyInit};
+//! use simdcrypt::aead::ChaCha20Poly1305;
+//!
+//! let aead = <ChaCha20Poly1305 as KeyInit>::new(&[7; 32].into());
+//! let mut data = *b"attack at dawn";
+//! let tag = aead.encrypt_inout_detached(&[1; 12].into(), b"ad", (&mut data[..]).into())?;
+//! aead.decrypt_inout_detached(&[1; 12].into(), b"ad", (&mut data[..]).into(), &tag)?;
+//! assert_eq!(&data, b"attack at dawn");
+//! # Ok::<(), aead::Error>(())
+//! ```
+//!
+//! `aead::Error` carries no detail; the inherent methods say what went
+//! wrong.
+
+use aead::consts::{U12, U16, U24, U32};
+use aead::inout::InOutBuf;
+use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+
+use super::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
+
+/// Implements the traits for `$t` with a nonce of `$nonce` bytes and the tag
+/// at `$position`.
+macro_rules! aead_traits {
+    ($t:ident, $nonce:ty, $position:expr) => {
+        impl KeySizeUser for $t {
+            type KeySize = U32;
+        }
+
+        impl KeyInit for $t {
+            fn new(key: &Key<Self>) -> Self {
+                $t::new(&(*key).into())
+            }
+        }
+
+        impl AeadCore for $t {
+            type NonceSize = $nonce;
+            type TagSize = U16;
+            const TAG_POSITION: TagPosition = $position;
+        }
+
+        impl AeadInOut for $t {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+            ) -> aead::Result<Tag<Self>> {
+                let data = buffer.into_out_with_copied_in();
+                self.try_encrypt_in_place_detached(&(*nonce).into(), associated_data, data)
+                    .map(Tag::<Self>::from)
+                    .map_err(|_| aead::Error)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &Nonce<Self>,
+                associated_data: &[u8],
+                buffer: InOutBuf<'_, '_, u8>,
+                tag: &Tag<Self>,
+            ) -> aead::Result<()> {
+                let data = buffer.into_out_with_copied_in();
+                self.decrypt_in_place_detached(
+                    &(*nonce).into(),
+                    associated_data,
+                    data,
+                    &(*tag).into(),
+                )
+                .map_err(|_| aead::Error)
+            }
+        }
+    };
+}
+
+aead_traits!(ChaCha20Poly1305, U12, TagPosition::Postfix);
+aead_traits!(XChaCha20Poly1305, U24, TagPosition::Postfix);
+aead_traits!(XSalsa20Poly1305, U24, TagPosition::Prefix);
