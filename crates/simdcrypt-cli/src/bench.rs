@@ -1,5 +1,6 @@
-//! `simdcrypt bench`: TSC ticks per byte and GB/s of every rung at several
-//! message sizes, and the time of one block.
+//! `simdcrypt bench`: TSC ticks per byte and GB/s of every rung of a cipher,
+//! of Poly1305, or of an AEAD's seal at several message sizes, and for the
+//! ciphers the time of one block.
 //!
 //! Method: a warm-up, then many timed repetitions (as many as fit in about
 //! 0.2 s per cell, or `--reps`); each repetition times a few calls between two
@@ -12,8 +13,10 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use simdcrypt::salsa20::Impl;
+use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
+use simdcrypt::poly1305::{self, Poly1305};
 use simdcrypt::timer::{self, UNIT, Unit};
+use simdcrypt::{Error, aead};
 use zeroize::Zeroizing;
 
 use crate::cipher::{Algo, Cipher};
@@ -40,16 +43,181 @@ struct Stats {
     reps: usize,
 }
 
+/// What is measured: a cipher, Poly1305, or an AEAD's seal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Subject {
+    Stream(Algo),
+    Poly1305,
+    Aead(AeadAlgo),
+}
+
+/// The AEADs, sealed in place with a detached tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AeadAlgo {
+    ChaCha20Poly1305,
+    XChaCha20Poly1305,
+    XSalsa20Poly1305,
+}
+
+/// Every name `--algo` takes: the ciphers, Poly1305 and the AEADs.
+const ALGO_NAMES: &str = "salsa20, salsa20/12, salsa20/8, xsalsa20, chacha20, chacha20-legacy, \
+    xchacha20, poly1305, chacha20-poly1305, xchacha20-poly1305, xsalsa20-poly1305";
+
+/// The associated data of an AEAD seal: a TLS 1.2 record header's length.
+const AAD: [u8; 13] = [0x17; 13];
+
+/// The operation timed: one whole call on a message in place.
+type Op = Box<dyn FnMut(&mut [u8]) -> Result<(), Error>>;
+
+/// One implementation of the subject: a rung, or for the AEADs the
+/// library's default composition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rung {
+    name: &'static str,
+    needs: &'static str,
+    available: bool,
+    /// Blocks a stream cipher's rung computes at once; 0 for MACs and AEADs.
+    par_blocks: usize,
+}
+
+impl Subject {
+    fn from_name(name: &str) -> Result<Subject, CliError> {
+        Ok(match name {
+            "poly1305" => Subject::Poly1305,
+            "chacha20-poly1305" => Subject::Aead(AeadAlgo::ChaCha20Poly1305),
+            "xchacha20-poly1305" => Subject::Aead(AeadAlgo::XChaCha20Poly1305),
+            "xsalsa20-poly1305" => Subject::Aead(AeadAlgo::XSalsa20Poly1305),
+            _ => Subject::Stream(Algo::from_name("--algo", name).map_err(|_| {
+                CliError::UnknownCipher {
+                    flag: "--algo",
+                    name: name.to_owned(),
+                    expected: ALGO_NAMES,
+                }
+            })?),
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Subject::Stream(a) => a.name(),
+            Subject::Poly1305 => "poly1305",
+            Subject::Aead(AeadAlgo::ChaCha20Poly1305) => "chacha20-poly1305",
+            Subject::Aead(AeadAlgo::XChaCha20Poly1305) => "xchacha20-poly1305",
+            Subject::Aead(AeadAlgo::XSalsa20Poly1305) => "xsalsa20-poly1305",
+        }
+    }
+
+    /// What the header says is measured.
+    fn describe(self) -> String {
+        match self {
+            Subject::Stream(a) => format!("{} ({} double-rounds)", a.name(), a.double_rounds()),
+            Subject::Poly1305 => "poly1305 (one-shot MAC from a fresh key)".to_owned(),
+            Subject::Aead(AeadAlgo::XSalsa20Poly1305) => {
+                "xsalsa20-poly1305 (seal in place, detached tag, from a fresh key)".to_owned()
+            }
+            Subject::Aead(_) => format!(
+                "{} (seal in place with {} bytes of associated data, detached tag, from a fresh key)",
+                self.name(),
+                AAD.len()
+            ),
+        }
+    }
+
+    /// Every implementation, slowest first.
+    fn rungs(self) -> Vec<Rung> {
+        match self {
+            Subject::Stream(a) => a
+                .family()
+                .rungs()
+                .into_iter()
+                .map(|r| Rung {
+                    name: r.name(),
+                    needs: r.needs(),
+                    available: r.is_available(),
+                    par_blocks: r.par_blocks(),
+                })
+                .collect(),
+            Subject::Poly1305 => poly1305::Impl::ALL
+                .iter()
+                .map(|i| Rung {
+                    name: i.name(),
+                    needs: i.needs(),
+                    available: i.is_available(),
+                    par_blocks: 0,
+                })
+                .collect(),
+            Subject::Aead(_) => vec![Rung {
+                name: "default",
+                needs: "nothing",
+                available: true,
+                par_blocks: 0,
+            }],
+        }
+    }
+
+    /// The operation on `rung`, keyed with fixed bytes.
+    fn op(self, rung: &str) -> Result<Op, CliError> {
+        const KEY: [u8; 32] = [0x42; 32];
+        Ok(match self {
+            Subject::Stream(algo) => {
+                let key = Key::K256(Zeroizing::new(KEY));
+                let nonce = vec![0x24; algo.nonce_len()];
+                let mut cipher = Cipher::new(algo, &key, &nonce)?.with_impl(rung)?;
+                Box::new(move |buf| {
+                    cipher.seek(0)?;
+                    cipher.apply_keystream(buf)
+                })
+            }
+            Subject::Poly1305 => {
+                let imp = poly1305::Impl::from_name(rung)?.require()?;
+                Box::new(move |buf| {
+                    let mut mac = Poly1305::new(&KEY).with_impl(imp)?;
+                    mac.update(buf);
+                    black_box(mac.finalize());
+                    Ok(())
+                })
+            }
+            Subject::Aead(algo) => {
+                const NONCE: [u8; aead::XNONCE_LEN] = [0x24; aead::XNONCE_LEN];
+                let n12: &[u8; aead::NONCE_LEN] = NONCE[..12].try_into().expect("12 bytes");
+                match algo {
+                    AeadAlgo::ChaCha20Poly1305 => Box::new(move |buf| {
+                        let tag = ChaCha20Poly1305::new(&KEY)
+                            .try_encrypt_in_place_detached(n12, &AAD, buf)?;
+                        black_box(tag);
+                        Ok(())
+                    }),
+                    AeadAlgo::XChaCha20Poly1305 => Box::new(move |buf| {
+                        let tag = XChaCha20Poly1305::new(&KEY)
+                            .try_encrypt_in_place_detached(&NONCE, &AAD, buf)?;
+                        black_box(tag);
+                        Ok(())
+                    }),
+                    AeadAlgo::XSalsa20Poly1305 => Box::new(move |buf| {
+                        let tag = XSalsa20Poly1305::new(&KEY).try_encrypt_in_place_detached(
+                            &NONCE,
+                            &[],
+                            buf,
+                        )?;
+                        black_box(tag);
+                        Ok(())
+                    }),
+                }
+            }
+        })
+    }
+}
+
 /// One rung at one size.
 struct Cell {
-    imp: Impl,
+    imp: Rung,
     size: u64,
     stats: Stats,
 }
 
 /// One rung's time per 64-byte block.
 struct PerBlock {
-    imp: Impl,
+    imp: Rung,
     /// Blocks per timed call: 1 (a core call) or the rung's batch.
     batch: usize,
     /// Ticks per block.
@@ -60,13 +228,16 @@ struct PerBlock {
 ///
 /// # Errors
 ///
-/// An unknown cipher or rung, a rung this CPU lacks; stdout closed.
+/// An unknown subject or rung, a rung this CPU lacks; stdout closed.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
-    let algo = Algo::from_name("--algo", &args.algo)?;
-    let rungs: Vec<Impl> = if args.imp == "all" {
-        Impl::ALL.to_vec()
+    let subject = Subject::from_name(&args.algo)?;
+    let all = subject.rungs();
+    let rungs: Vec<Rung> = if args.imp == "all" {
+        all
     } else {
-        vec![Impl::from_name(&args.imp)?.require()?]
+        // The subject's own lookup gives the error that lists its rungs.
+        drop(subject.op(&args.imp)?);
+        all.into_iter().filter(|r| r.name == args.imp).collect()
     };
     let sizes = if args.size.is_empty() {
         DEFAULT_SIZES.to_vec()
@@ -79,24 +250,27 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let mut per_block = Vec::new();
     let mut skipped = Vec::new();
     for &imp in &rungs {
-        if !imp.is_available() {
+        if !imp.available {
             skipped.push(imp);
             continue;
         }
+        let mut op = subject.op(imp.name)?;
         for &size in &sizes {
-            let stats = measure_stream(algo, imp, size, args.reps, &clock)?;
+            let stats = measure(&mut op, size, args.reps, &clock)?;
             cells.push(Cell { imp, size, stats });
         }
-        per_block.push(measure_block(algo, imp, args.reps, &clock)?);
+        if imp.par_blocks > 0 {
+            per_block.push(measure_block(&mut op, imp, args.reps, &clock)?);
+        }
     }
 
     let mut out = std::io::stdout().lock();
     if args.json {
-        print_json(&mut out, algo, &clock, &cells, &per_block, &skipped)?;
+        print_json(&mut out, subject, &clock, &cells, &per_block, &skipped)?;
     } else if args.csv {
         print_csv(&mut out, &clock, &cells, &per_block)?;
     } else {
-        print_text(&mut out, algo, &clock, &cells, &per_block, &skipped)?;
+        print_text(&mut out, subject, &clock, &cells, &per_block, &skipped)?;
     }
     out.flush()?;
     Ok(())
@@ -163,29 +337,14 @@ fn repeat(
     })
 }
 
-/// A cipher with a fixed key on rung `imp`.
-fn bench_cipher(algo: Algo, imp: Impl) -> Result<Cipher, CliError> {
-    let key = Key::K256(Zeroizing::new([0x42; 32]));
-    let nonce = vec![0x24; algo.nonce_len()];
-    Ok(Cipher::new(algo, &key, &nonce)?.with_impl(imp)?)
-}
-
-/// `apply_keystream` on `size` bytes, a few calls per repetition.
-fn measure_stream(
-    algo: Algo,
-    imp: Impl,
-    size: u64,
-    reps: Option<u64>,
-    clock: &Clock,
-) -> Result<Stats, CliError> {
-    let mut cipher = bench_cipher(algo, imp)?;
+/// `op` on `size` bytes, a few calls per repetition.
+fn measure(op: &mut Op, size: u64, reps: Option<u64>, clock: &Clock) -> Result<Stats, CliError> {
     let mut buf = vec![0u8; size as usize];
     let calls = (BYTES_PER_REP / size).max(1);
     repeat(clock, reps, calls, || {
-        cipher.seek(0)?;
         let t0 = timer::now();
         for _ in 0..calls {
-            cipher.apply_keystream(black_box(&mut buf[..]))?;
+            op(black_box(&mut buf[..]))?;
         }
         let t1 = timer::now();
         black_box(&buf);
@@ -193,32 +352,16 @@ fn measure_stream(
     })
 }
 
-/// One block: `Impl::core` on single-block rungs, one batch of
-/// `par_blocks` blocks through `apply_keystream` on vertical ones.
+/// One batch of `par_blocks` 64-byte blocks through `op`: a single block
+/// on the one-block rungs.
 fn measure_block(
-    algo: Algo,
-    imp: Impl,
+    op: &mut Op,
+    imp: Rung,
     reps: Option<u64>,
     clock: &Clock,
 ) -> Result<PerBlock, CliError> {
-    let batch = imp.par_blocks();
-    let stats = if batch == 1 {
-        let calls = 64;
-        let rounds = algo.double_rounds();
-        let mut x: [u32; 16] = std::array::from_fn(|i| (i as u32).wrapping_mul(0x9e37_79b9));
-        repeat(clock, reps, calls, || {
-            let t0 = timer::now();
-            for _ in 0..calls {
-                // Each call takes the last one's output: nothing to hoist.
-                x = imp.core(black_box(&x), rounds)?;
-            }
-            let t1 = timer::now();
-            black_box(&x);
-            Ok(t1.saturating_sub(t0))
-        })?
-    } else {
-        measure_stream(algo, imp, (batch * 64) as u64, reps, clock)?
-    };
+    let batch = imp.par_blocks;
+    let stats = measure(op, (batch * 64) as u64, reps, clock)?;
     let per = |t: f64| t / batch as f64;
     Ok(PerBlock {
         imp,
@@ -241,27 +384,22 @@ fn size_label(size: u64) -> String {
 
 fn block_label(batch: usize) -> String {
     if batch == 1 {
-        "ns per core call".to_owned()
+        "ns per one-block call".to_owned()
     } else {
-        format!("ns per block (batch of {batch})")
+        format!("ns per block (one call of {batch})")
     }
 }
 
 fn print_text(
     out: &mut impl Write,
-    algo: Algo,
+    subject: Subject,
     clock: &Clock,
     cells: &[Cell],
     per_block: &[PerBlock],
-    skipped: &[Impl],
+    skipped: &[Rung],
 ) -> std::io::Result<()> {
     let unit = UNIT.name();
-    writeln!(
-        out,
-        "simdcrypt bench: {} ({} double-rounds), one thread",
-        algo.name(),
-        algo.double_rounds()
-    )?;
+    writeln!(out, "simdcrypt bench: {}, one thread", subject.describe())?;
     match UNIT {
         Unit::TscTicks => writeln!(
             out,
@@ -300,7 +438,7 @@ fn print_text(
         writeln!(
             out,
             "{:<15} {:>8}  {:>10.2} {:>10.2}  {:>8.3}  {:>8}",
-            c.imp.name(),
+            c.imp.name,
             size_label(c.size),
             c.stats.min / size,
             c.stats.median / size,
@@ -308,29 +446,27 @@ fn print_text(
             c.stats.reps
         )?;
     }
-    writeln!(out)?;
-    writeln!(
-        out,
-        "one 64-byte block ({} double-rounds):",
-        algo.double_rounds()
-    )?;
-    writeln!(
-        out,
-        "{:<15} {:>10} {:>10}  what",
-        "rung", "ns min", "ns median"
-    )?;
+    if !per_block.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "one 64-byte block, key setup included:")?;
+        writeln!(
+            out,
+            "{:<15} {:>10} {:>10}  what",
+            "rung", "ns min", "ns median"
+        )?;
+    }
     for b in per_block {
         writeln!(
             out,
             "{:<15} {:>10.1} {:>10.1}  {}",
-            b.imp.name(),
+            b.imp.name,
             clock.ns(b.stats.min),
             clock.ns(b.stats.median),
             block_label(b.batch)
         )?;
     }
     for imp in skipped {
-        writeln!(out, "{}: skipped (needs {})", imp.name(), imp.needs())?;
+        writeln!(out, "{}: skipped (needs {})", imp.name, imp.needs)?;
     }
     Ok(())
 }
@@ -353,7 +489,7 @@ fn print_csv(
         writeln!(
             out,
             "{},{},{:.4},{:.4},{:.4},{},{},{}",
-            c.imp.name(),
+            c.imp.name,
             c.size,
             c.stats.min / size,
             c.stats.median / size,
@@ -371,11 +507,11 @@ fn print_csv(
 
 fn print_json(
     out: &mut impl Write,
-    algo: Algo,
+    subject: Subject,
     clock: &Clock,
     cells: &[Cell],
     per_block: &[PerBlock],
-    skipped: &[Impl],
+    skipped: &[Rung],
 ) -> std::io::Result<()> {
     let u = UNIT.field();
     let results: Vec<Value> = cells
@@ -383,7 +519,7 @@ fn print_json(
         .map(|c| {
             let size = c.size as f64;
             let mut v = json!({
-                "impl": c.imp.name(),
+                "impl": c.imp.name,
                 "size_bytes": c.size,
                 "gb_per_s_median": clock.gb_per_s(c.size, c.stats.median),
                 "reps": c.stats.reps,
@@ -397,7 +533,7 @@ fn print_json(
         .iter()
         .map(|b| {
             json!({
-                "impl": b.imp.name(),
+                "impl": b.imp.name,
                 "what": block_label(b.batch),
                 "block_batch": b.batch,
                 "ns_per_block_min": clock.ns(b.stats.min),
@@ -408,14 +544,19 @@ fn print_json(
         .collect();
     let skipped: Vec<Value> = skipped
         .iter()
-        .map(|i| json!({ "impl": i.name(), "needs": i.needs() }))
+        .map(|i| json!({ "impl": i.name, "needs": i.needs }))
         .collect();
     let mut timer = json!({ "unit": UNIT.name() });
     timer[format!("{u}_per_s")] = json!(clock.hz);
     timer[format!("overhead_{u}")] = json!(clock.overhead);
+    let double_rounds = match subject {
+        Subject::Stream(a) => json!(a.double_rounds()),
+        _ => Value::Null,
+    };
     let doc = json!({
-        "algo": algo.name(),
-        "double_rounds": algo.double_rounds(),
+        "algo": subject.name(),
+        "what": subject.describe(),
+        "double_rounds": double_rounds,
         "timer": timer,
         "results": results,
         "per_block": blocks,

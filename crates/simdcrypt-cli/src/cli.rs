@@ -34,14 +34,20 @@ pub enum Command {
 /// `simdcrypt stream`.
 #[derive(Debug, Args)]
 pub struct StreamArgs {
-    /// The cipher: salsa20, salsa20/12, salsa20/8 or xsalsa20.
-    #[arg(long, value_name = "NAME")]
+    /// The cipher: salsa20, salsa20/12, salsa20/8, xsalsa20, chacha20,
+    /// chacha20-legacy or xchacha20
+    ///
+    /// chacha20 is RFC 8439's (96-bit nonce, 32-bit block counter: at most
+    /// 256 GiB of keystream); chacha20-legacy is the original (64-bit nonce
+    /// and counter); xchacha20 takes a 192-bit nonce.
+    #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub cipher: String,
 
     /// The key: 64 hex digits, 32 for 128 bits, or int:NUMBER
     ///
     /// Hex is in byte order as written, as `openssl enc -K`; 32 digits select
-    /// the 128-bit form ("expand 16-byte k"), which xsalsa20 lacks.
+    /// the 128-bit form ("expand 16-byte k") of salsa20, salsa20/12 and
+    /// salsa20/8, which the other ciphers lack.
     /// `int:` and an unsigned number (decimal, 0x hex, 0o octal, 0b binary)
     /// of at most 256 bits is stored little-endian: key byte 0 is the least
     /// significant byte of the number.
@@ -53,14 +59,17 @@ pub struct StreamArgs {
     )]
     pub key: String,
 
-    /// The nonce in hex: 16 digits (salsa20 family) or 48 (xsalsa20).
+    /// The nonce in hex: 16 digits (salsa20, salsa20/12, salsa20/8,
+    /// chacha20-legacy), 24 (chacha20) or 48 (xsalsa20, xchacha20).
     #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub nonce: String,
 
     /// The first 64-byte keystream block (output byte 0 = keystream byte 64·C)
     ///
-    /// As libsodium's crypto_stream_salsa20_xor_ic.
-    #[arg(long, value_name = "C", default_value_t = 0)]
+    /// As libsodium's crypto_stream_*_xor_ic. For chacha20 this is the
+    /// 32-bit counter that `openssl enc -chacha20` takes as the first 4
+    /// bytes (little-endian) of its 16-byte -iv, the nonce being the other 12.
+    #[arg(long, value_name = "C", default_value_t = 0, verbatim_doc_comment)]
     pub counter: u64,
 
     /// Force a rung by name (default: the fastest this CPU runs).
@@ -99,8 +108,15 @@ pub struct VerifyArgs {
 /// `simdcrypt bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// The cipher to measure: salsa20, salsa20/12, salsa20/8 or xsalsa20.
-    #[arg(long, value_name = "NAME", default_value = "salsa20")]
+    /// What to measure: a cipher (salsa20, salsa20/12, salsa20/8, xsalsa20,
+    /// chacha20, chacha20-legacy, xchacha20), poly1305, or an AEAD
+    /// (chacha20-poly1305, xchacha20-poly1305, xsalsa20-poly1305: sealing)
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "salsa20",
+        verbatim_doc_comment
+    )]
     pub algo: String,
 
     /// `all` (every rung this CPU runs) or one rung's name.

@@ -4,10 +4,39 @@ use std::io::Write;
 
 use simdcrypt::Xor;
 use simdcrypt::cpu::{self, MAX_ISA_VAR};
-use simdcrypt::salsa20::Impl;
+use simdcrypt::{chacha20, poly1305, salsa20};
 
-use crate::cipher::NAMES;
 use crate::error::CliError;
+
+/// One rung's line: its name, blocks at once, whether it runs, and whether
+/// the library picks it.
+struct Line {
+    name: &'static str,
+    needs: &'static str,
+    available: bool,
+    blocks: String,
+    chosen: bool,
+}
+
+/// The lines of a ladder: `$imp` is the primitive's `Impl` type, `$unit` its
+/// block size in bytes.
+macro_rules! ladder {
+    ($imp:ty, $unit:literal) => {
+        <$imp>::ALL
+            .iter()
+            .map(|&i| Line {
+                name: i.name(),
+                needs: i.needs(),
+                available: i.is_available(),
+                blocks: match i.par_blocks() {
+                    1 => format!("1 block of {} B", $unit),
+                    n => format!("{n} blocks of {} B", $unit),
+                },
+                chosen: i == <$imp>::best(),
+            })
+            .collect::<Vec<_>>()
+    };
+}
 
 /// Prints the report on stdout.
 ///
@@ -40,20 +69,28 @@ pub fn run() -> Result<(), CliError> {
     }
     writeln!(out, "features allowed: {}", names(cpu::features(), true))?;
     writeln!(out)?;
-    writeln!(out, "{NAMES}, hsalsa20 (one ladder):")?;
-    let best = Impl::best();
-    for &imp in Impl::ALL {
-        let status = if imp.is_available() {
-            "available".to_owned()
-        } else {
-            format!("unavailable (needs {})", imp.needs())
-        };
-        let blocks = match imp.par_blocks() {
-            1 => "1 block".to_owned(),
-            n => format!("{n} blocks"),
-        };
-        let chosen = if imp == best { "  <- chosen" } else { "" };
-        writeln!(out, "  {:<15} {:<9} {status}{chosen}", imp.name(), blocks)?;
+    let ladders = [
+        (
+            "salsa20, salsa20/12, salsa20/8, xsalsa20, hsalsa20",
+            ladder!(salsa20::Impl, 64),
+        ),
+        (
+            "chacha20, chacha20-legacy, xchacha20, hchacha20",
+            ladder!(chacha20::Impl, 64),
+        ),
+        ("poly1305 (and the AEADs' MAC)", ladder!(poly1305::Impl, 16)),
+    ];
+    for (what, lines) in ladders {
+        writeln!(out, "{what}:")?;
+        for l in lines {
+            let status = if l.available {
+                "available".to_owned()
+            } else {
+                format!("unavailable (needs {})", l.needs)
+            };
+            let chosen = if l.chosen { "  <- chosen" } else { "" };
+            writeln!(out, "  {:<15} {:<17} {status}{chosen}", l.name, l.blocks)?;
+        }
     }
     let xor = Xor::default();
     let what = match xor {

@@ -16,48 +16,51 @@ pub enum Key {
 }
 
 /// What `--key` accepts, for messages.
-fn key_expected(allow_128: bool) -> &'static str {
+fn key_expected(allow_128: bool, cipher: &str) -> String {
     if allow_128 {
-        "expected 64 hex digits (a 256-bit key) or 32 (128-bit), or int:NUMBER"
+        "expected 64 hex digits (a 256-bit key) or 32 (128-bit), or int:NUMBER".to_owned()
     } else {
-        "expected 64 hex digits (a 256-bit key; xsalsa20 has no 128-bit form), or int:NUMBER"
+        format!(
+            "expected 64 hex digits (a 256-bit key; {cipher} has no 128-bit form), or int:NUMBER"
+        )
     }
 }
 
 const INT_EXPECTED: &str =
     "expected an unsigned number of at most 256 bits: decimal, or 0x hex, 0o octal, 0b binary";
 
-/// Parses `--key`: 64 hex digits, 32 when `allow_128`, or `int:NUMBER`.
-pub fn parse_key(arg: &str, allow_128: bool) -> Result<Key, CliError> {
+/// Parses `--key` for `cipher`: 64 hex digits, 32 when `allow_128`, or
+/// `int:NUMBER`.
+pub fn parse_key(arg: &str, allow_128: bool, cipher: &str) -> Result<Key, CliError> {
     let bad = |m: String| CliError::bad_arg("--key", m);
     if let Some(number) = arg.strip_prefix("int:") {
         return parse_int(number, "int:".len()).map(Key::K256).map_err(bad);
     }
-    let expected = key_expected(allow_128);
-    let digits = check_hex(arg, expected).map_err(bad)?;
+    let expected = key_expected(allow_128, cipher);
+    let digits = check_hex(arg, &expected).map_err(bad)?;
     match digits.len() {
         64 => Ok(Key::K256(Zeroizing::new(hex_array(&digits)))),
         32 if allow_128 => Ok(Key::K128(Zeroizing::new(hex_array(&digits)))),
         32 => Err(bad(format!(
-            "a 128-bit key (32 hex digits) but xsalsa20 needs 256 bits: {expected}"
+            "a 128-bit key (32 hex digits) but {cipher} needs 256 bits: {expected}"
         ))),
         n => Err(bad(format!("{n} hex digits: {expected}"))),
     }
 }
 
 /// Parses `--nonce`: exactly `len` bytes in hex, for `cipher`.
-pub fn parse_nonce<const N: usize>(arg: &str, cipher: &str) -> Result<[u8; N], CliError> {
+pub fn parse_nonce(arg: &str, len: usize, cipher: &str) -> Result<Vec<u8>, CliError> {
     let expected = format!(
         "expected {} hex digits (the {}-bit {cipher} nonce)",
-        2 * N,
-        8 * N
+        2 * len,
+        8 * len
     );
     let bad = |m: String| CliError::bad_arg("--nonce", m);
     let digits = check_hex(arg, &expected).map_err(bad)?;
-    if digits.len() != 2 * N {
+    if digits.len() != 2 * len {
         return Err(bad(format!("{} hex digits: {expected}", digits.len())));
     }
-    Ok(hex_array(&digits))
+    Ok(digits.chunks_exact(2).map(|d| d[0] << 4 | d[1]).collect())
 }
 
 /// The hex digits of `arg`, each 0..=15, or a message naming the first bad
@@ -154,7 +157,7 @@ mod tests {
     use super::*;
 
     fn key(arg: &str) -> Result<[u8; 32], String> {
-        match parse_key(arg, true).map_err(|e| e.to_string())? {
+        match parse_key(arg, true, "salsa20").map_err(|e| e.to_string())? {
             Key::K256(k) => Ok(*k),
             Key::K128(_) => Err("128".into()),
         }

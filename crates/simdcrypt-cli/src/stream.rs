@@ -6,13 +6,12 @@ use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt::Xor;
-use simdcrypt::salsa20::Impl;
 
 use crate::cipher::{Algo, Cipher};
 use crate::cli::StreamArgs;
 use crate::error::CliError;
 use crate::io::{Input, Output};
-use crate::key::parse_key;
+use crate::key::{parse_key, parse_nonce};
 
 /// Bytes read, XORed and written at a time.
 const BUFFER: usize = 1 << 20;
@@ -28,15 +27,12 @@ const PROGRESS_FROM: u64 = 8 << 20;
 /// lacks, input that runs past the end of the keystream.
 pub fn run(args: &StreamArgs) -> Result<(), CliError> {
     let algo = Algo::from_name("--cipher", &args.cipher)?;
-    let key = parse_key(&args.key, algo.has_128_bit_keys())?;
-    let nonce = match algo {
-        Algo::XSalsa20 => crate::key::parse_nonce::<24>(&args.nonce, algo.name())?.to_vec(),
-        _ => crate::key::parse_nonce::<8>(&args.nonce, algo.name())?.to_vec(),
-    };
+    let key = parse_key(&args.key, algo.has_128_bit_keys(), algo.name())?;
+    let nonce = parse_nonce(&args.nonce, algo.nonce_len(), algo.name())?;
     let mut cipher = Cipher::new(algo, &key, &nonce)?;
     drop(key);
     if let Some(name) = &args.imp {
-        cipher = cipher.with_impl(Impl::from_name(name)?)?;
+        cipher = cipher.with_impl(name)?;
     }
     if let Some(form) = &args.xor {
         cipher = cipher.with_xor(Xor::from_str(form)?);

@@ -9,6 +9,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const NONCE: &str = "0001020304050607";
 const XNONCE: &str = "000102030405060708090a0b0c0d0e0f1011121314151617";
+const NONCE12: &str = "000000090000004a00000000";
 const WARNING: &str =
     "simdcrypt: warning: raw stream output is not authenticated; anyone can flip bits undetected";
 
@@ -89,6 +90,9 @@ fn stream_round_trip_through_files() {
         ("salsa20", NONCE),
         ("xsalsa20", XNONCE),
         ("salsa20/8", NONCE),
+        ("chacha20", NONCE12),
+        ("chacha20-legacy", NONCE),
+        ("xchacha20", XNONCE),
     ] {
         let p = |p: &Path| p.to_str().unwrap().to_owned();
         let (plain, ct, back) = (p(&plain), p(&ct), p(&back));
@@ -139,6 +143,79 @@ fn stream_matches_the_library() {
         .apply_keystream(&mut want)
         .unwrap();
     assert!(ok_stream("salsa20", KEY, NONCE, &[], &pattern(1000)) == want);
+}
+
+#[test]
+fn chacha_streams_match_the_library() {
+    let key: [u8; 32] = std::array::from_fn(|i| i as u8);
+    let msg = pattern(1000);
+    let run = |c: &mut dyn FnMut(&mut [u8])| {
+        let mut v = msg.clone();
+        c(&mut v);
+        v
+    };
+    let want = run(&mut |d| {
+        let mut c =
+            simdcrypt::chacha20::ChaCha20::new(&key, &[0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0]);
+        c.seek(64 * 5).unwrap();
+        c.apply_keystream(d).unwrap();
+    });
+    assert!(ok_stream("chacha20", KEY, NONCE12, &["--counter", "5"], &msg) == want);
+    let want = run(&mut |d| {
+        let n: [u8; 8] = std::array::from_fn(|i| i as u8);
+        let mut c = simdcrypt::chacha20::ChaCha20Legacy::new(&key, &n);
+        c.seek(64 * ((1 << 32) - 3)).unwrap();
+        c.apply_keystream(d).unwrap();
+    });
+    let counter = ((1u64 << 32) - 3).to_string();
+    assert!(
+        ok_stream(
+            "chacha20-legacy",
+            KEY,
+            NONCE,
+            &["--counter", &counter],
+            &msg
+        ) == want
+    );
+    let want = run(&mut |d| {
+        let n: [u8; 24] = std::array::from_fn(|i| i as u8);
+        simdcrypt::chacha20::XChaCha20::new(&key, &n)
+            .apply_keystream(d)
+            .unwrap();
+    });
+    assert!(ok_stream("xchacha20", KEY, XNONCE, &[], &msg) == want);
+    // RFC 8439's counter has 32 bits: block 2^32 does not exist.
+    assert_error(
+        &stream(
+            "chacha20",
+            KEY,
+            NONCE12,
+            &["--counter", "4294967296", "-i", BIN, "-o", "-"],
+            b"",
+        ),
+        &["chacha20 keystream exhausted", "block 4294967295"],
+    );
+    assert_error(
+        &stream("chacha20", KEY, NONCE, &[], b""),
+        &[
+            "--nonce",
+            "16 hex digits",
+            "expected 24",
+            "96-bit chacha20 nonce",
+        ],
+    );
+    assert_error(
+        &stream("xchacha20", &"0".repeat(32), XNONCE, &[], b""),
+        &["--key", "xchacha20 needs 256 bits"],
+    );
+    assert_error(
+        &stream("chacha20", KEY, NONCE12, &["--impl", "sse2-shuffle"], b""),
+        &[
+            "unknown chacha20 implementation `sse2-shuffle`",
+            "ssse3-4x",
+            "avx512vl",
+        ],
+    );
 }
 
 #[test]
@@ -258,7 +335,7 @@ fn bad_names_are_refused_listing_the_valid_ones() {
         &stream("salsa21", KEY, NONCE, &[], b""),
         &[
             "unknown cipher `salsa21`",
-            "salsa20, salsa20/12, salsa20/8, xsalsa20",
+            "salsa20, salsa20/12, salsa20/8, xsalsa20, chacha20, chacha20-legacy, xchacha20",
         ],
     );
     assert_error(
@@ -404,17 +481,94 @@ fn verify_passes() {
         "{summary}"
     );
     let passed: usize = parts[0].trim_end_matches(" passed").parse().unwrap();
-    assert!(passed >= 20, "{summary}");
+    // 49 under SIMDCRYPT_MAX_ISA=scalar, where only the scalar rungs run.
+    assert!(passed >= 40, "{summary}");
     assert!(text.contains("not run: xsalsa20_nacl.json xsalsa20_stream_hash: needs SHA-256"));
+    // crypto_secretbox runs now that Poly1305 exists.
+    assert!(!text.contains("secretbox_xsalsa20poly1305"), "{text}");
+    assert!(!text.contains("FAIL"), "{text}");
 
     let out = run(&["verify", "--json", "--seed", "7"], b"");
-    assert!(out.status.success());
+    assert!(out.status.success(), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["failed"], 0);
     assert_eq!(doc["seed"], 7);
     let rows = doc["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 5 * simdcrypt::salsa20::Impl::ALL.len());
+    let rungs = 5 * simdcrypt::salsa20::Impl::ALL.len()
+        + 4 * simdcrypt::chacha20::Impl::ALL.len()
+        + simdcrypt::poly1305::Impl::ALL.len()
+        + 3;
+    assert_eq!(rows.len(), rungs);
     assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));
+    assert!(doc["not_run"].as_array().unwrap().len() == 2);
+}
+
+/// The JSON report has a row per rung of every primitive (the AEADs one
+/// "default" row), the checks of each rung this CPU runs passed or not
+/// applicable, the others skipped with the reason.
+#[test]
+fn verify_json_lists_every_primitive() {
+    let out = run(&["verify", "--json"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = doc["rows"].as_array().unwrap();
+    let rungs_of = |primitive: &str| -> Vec<&str> {
+        rows.iter()
+            .filter(|r| r["primitive"] == primitive)
+            .map(|r| r["rung"].as_str().unwrap())
+            .collect()
+    };
+    let chacha: Vec<&str> = simdcrypt::chacha20::Impl::ALL
+        .iter()
+        .map(|i| i.name())
+        .collect();
+    for primitive in [
+        "chacha20",
+        "chacha20-legacy",
+        "xchacha20",
+        "hchacha20/block",
+    ] {
+        assert_eq!(rungs_of(primitive), chacha, "{primitive}");
+    }
+    let poly: Vec<&str> = simdcrypt::poly1305::Impl::ALL
+        .iter()
+        .map(|i| i.name())
+        .collect();
+    assert_eq!(rungs_of("poly1305"), poly);
+    for aead in [
+        "chacha20-poly1305",
+        "xchacha20-poly1305",
+        "xsalsa20-poly1305",
+    ] {
+        assert_eq!(rungs_of(aead), ["default"], "{aead}");
+    }
+    for row in rows {
+        let available = row["available"].as_bool().unwrap();
+        for check in ["vectors", "cross_check", "round_trip"] {
+            let status = row[check]["status"].as_str().unwrap();
+            if available {
+                // A lone rung (SIMDCRYPT_MAX_ISA=scalar) has no round trip.
+                let lone = status == "skipped" && row[check]["reason"] == "no other rung available";
+                assert!(status == "pass" || status == "n/a" || lone, "{row}");
+            } else {
+                assert_eq!(status, "skipped", "{row}");
+                assert!(row[check]["reason"].as_str().unwrap().starts_with("needs "));
+            }
+        }
+        if available && row["primitive"] != "salsa20/12" {
+            assert!(row["vectors"]["cases"].as_u64().unwrap() > 0, "{row}");
+        }
+    }
+    // The Wycheproof files run whole: 325 and 315 cases, and the RFC's and
+    // the draft's AEAD vectors.
+    let cases = |primitive: &str| {
+        rows.iter().find(|r| r["primitive"] == primitive).unwrap()["vectors"]["cases"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(cases("chacha20-poly1305"), 325 + 2);
+    assert_eq!(cases("xchacha20-poly1305"), 315 + 1);
+    assert_eq!(cases("xsalsa20-poly1305"), 1);
 }
 
 #[test]
@@ -466,8 +620,11 @@ fn bench_csv_and_json_parse() {
         &["unknown salsa20 implementation"],
     );
     assert_error(
-        &run(&["bench", "--algo", "chacha20", "--reps", "1"], b""),
-        &["--algo: unknown cipher"],
+        &run(&["bench", "--algo", "chacha21", "--reps", "1"], b""),
+        &[
+            "--algo: unknown cipher",
+            "xchacha20, poly1305, chacha20-poly1305",
+        ],
     );
 }
 
