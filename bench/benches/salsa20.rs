@@ -7,11 +7,9 @@
 //! Before anything is timed, every implementation's output is checked
 //! against simdcrypt's `reference` rung for the same key, nonce and message.
 
-use std::hint::black_box;
-
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::salsa20::{Impl, Salsa20, XSalsa20};
-use simdcrypt_bench::{SIZES, config, pattern, peers};
+use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
 
 const KEY: [u8; 32] = [
     0x80, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -26,126 +24,61 @@ const XNONCE: [u8; 24] = [
 /// The XSalsa20 sizes: a one-shot API is for messages, not bulk streams.
 const XSIZES: [(&str, usize); 3] = [SIZES[0], SIZES[1], SIZES[2]];
 
-/// One implementation under test.
-#[derive(Clone, Copy)]
-enum Contender {
-    /// A simdcrypt rung, forced with `with_impl`.
-    Rung(Impl),
-    /// simdcrypt's default, `Impl::best()`.
-    Best,
-    /// RustCrypto's `salsa20` crate.
-    RustCrypto,
-    /// The system libsodium.
-    Libsodium,
+/// Salsa20 of `data` in place from a fresh cipher, on rung `imp` (`None`:
+/// the default).
+fn salsa20_on(imp: Option<Impl>, data: &mut [u8]) {
+    let cipher = Salsa20::new(&KEY, &NONCE);
+    match imp {
+        Some(i) => cipher.with_impl(i),
+        None => Ok(cipher),
+    }
+    .and_then(|mut s| s.apply_keystream(data))
+    .expect("an available rung, within the keystream")
 }
 
-impl Contender {
-    /// The id in the bench name: the rung's CLI name, or the peer's.
-    fn name(self) -> &'static str {
-        match self {
-            Contender::Rung(imp) => imp.name(),
-            Contender::Best => "simdcrypt-best",
-            Contender::RustCrypto => "rustcrypto",
-            Contender::Libsodium => "libsodium",
-        }
+/// XSalsa20 of `data` in place from a fresh cipher (the subkey derivation
+/// included), on rung `imp` (`None`: the default).
+fn xsalsa20_on(imp: Option<Impl>, data: &mut [u8]) {
+    let cipher = XSalsa20::new(&KEY, &XNONCE);
+    match imp {
+        Some(i) => cipher.with_impl(i),
+        None => Ok(cipher),
     }
-
-    /// Salsa20/20 of `data` in place, from a fresh cipher.
-    fn salsa20(self, data: &mut [u8]) {
-        match self {
-            Contender::Rung(imp) => Salsa20::new(&KEY, &NONCE)
-                .with_impl(imp)
-                .and_then(|mut s| s.apply_keystream(data))
-                .expect("an available rung, within the keystream"),
-            Contender::Best => Salsa20::new(&KEY, &NONCE)
-                .apply_keystream(data)
-                .expect("within the keystream"),
-            Contender::RustCrypto => peers::rustcrypto::salsa20_xor(&KEY, &NONCE, data),
-            Contender::Libsodium => peers::libsodium::salsa20_xor(&KEY, &NONCE, data),
-        }
-    }
-
-    /// XSalsa20 of `data` in place, from a fresh cipher (HSalsa20 included).
-    fn xsalsa20(self, data: &mut [u8]) {
-        match self {
-            Contender::Rung(imp) => XSalsa20::new(&KEY, &XNONCE)
-                .with_impl(imp)
-                .and_then(|mut s| s.apply_keystream(data))
-                .expect("an available rung, within the keystream"),
-            Contender::Best => XSalsa20::new(&KEY, &XNONCE)
-                .apply_keystream(data)
-                .expect("within the keystream"),
-            Contender::RustCrypto => peers::rustcrypto::xsalsa20_xor(&KEY, &XNONCE, data),
-            Contender::Libsodium => peers::libsodium::xsalsa20_xor(&KEY, &XNONCE, data),
-        }
-    }
-}
-
-/// The trusted output every contender is checked against.
-const REFERENCE: Contender = Contender::Rung(Impl::Reference);
-
-/// The peers, after simdcrypt's default.
-const PEERS: [Contender; 3] = [Contender::Best, Contender::RustCrypto, Contender::Libsodium];
-
-/// Panics unless every contender's `encrypt` equals the reference rung's at
-/// each bench size and at a ragged length that ends in a partial block.
-/// Run once, before anything is timed.
-fn check(group: &str, contenders: &[Contender], encrypt: fn(Contender, &mut [u8])) {
-    let lengths = SIZES.iter().map(|&(_, len)| len).chain([1000 + 7]);
-    for len in lengths {
-        let mut expected = pattern(len);
-        encrypt(REFERENCE, &mut expected);
-        for &c in contenders {
-            let mut got = pattern(len);
-            encrypt(c, &mut got);
-            assert!(
-                got == expected,
-                "{group}: {} differs from simdcrypt's reference rung at {len} bytes",
-                c.name()
-            );
-        }
-    }
-    let names: Vec<_> = contenders.iter().map(|c| c.name()).collect();
-    eprintln!(
-        "{group}: {} agree with the reference rung; simdcrypt-best = {}",
-        names.join(", "),
-        Impl::best().name()
-    );
-}
-
-/// Benches `contenders` in group `group` at `sizes`, ids `group/size/name`
-/// so that a filter such as `^salsa20/16kib` selects one size.
-fn run(
-    c: &mut Criterion,
-    group: &str,
-    sizes: &[(&str, usize)],
-    contenders: &[Contender],
-    encrypt: fn(Contender, &mut [u8]),
-) {
-    check(group, contenders, encrypt);
-    let mut g = c.benchmark_group(group);
-    for &(label, len) in sizes {
-        g.throughput(Throughput::Bytes(len as u64));
-        let mut buf = pattern(len);
-        for &contender in contenders {
-            g.bench_function(BenchmarkId::new(label, contender.name()), |b| {
-                b.iter(|| encrypt(contender, black_box(&mut buf)))
-            });
-        }
-    }
-    g.finish();
+    .and_then(|mut s| s.apply_keystream(data))
+    .expect("an available rung, within the keystream")
 }
 
 fn salsa20(c: &mut Criterion) {
-    let contenders: Vec<_> = Impl::available()
-        .map(Contender::Rung)
-        .chain(PEERS)
-        .collect();
-    run(c, "salsa20", &SIZES, &contenders, Contender::salsa20);
+    let mut contenders = ladder(Impl::available(), Impl::name, salsa20_on);
+    contenders.extend([
+        Contender::new("rustcrypto", |d: &mut [u8]| {
+            peers::rustcrypto::salsa20_xor(&KEY, &NONCE, d)
+        }),
+        Contender::new("libsodium", |d: &mut [u8]| {
+            peers::libsodium::salsa20_xor(&KEY, &NONCE, d)
+        }),
+    ]);
+    eprintln!("salsa20: simdcrypt-best = {}", Impl::best().name());
+    let reference = Contender::new("reference", |d: &mut [u8]| {
+        salsa20_on(Some(Impl::Reference), d)
+    });
+    run(c, "salsa20", &SIZES, &reference, &contenders);
 }
 
 fn xsalsa20(c: &mut Criterion) {
-    run(c, "xsalsa20", &XSIZES, &PEERS, Contender::xsalsa20);
+    let reference = Contender::new("reference", |d: &mut [u8]| {
+        xsalsa20_on(Some(Impl::Reference), d)
+    });
+    let contenders = [
+        Contender::new("simdcrypt-best", |d: &mut [u8]| xsalsa20_on(None, d)),
+        Contender::new("rustcrypto", |d: &mut [u8]| {
+            peers::rustcrypto::xsalsa20_xor(&KEY, &XNONCE, d)
+        }),
+        Contender::new("libsodium", |d: &mut [u8]| {
+            peers::libsodium::xsalsa20_xor(&KEY, &XNONCE, d)
+        }),
+    ];
+    run(c, "xsalsa20", &XSIZES, &reference, &contenders);
 }
 
 criterion_group! {

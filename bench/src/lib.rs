@@ -2,9 +2,11 @@
 //! measured against, the message sizes and the harness configuration, so
 //! that every bench file compares the same way.
 
+use std::fmt::Debug;
+use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::Criterion;
+use criterion::{BenchmarkId, Criterion, Throughput};
 
 pub mod peers;
 
@@ -31,4 +33,100 @@ pub fn pattern(len: usize) -> Vec<u8> {
     (0..len)
         .map(|i| (i.wrapping_mul(31) ^ (i >> 8)) as u8)
         .collect()
+}
+
+/// What one contender does to a message in place: encrypts it (returning
+/// `()`), or encrypts and returns a tag, or leaves it and returns a MAC.
+pub type Op<R> = Box<dyn Fn(&mut [u8]) -> R>;
+
+/// One implementation under test: its id in the bench names and its
+/// operation, which includes key setup.
+pub struct Contender<R> {
+    /// A rung's CLI name, `simdcrypt-best`, or the peer's name.
+    pub name: String,
+    /// The operation.
+    pub op: Op<R>,
+}
+
+impl<R> Contender<R> {
+    /// A contender named `name` doing `op`.
+    pub fn new(name: impl Into<String>, op: impl Fn(&mut [u8]) -> R + 'static) -> Self {
+        Contender {
+            name: name.into(),
+            op: Box::new(op),
+        }
+    }
+}
+
+/// The contenders of a primitive's ladder: every rung this CPU runs, by
+/// its name, then the library's default choice as `simdcrypt-best`.
+/// `op(Some(rung), message)` runs on a rung, `op(None, message)` on the
+/// default.
+pub fn ladder<I: Copy + 'static, R: 'static>(
+    rungs: impl Iterator<Item = I>,
+    name: fn(I) -> &'static str,
+    op: fn(Option<I>, &mut [u8]) -> R,
+) -> Vec<Contender<R>> {
+    rungs
+        .map(|i| Contender::new(name(i), move |d: &mut [u8]| op(Some(i), d)))
+        .chain([Contender::new("simdcrypt-best", move |d: &mut [u8]| {
+            op(None, d)
+        })])
+        .collect()
+}
+
+/// Panics unless every contender leaves the same bytes and returns the same
+/// value as `reference` at each of `sizes` and at a ragged length that ends
+/// inside a block. Run once per group, before anything is timed.
+pub fn check<R: PartialEq + Debug>(
+    group: &str,
+    sizes: &[(&str, usize)],
+    reference: &Contender<R>,
+    contenders: &[Contender<R>],
+) {
+    let lengths = sizes.iter().map(|&(_, len)| len).chain([1000 + 7]);
+    for len in lengths {
+        let mut expected = pattern(len);
+        let expected_out = (reference.op)(&mut expected);
+        for c in contenders {
+            let mut got = pattern(len);
+            let out = (c.op)(&mut got);
+            assert!(
+                got == expected && out == expected_out,
+                "{group}: {} differs from {} at {len} bytes",
+                c.name,
+                reference.name
+            );
+        }
+    }
+    let names: Vec<_> = contenders.iter().map(|c| c.name.as_str()).collect();
+    eprintln!(
+        "{group}: {} agree with {}",
+        names.join(", "),
+        reference.name
+    );
+}
+
+/// Checks `contenders` against `reference`, then benches each in group
+/// `group` at `sizes`, ids `group/size/name`, so that a filter such as
+/// `^chacha20/16kib` selects one size.
+pub fn run<R: PartialEq + Debug>(
+    c: &mut Criterion,
+    group: &str,
+    sizes: &[(&str, usize)],
+    reference: &Contender<R>,
+    contenders: &[Contender<R>],
+) {
+    check(group, sizes, reference, contenders);
+    let mut g = c.benchmark_group(group);
+    for &(label, len) in sizes {
+        g.throughput(Throughput::Bytes(len as u64));
+        let mut buf = pattern(len);
+        for contender in contenders {
+            g.bench_function(BenchmarkId::new(label, &contender.name), |b| {
+                b.iter(|| (contender.op)(black_box(&mut buf)))
+            });
+        }
+    }
+    g.finish();
 }

@@ -1,11 +1,22 @@
 //! The implementations simdcrypt is compared with, each behind a safe
-//! function of one shape: key, nonce, and data XORed with the keystream in
-//! place, from block 0. A call is a whole one-shot encryption, key setup
-//! included, as libsodium's API has it.
+//! function of one of three shapes:
+//!
+//! - stream ciphers: key, nonce, and data XORed with the keystream in place,
+//!   from block 0;
+//! - MACs: key and message in, tag out;
+//! - AEADs: key, nonce, associated data, and data encrypted in place, the
+//!   tag returned (the detached form every peer has).
+//!
+//! A call is a whole one-shot operation, key setup included, as libsodium's
+//! API has it. Where a peer needs a context object (OpenSSL), one per thread
+//! is kept and re-initialised with the key on every call, so no allocation
+//! is timed: the peer's best showing.
 
-/// RustCrypto's `salsa20` crate (0.11 has one portable backend, no SIMD),
-/// through the `cipher` 0.5 traits.
+/// RustCrypto's crates (`salsa20`, `chacha20`, `poly1305`,
+/// `chacha20poly1305`, `xsalsa20poly1305`), through their traits.
 pub mod rustcrypto {
+    use chacha20poly1305::aead::consts::U32;
+    use chacha20poly1305::aead::{AeadInOut, KeyInit, Nonce};
     use salsa20::cipher::{KeyIvInit, StreamCipher};
 
     /// Salsa20/20 with a 256-bit key and 64-bit nonce.
@@ -17,33 +28,129 @@ pub mod rustcrypto {
     pub fn xsalsa20_xor(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) {
         salsa20::XSalsa20::new(key.into(), nonce.into()).apply_keystream(data);
     }
+
+    /// ChaCha20 of RFC 8439 (96-bit nonce, 32-bit counter).
+    pub fn chacha20_xor(key: &[u8; 32], nonce: &[u8; 12], data: &mut [u8]) {
+        chacha20::ChaCha20::new(key.into(), nonce.into()).apply_keystream(data);
+    }
+
+    /// XChaCha20 (192-bit nonce).
+    pub fn xchacha20_xor(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) {
+        chacha20::XChaCha20::new(key.into(), nonce.into()).apply_keystream(data);
+    }
+
+    /// Poly1305 of `msg`.
+    pub fn poly1305_mac(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+        poly1305::Poly1305::new(key.into())
+            .compute_unpadded(msg)
+            .into()
+    }
+
+    /// Seals `data` in place with the AEAD `A`; the tag.
+    fn seal<A: AeadInOut + KeyInit<KeySize = U32>>(
+        key: &[u8; 32],
+        nonce: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        let nonce = Nonce::<A>::try_from(nonce).expect("the AEAD's nonce length");
+        let tag = A::new(key.into())
+            .encrypt_inout_detached(&nonce, aad, data.into())
+            .expect("a message within the AEAD's limits");
+        tag.as_slice().try_into().expect("a 16-byte tag")
+    }
+
+    /// ChaCha20-Poly1305 (RFC 8439) seal in place; the tag.
+    pub fn chacha20poly1305_seal(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        seal::<chacha20poly1305::ChaCha20Poly1305>(key, nonce, aad, data)
+    }
+
+    /// XChaCha20-Poly1305 seal in place; the tag.
+    pub fn xchacha20poly1305_seal(
+        key: &[u8; 32],
+        nonce: &[u8; 24],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        seal::<chacha20poly1305::XChaCha20Poly1305>(key, nonce, aad, data)
+    }
+
+    /// XSalsa20-Poly1305 (NaCl's secretbox) seal in place; the tag.
+    pub fn xsalsa20poly1305_seal(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) -> [u8; 16] {
+        use xsalsa20poly1305::aead::{AeadInPlace, KeyInit};
+        xsalsa20poly1305::XSalsa20Poly1305::new(key.into())
+            .encrypt_in_place_detached(nonce.into(), &[], data)
+            .expect("a message within the AEAD's limits")
+            .into()
+    }
 }
 
 /// The system libsodium through a hand-written FFI, initialised once with
-/// `sodium_init`, which selects its fastest Salsa20 code for this CPU.
+/// `sodium_init`, which selects its fastest code for this CPU.
 pub mod libsodium {
+    use std::ptr;
     use std::sync::Once;
 
     mod ffi {
         // libsodium's `unsigned long long` is 64 bits on every platform it
         // supports.
+
+        /// Declares libsodium functions that share one signature.
+        macro_rules! extern_fns {
+            ($args:tt -> i32: $($name:ident),+) => {
+                unsafe extern "C" {
+                    $(pub fn $name $args -> i32;)+
+                }
+            };
+        }
+
         unsafe extern "C" {
             pub fn sodium_init() -> i32;
-            pub fn crypto_stream_salsa20_xor(
-                c: *mut u8,
+            pub fn crypto_onetimeauth_poly1305(
+                out: *mut u8,
                 m: *const u8,
                 mlen: u64,
-                n: *const u8,
                 k: *const u8,
             ) -> i32;
-            pub fn crypto_stream_xsalsa20_xor(
+            pub fn crypto_secretbox_detached(
                 c: *mut u8,
+                mac: *mut u8,
                 m: *const u8,
                 mlen: u64,
                 n: *const u8,
                 k: *const u8,
             ) -> i32;
         }
+
+        extern_fns!(
+            (c: *mut u8, m: *const u8, mlen: u64, n: *const u8, k: *const u8) -> i32:
+            crypto_stream_salsa20_xor,
+            crypto_stream_xsalsa20_xor,
+            crypto_stream_chacha20_ietf_xor,
+            crypto_stream_xchacha20_xor
+        );
+
+        extern_fns!(
+            (
+                c: *mut u8,
+                mac: *mut u8,
+                maclen: *mut u64,
+                m: *const u8,
+                mlen: u64,
+                ad: *const u8,
+                adlen: u64,
+                nsec: *const u8,
+                npub: *const u8,
+                k: *const u8
+            ) -> i32:
+            crypto_aead_chacha20poly1305_ietf_encrypt_detached,
+            crypto_aead_xchacha20poly1305_ietf_encrypt_detached
+        );
     }
 
     /// Runs `sodium_init` once; without it libsodium keeps its portable code.
@@ -57,31 +164,357 @@ pub mod libsodium {
         });
     }
 
-    /// Salsa20/20 (`crypto_stream_salsa20_xor`) with a 256-bit key and
-    /// 64-bit nonce.
-    pub fn salsa20_xor(key: &[u8; 32], nonce: &[u8; 8], data: &mut [u8]) {
+    /// The signature shared by libsodium's stream XOR functions.
+    type StreamXor = unsafe extern "C" fn(*mut u8, *const u8, u64, *const u8, *const u8) -> i32;
+
+    /// Calls the stream XOR `f` in place; `N` is the nonce length `f` reads.
+    fn stream_xor<const N: usize>(f: StreamXor, key: &[u8; 32], nonce: &[u8; N], data: &mut [u8]) {
         init();
         let p = data.as_mut_ptr();
-        // SAFETY: `k` and `n` point to the 32 and 8 bytes libsodium reads;
-        // `c` and `m` are the same `data.len()`-byte buffer, valid for reads
-        // and writes, and libsodium's stream XOR supports c == m (in place).
-        let rc = unsafe {
-            ffi::crypto_stream_salsa20_xor(p, p, data.len() as u64, nonce.as_ptr(), key.as_ptr())
-        };
-        assert_eq!(rc, 0, "crypto_stream_salsa20_xor failed");
+        // SAFETY: every `StreamXor` passed here reads 32 key bytes and `N`
+        // nonce bytes, which `key` and `nonce` hold; `c` and `m` are the same
+        // `data.len()`-byte buffer, valid for reads and writes, and
+        // libsodium's stream XORs support c == m (in place).
+        let rc = unsafe { f(p, p, data.len() as u64, nonce.as_ptr(), key.as_ptr()) };
+        assert_eq!(rc, 0, "libsodium stream XOR failed");
     }
 
-    /// XSalsa20 (`crypto_stream_xsalsa20_xor`) with a 256-bit key and
-    /// 192-bit nonce.
+    /// Salsa20/20 (`crypto_stream_salsa20_xor`).
+    pub fn salsa20_xor(key: &[u8; 32], nonce: &[u8; 8], data: &mut [u8]) {
+        stream_xor(ffi::crypto_stream_salsa20_xor, key, nonce, data);
+    }
+
+    /// XSalsa20 (`crypto_stream_xsalsa20_xor`).
     pub fn xsalsa20_xor(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) {
+        stream_xor(ffi::crypto_stream_xsalsa20_xor, key, nonce, data);
+    }
+
+    /// ChaCha20 of RFC 8439 (`crypto_stream_chacha20_ietf_xor`).
+    pub fn chacha20_xor(key: &[u8; 32], nonce: &[u8; 12], data: &mut [u8]) {
+        stream_xor(ffi::crypto_stream_chacha20_ietf_xor, key, nonce, data);
+    }
+
+    /// XChaCha20 (`crypto_stream_xchacha20_xor`).
+    pub fn xchacha20_xor(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) {
+        stream_xor(ffi::crypto_stream_xchacha20_xor, key, nonce, data);
+    }
+
+    /// Poly1305 (`crypto_onetimeauth_poly1305`).
+    pub fn poly1305_mac(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
         init();
-        let p = data.as_mut_ptr();
-        // SAFETY: `k` and `n` point to the 32 and 24 bytes libsodium reads;
-        // `c` and `m` are the same `data.len()`-byte buffer, valid for reads
-        // and writes, and libsodium's stream XOR supports c == m (in place).
+        let mut tag = [0u8; 16];
+        // SAFETY: `out` has the 16 bytes written, `m` the `mlen` bytes read,
+        // `k` the 32 key bytes.
         let rc = unsafe {
-            ffi::crypto_stream_xsalsa20_xor(p, p, data.len() as u64, nonce.as_ptr(), key.as_ptr())
+            ffi::crypto_onetimeauth_poly1305(
+                tag.as_mut_ptr(),
+                msg.as_ptr(),
+                msg.len() as u64,
+                key.as_ptr(),
+            )
         };
-        assert_eq!(rc, 0, "crypto_stream_xsalsa20_xor failed");
+        assert_eq!(rc, 0, "crypto_onetimeauth_poly1305 failed");
+        tag
+    }
+
+    /// The signature shared by libsodium's detached AEAD encryptions.
+    type AeadSeal = unsafe extern "C" fn(
+        *mut u8,
+        *mut u8,
+        *mut u64,
+        *const u8,
+        u64,
+        *const u8,
+        u64,
+        *const u8,
+        *const u8,
+        *const u8,
+    ) -> i32;
+
+    /// Calls the detached AEAD encryption `f` in place; `N` is the nonce
+    /// length `f` reads.
+    fn aead_seal<const N: usize>(
+        f: AeadSeal,
+        key: &[u8; 32],
+        nonce: &[u8; N],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        init();
+        let mut tag = [0u8; 16];
+        let p = data.as_mut_ptr();
+        // SAFETY: every `AeadSeal` passed here writes a 16-byte tag into
+        // `mac` (and may leave `maclen` null), reads `adlen` bytes of `ad`,
+        // `N` nonce bytes and 32 key bytes; `c` and `m` are the same
+        // `data.len()`-byte buffer, and libsodium's AEADs support c == m.
+        let rc = unsafe {
+            f(
+                p,
+                tag.as_mut_ptr(),
+                ptr::null_mut(),
+                p,
+                data.len() as u64,
+                aad.as_ptr(),
+                aad.len() as u64,
+                ptr::null(),
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert_eq!(rc, 0, "libsodium AEAD encryption failed");
+        tag
+    }
+
+    /// ChaCha20-Poly1305 of RFC 8439
+    /// (`crypto_aead_chacha20poly1305_ietf_encrypt_detached`); the tag.
+    pub fn chacha20poly1305_seal(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        aead_seal(
+            ffi::crypto_aead_chacha20poly1305_ietf_encrypt_detached,
+            key,
+            nonce,
+            aad,
+            data,
+        )
+    }
+
+    /// XChaCha20-Poly1305
+    /// (`crypto_aead_xchacha20poly1305_ietf_encrypt_detached`); the tag.
+    pub fn xchacha20poly1305_seal(
+        key: &[u8; 32],
+        nonce: &[u8; 24],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        aead_seal(
+            ffi::crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
+            key,
+            nonce,
+            aad,
+            data,
+        )
+    }
+
+    /// XSalsa20-Poly1305 (`crypto_secretbox_detached`); the tag.
+    pub fn xsalsa20poly1305_seal(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) -> [u8; 16] {
+        init();
+        let mut tag = [0u8; 16];
+        let p = data.as_mut_ptr();
+        // SAFETY: `mac` has the 16 bytes written, `n` and `k` the 24 and 32
+        // bytes read; `c` and `m` are the same `data.len()`-byte buffer,
+        // which `crypto_secretbox_detached` supports.
+        let rc = unsafe {
+            ffi::crypto_secretbox_detached(
+                p,
+                tag.as_mut_ptr(),
+                p,
+                data.len() as u64,
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert_eq!(rc, 0, "crypto_secretbox_detached failed");
+        tag
+    }
+}
+
+/// The system OpenSSL (libcrypto 3) through `openssl-sys`: the EVP ChaCha20
+/// and ChaCha20-Poly1305 ciphers and the EVP_MAC Poly1305, which run
+/// OpenSSL's assembly for this CPU. One context per thread, re-keyed on
+/// every call.
+pub mod openssl {
+    use std::cell::RefCell;
+    use std::ffi::c_int;
+    use std::ptr;
+
+    use openssl_sys as ffi;
+
+    /// `EVP_CTRL_AEAD_GET_TAG`.
+    const GET_TAG: c_int = 0x10;
+
+    /// An `EVP_CIPHER_CTX`, freed on drop.
+    struct CipherCtx(*mut ffi::EVP_CIPHER_CTX);
+
+    impl CipherCtx {
+        fn new() -> Self {
+            ffi::init();
+            // SAFETY: allocates a fresh context; checked for null below.
+            let ctx = unsafe { ffi::EVP_CIPHER_CTX_new() };
+            assert!(!ctx.is_null(), "EVP_CIPHER_CTX_new failed");
+            CipherCtx(ctx)
+        }
+    }
+
+    impl Drop for CipherCtx {
+        fn drop(&mut self) {
+            // SAFETY: the pointer came from EVP_CIPHER_CTX_new and is freed once.
+            unsafe { ffi::EVP_CIPHER_CTX_free(self.0) };
+        }
+    }
+
+    /// An `EVP_MAC_CTX` for Poly1305, freed on drop.
+    struct MacCtx(*mut ffi::EVP_MAC_CTX);
+
+    impl MacCtx {
+        fn new() -> Self {
+            ffi::init();
+            // SAFETY: fetches the default provider's POLY1305 by a
+            // NUL-terminated name, then a context for it; both checked for
+            // null. The context holds its own reference to the MAC, so ours
+            // is released at once.
+            unsafe {
+                let mac = ffi::EVP_MAC_fetch(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null());
+                assert!(!mac.is_null(), "EVP_MAC_fetch(POLY1305) failed");
+                let ctx = ffi::EVP_MAC_CTX_new(mac);
+                ffi::EVP_MAC_free(mac);
+                assert!(!ctx.is_null(), "EVP_MAC_CTX_new failed");
+                MacCtx(ctx)
+            }
+        }
+    }
+
+    impl Drop for MacCtx {
+        fn drop(&mut self) {
+            // SAFETY: the pointer came from EVP_MAC_CTX_new and is freed once.
+            unsafe { ffi::EVP_MAC_CTX_free(self.0) };
+        }
+    }
+
+    thread_local! {
+        static CIPHER: RefCell<CipherCtx> = RefCell::new(CipherCtx::new());
+        static MAC: RefCell<MacCtx> = RefCell::new(MacCtx::new());
+    }
+
+    /// Encrypts `data` in place with `cipher` keyed by `key` and `iv`,
+    /// after `aad`; the tag when `tag` is set (an AEAD).
+    fn encrypt(
+        cipher: *const ffi::EVP_CIPHER,
+        key: &[u8; 32],
+        iv: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+        tag: Option<&mut [u8; 16]>,
+    ) {
+        CIPHER.with_borrow(|ctx| {
+            let ctx = ctx.0;
+            let mut outl: c_int = 0;
+            let p = data.as_mut_ptr();
+            // SAFETY: `ctx` is a live context; the cipher reads 32 key bytes
+            // and an IV of `iv.len()` bytes (16 for ChaCha20, 12 for
+            // ChaCha20-Poly1305, its defaults); EVP allows the output to be
+            // the input buffer for stream ciphers; the AAD pass has a null
+            // output; the final call writes nothing for these ciphers; the
+            // tag control writes 16 bytes.
+            unsafe {
+                assert_eq!(
+                    ffi::EVP_EncryptInit_ex(
+                        ctx,
+                        cipher,
+                        ptr::null_mut(),
+                        key.as_ptr(),
+                        iv.as_ptr()
+                    ),
+                    1
+                );
+                if !aad.is_empty() {
+                    assert_eq!(
+                        ffi::EVP_EncryptUpdate(
+                            ctx,
+                            ptr::null_mut(),
+                            &mut outl,
+                            aad.as_ptr(),
+                            aad.len() as c_int
+                        ),
+                        1
+                    );
+                }
+                assert_eq!(
+                    ffi::EVP_EncryptUpdate(ctx, p, &mut outl, p, data.len() as c_int),
+                    1
+                );
+                assert_eq!(ffi::EVP_EncryptFinal_ex(ctx, p, &mut outl), 1);
+                if let Some(tag) = tag {
+                    assert_eq!(
+                        ffi::EVP_CIPHER_CTX_ctrl(ctx, GET_TAG, 16, tag.as_mut_ptr().cast()),
+                        1
+                    );
+                }
+            }
+        });
+    }
+
+    /// ChaCha20 (`EVP_chacha20`): OpenSSL's 16-byte IV is the 32-bit
+    /// little-endian block counter, here 0, then the 96-bit nonce.
+    pub fn chacha20_xor(key: &[u8; 32], nonce: &[u8; 12], data: &mut [u8]) {
+        let mut iv = [0u8; 16];
+        iv[4..].copy_from_slice(nonce);
+        // SAFETY: returns a pointer to a static cipher description.
+        let cipher = unsafe { ffi::EVP_chacha20() };
+        encrypt(cipher, key, &iv, &[], data, None);
+    }
+
+    /// ChaCha20-Poly1305 (`EVP_chacha20_poly1305`) seal in place; the tag.
+    pub fn chacha20poly1305_seal(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        let mut tag = [0u8; 16];
+        // SAFETY: returns a pointer to a static cipher description.
+        let cipher = unsafe { ffi::EVP_chacha20_poly1305() };
+        encrypt(cipher, key, nonce, aad, data, Some(&mut tag));
+        tag
+    }
+
+    /// Poly1305 through EVP_MAC.
+    pub fn poly1305_mac(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+        MAC.with_borrow(|ctx| {
+            let ctx = ctx.0;
+            let mut tag = [0u8; 16];
+            let mut outl = 0usize;
+            // SAFETY: `ctx` is a live Poly1305 context; init reads the 32
+            // key bytes, update `msg.len()` bytes, final writes at most the
+            // 16 bytes `tag` has.
+            unsafe {
+                assert_eq!(
+                    ffi::EVP_MAC_init(ctx, key.as_ptr(), key.len(), ptr::null()),
+                    1
+                );
+                assert_eq!(ffi::EVP_MAC_update(ctx, msg.as_ptr(), msg.len()), 1);
+                assert_eq!(
+                    ffi::EVP_MAC_final(ctx, tag.as_mut_ptr(), &mut outl, tag.len()),
+                    1
+                );
+            }
+            assert_eq!(outl, 16, "Poly1305 tag length");
+            tag
+        })
+    }
+}
+
+/// ring's AEAD API (its ChaCha20 and Poly1305 are not public on their own).
+pub mod ring {
+    use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, UnboundKey};
+
+    /// ChaCha20-Poly1305 seal in place; the tag.
+    pub fn chacha20poly1305_seal(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> [u8; 16] {
+        let key =
+            LessSafeKey::new(UnboundKey::new(&CHACHA20_POLY1305, key).expect("a 32-byte key"));
+        let tag = key
+            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(*nonce), Aad::from(aad), data)
+            .expect("a message within the AEAD's limits");
+        let mut out = [0u8; 16];
+        out.copy_from_slice(tag.as_ref());
+        out
     }
 }
