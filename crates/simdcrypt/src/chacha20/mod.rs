@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use crate::rung::rungs;
-use crate::stream::{BlockKeystream, Position};
+use crate::stream::{BlockKeystream, Position, cipher_methods};
 use crate::vertical::Counter;
 use crate::{Error, Xor};
 
@@ -450,66 +450,7 @@ impl<const N: usize> ChaCha<N> {
         }
     }
 
-    /// The same cipher on the rung `imp`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
-    /// lacks what the rung needs.
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.core.imp = imp.require()?;
-        Ok(self)
-    }
-
-    /// The same cipher XORing with `xor` on its single-block rungs (the
-    /// vertical rungs XOR from their registers).
-    pub fn with_xor(mut self, xor: Xor) -> Self {
-        self.core.xor = xor;
-        self
-    }
-
-    /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.core.imp
-    }
-
-    /// Moves to byte `byte_offset` of the keystream (block `byte_offset /
-    /// 64`); the end of the keystream (2^38 bytes for [`ChaCha20`], 2^70
-    /// for the others) is allowed.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] beyond the end.
-    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
-        self.position.seek::<Core<N>>(byte_offset)
-    }
-
-    /// The current byte offset in the keystream.
-    pub fn position(&self) -> u128 {
-        self.position.get()
-    }
-
-    /// XORs the keystream into `data` in place, resuming where the last call
-    /// stopped: calls of 5 and 70 bytes equal one of 75 (RFC 8439 §2.4).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] when `data` runs past the last block;
-    /// then nothing is written and the position stays.
-    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        self.position.apply(&self.core, data)
-    }
-
-    /// `output = input ⊕ keystream`, resuming where the last call stopped.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::LengthMismatch`] when the buffers differ in length,
-    /// [`Error::KeystreamExhausted`] as for [`ChaCha::apply_keystream`];
-    /// then nothing is written.
-    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.position.xor_into(&self.core, input, output)
-    }
+    cipher_methods!(Impl, Core<N>);
 }
 
 impl<const N: usize> fmt::Debug for ChaCha<N> {
