@@ -34,6 +34,7 @@ pub(crate) struct Position(u128);
 
 impl Position {
     /// One past the last keystream byte of `K`.
+    #[inline]
     fn end<K: BlockKeystream>() -> u128 {
         (u128::from(K::LAST_BLOCK) + 1) * BLOCK_LEN as u128
     }
@@ -53,19 +54,28 @@ impl Position {
     }
 
     /// The position after `len` more bytes, if the keystream reaches it.
+    #[inline]
     fn advance<K: BlockKeystream>(self, len: usize) -> Result<u128, Error> {
-        self.0
-            .checked_add(len as u128)
-            .filter(|&end| end <= Self::end::<K>())
-            .ok_or_else(exhausted::<K>)
+        // No overflow: a position never passes the end (below 2^71), and
+        // `len` is below 2^64.
+        let end = self.0 + len as u128;
+        if end <= Self::end::<K>() {
+            Ok(end)
+        } else {
+            Err(exhausted::<K>())
+        }
     }
 
     /// XORs the keystream at this position into `data` and moves past it;
     /// nothing is written when the keystream is too short.
+    #[inline]
     pub(crate) fn apply<K: BlockKeystream>(&mut self, k: &K, data: &mut [u8]) -> Result<(), Error> {
         let end = self.advance::<K>(data.len())?;
-        self.apply_checked(k, data);
-        self.0 = end;
+        // Moved before the XOR (which cannot fail), so that nothing is
+        // left to do after it but return: the XOR is then the last call,
+        // and nothing need be kept in registers across it.
+        let start = std::mem::replace(self, Position(end));
+        start.apply_checked(k, data);
         Ok(())
     }
 
@@ -97,25 +107,32 @@ impl Position {
     }
 
     /// The XOR, once `advance` has said the keystream reaches far enough.
-    fn apply_checked<K: BlockKeystream>(&self, k: &K, mut data: &mut [u8]) {
+    #[inline]
+    fn apply_checked<K: BlockKeystream>(self, k: &K, data: &mut [u8]) {
         if data.is_empty() {
             return;
         }
         // `data` is not empty and ends within the keystream, so the block
         // number of its first byte is at most LAST_BLOCK and fits a u64.
-        let mut counter = (self.0 / BLOCK_LEN as u128) as u64;
-        let offset = (self.0 % BLOCK_LEN as u128) as usize;
-        if offset != 0 {
-            let take = data.len().min(BLOCK_LEN - offset);
-            let (head, rest) = data.split_at_mut(take);
-            k.xor_partial_block(counter, offset, head);
-            data = rest;
-            if data.is_empty() {
-                return;
-            }
-            counter += 1;
+        let counter = (self.0 / BLOCK_LEN as u128) as u64;
+        match (self.0 % BLOCK_LEN as u128) as usize {
+            0 => k.xor_blocks(counter, data),
+            offset => apply_from_offset(k, counter, offset, data),
         }
-        k.xor_blocks(counter, data);
+    }
+}
+
+/// The XOR of `data` (not empty) from byte `offset` (1–63) of block
+/// `counter` on: the rest of that block, then whole blocks. Out of line, so
+/// that a call at a block boundary (every one-shot call) calls `xor_blocks`
+/// last and keeps nothing across it.
+#[inline(never)]
+fn apply_from_offset<K: BlockKeystream>(k: &K, counter: u64, offset: usize, data: &mut [u8]) {
+    let take = data.len().min(BLOCK_LEN - offset);
+    let (head, rest) = data.split_at_mut(take);
+    k.xor_partial_block(counter, offset, head);
+    if !rest.is_empty() {
+        k.xor_blocks(counter + 1, rest);
     }
 }
 

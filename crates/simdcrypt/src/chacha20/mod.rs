@@ -128,6 +128,32 @@ macro_rules! rung_xor_keystream {
 #[cfg(target_arch = "x86_64")]
 use rung_xor_keystream;
 
+/// The dispatch `match` of the one-block forms: `$f($args)` of the rung
+/// `$imp`'s horizontal module (the `avx512vl` one for both AVX-512 rungs),
+/// `$reference` on the reference rung and off x86-64. Only used with rungs
+/// that passed [`Impl::require`].
+macro_rules! on_one_block_form {
+    ($imp:expr, $f:ident($($arg:expr),*), or $reference:expr) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Impl::Sse2 => unsafe { sse2::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
+            Impl::Ssse3x4 => unsafe { ssse3::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::Avx2 => unsafe { avx2::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: these rungs passed `require()`, so the CPU has
+            // AVX-512F and AVX-512VL.
+            Impl::Avx512 | Impl::Avx512vl => unsafe { avx512vl::$f($($arg),*) },
+            // The reference, and the SIMD rungs off x86-64 (never available).
+            _ => $reference,
+        }
+    };
+}
+
 /// Key length, in bytes (RFC 8439 §2.3: 256 bits).
 pub const KEY_LEN: usize = 32;
 /// Nonce length of RFC 8439 ChaCha20, in bytes (§2.3: 96 bits).
@@ -167,6 +193,7 @@ impl Impl {
     ///
     /// Chosen once and cached: every cipher asks, and a 64-byte message
     /// should not pay for four feature checks.
+    #[inline]
     pub fn best() -> Impl {
         static BEST: OnceLock<Impl> = OnceLock::new();
         *BEST.get_or_init(|| {
@@ -203,30 +230,26 @@ impl Impl {
     /// The 20 rounds of one block, no final addition. Only called with
     /// rungs that passed [`Impl::require`].
     fn permute(self, x: &[u32; 16]) -> [u32; 16] {
-        match self {
-            Impl::Reference => reference::double_rounds(x, DOUBLE_ROUNDS),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            Impl::Sse2 => unsafe { sse2::double_rounds(x) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
-            Impl::Ssse3x4 => unsafe { ssse3::double_rounds(x) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::Avx2 => unsafe { avx2::double_rounds(x) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: these rungs passed `require()`, so the CPU has
-            // AVX-512F and AVX-512VL.
-            Impl::Avx512 | Impl::Avx512vl => unsafe { avx512vl::double_rounds(x) },
-            // The SIMD rungs are never available off x86-64.
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => reference::double_rounds(x, DOUBLE_ROUNDS),
-        }
+        on_one_block_form!(self, double_rounds(x), or reference::double_rounds(x, DOUBLE_ROUNDS))
+    }
+
+    /// HChaCha20 in place on this rung: the 20 rounds of `x` (no final
+    /// addition), whose words 0–3 and 12–15 then replace the key words
+    /// 4–11 of `x`. Only called with rungs that passed [`Impl::require`].
+    #[inline]
+    fn hchacha20_into_key(self, x: &mut [u32; 16]) {
+        on_one_block_form!(self, hchacha20_into_key(x), or {
+            let mut z = reference::double_rounds(x, DOUBLE_ROUNDS);
+            x[4..8].copy_from_slice(&z[..4]);
+            x[8..12].copy_from_slice(&z[12..]);
+            z.zeroize();
+        })
     }
 
     /// XORs keystream from block `block` of `state` (whose counter words,
     /// described by `counter`, are ignored) into `data`. Only called with
     /// rungs that passed [`Impl::require`].
+    #[inline]
     fn xor_keystream(
         self,
         xor: Xor,
@@ -235,7 +258,24 @@ impl Impl {
         block: u64,
         data: &mut [u8],
     ) {
+        let one_block = data.len() <= BLOCK_LEN;
         match self {
+            // One block, the commonest short call: each rung's horizontal
+            // one-block entry, straight.
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
+            Impl::Ssse3x4 if one_block => unsafe {
+                ssse3::xor_one_block(state, counter, block, data)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::Avx2 if one_block => unsafe { avx2::xor_one_block(state, counter, block, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: these rungs passed `require()`, so the CPU has
+            // AVX-512F and AVX-512VL.
+            Impl::Avx512 | Impl::Avx512vl if one_block => unsafe {
+                avx512vl::xor_one_block(state, counter, block, data)
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
             Impl::Ssse3x4 => unsafe { ssse3::xor_keystream(state, counter, block, data) },
@@ -250,15 +290,26 @@ impl Impl {
             // SAFETY: this rung passed `require()`, so the CPU has AVX-512F
             // and AVX-512VL.
             Impl::Avx512vl => unsafe { avx512vl::xor_keystream(state, counter, block, data) },
-            // The single-block rungs: a block at a time, XORed with `xor`.
-            _ => {
-                let mut x = *state;
-                counter.set(&mut x, block);
-                for chunk in data.chunks_mut(BLOCK_LEN) {
-                    xor.apply(chunk, &keystream_block(&self.permute(&x), &x));
-                    counter.add(&mut x, 1);
-                }
-            }
+            _ => self.xor_single_blocks(xor, state, (counter, block), data),
+        }
+    }
+
+    /// [`Impl::xor_keystream`] on the single-block rungs: a block at a
+    /// time, XORed with `xor`. Kept out of line, so that the vertical
+    /// rungs' calls from the inlined dispatch need no stack frame.
+    #[inline(never)]
+    fn xor_single_blocks(
+        self,
+        xor: Xor,
+        state: &[u32; 16],
+        (counter, block): (Counter, u64),
+        data: &mut [u8],
+    ) {
+        let mut x = *state;
+        counter.set(&mut x, block);
+        for chunk in data.chunks_mut(BLOCK_LEN) {
+            xor.apply(chunk, &keystream_block(&self.permute(&x), &x));
+            counter.add(&mut x, 1);
         }
     }
 }
@@ -279,39 +330,63 @@ fn keystream_block(z: &[u32; 16], x: &[u32; 16]) -> [u8; BLOCK_LEN] {
 /// the output is words 0–3 and 12–15, little-endian. Runs on the fastest
 /// single-block form; temporaries are zeroized.
 pub fn hchacha20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
-    let mut x = initial_state(key);
-    let (words, _) = input.as_chunks::<4>();
-    for (i, w) in words.iter().enumerate() {
-        x[12 + i] = u32::from_le_bytes(*w);
-    }
-    let mut z = single_block().permute(&x);
+    let mut x = hchacha20_state(key, input);
     let mut out = [0u8; 32];
-    for (o, i) in out.chunks_exact_mut(4).zip([0, 1, 2, 3, 12, 13, 14, 15]) {
-        o.copy_from_slice(&z[i].to_le_bytes());
+    for (o, w) in out.chunks_exact_mut(4).zip(&x[KEY_WORDS]) {
+        o.copy_from_slice(&w.to_le_bytes());
     }
-    x.zeroize();
-    z.zeroize();
+    x[KEY_WORDS].zeroize();
     out
+}
+
+/// The state of `key` with `input` in words 12–15, after
+/// [`Impl::hchacha20_into_key`]: the HChaCha20 output in the key words
+/// 4–11 (the key itself overwritten), so XChaCha20's state but for words
+/// 12–15.
+#[inline]
+fn hchacha20_state(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u32; 16] {
+    let imp = single_block();
+    let (k, _) = key.as_chunks::<4>();
+    let (n, _) = input.as_chunks::<4>();
+    let mut x = initial_state(|i| u32::from_le_bytes(k[i]));
+    for (w, n) in x[12..].iter_mut().zip(n) {
+        *w = u32::from_le_bytes(*n);
+    }
+    imp.hchacha20_into_key(&mut x);
+    x
 }
 
 /// The fastest one-block form this CPU has: the horizontal code of the
 /// best rung (every SIMD rung's [`Impl::permute`] is one block horizontal;
 /// under `SIMDCRYPT_MAX_ISA=scalar` it is the reference).
+#[inline]
 fn single_block() -> Impl {
     Impl::best()
 }
 
 /// The state of RFC 8439 §2.3 with the counter and nonce words zero:
-/// constants, then the key as eight little-endian words.
-fn initial_state(key: &[u8; KEY_LEN]) -> [u32; 16] {
-    let (k, _) = key.as_chunks::<4>();
-    let mut x = [0u32; 16];
-    x[..4].copy_from_slice(&reference::CONSTANTS);
-    for (w, k) in x[4..12].iter_mut().zip(k) {
-        *w = u32::from_le_bytes(*k);
-    }
-    x
+/// constants, then key word `i` (0–7, little-endian) from `key_word(i)`.
+#[inline]
+fn initial_state(key_word: impl Fn(usize) -> u32) -> [u32; 16] {
+    // One array expression: built in a scratch array and copied, the state
+    // cost a one-shot call two stores and a reload more.
+    std::array::from_fn(|i| match i {
+        0..4 => reference::CONSTANTS[i],
+        4..12 => key_word(i - 4),
+        _ => 0,
+    })
 }
+
+/// Where the key lies in the state (RFC 8439 §2.3): words 4–11, the only
+/// secret words of a cipher's input state, so the ones zeroized on drop.
+///
+/// Zeroizing all 16 words took a one-shot 64-byte call (fresh cipher,
+/// `apply_keystream`, drop) from ~228 to ~255 TSC ticks on Zen 3, in a
+/// loop of such calls. One block is a single latency chain, and back-to-back
+/// calls are fast only while the next call's instructions and stores fit in
+/// the out-of-order window beside the tail of the current chain; eight more
+/// stores were past that edge.
+const KEY_WORDS: std::ops::Range<usize> = 4..12;
 
 /// The keystream generator behind [`ChaCha`]: the input state with zero
 /// counter, the rung, the XOR form. `N` is the nonce length, which fixes
@@ -349,6 +424,7 @@ impl<const N: usize> BlockKeystream for Core<N> {
         u64::MAX
     };
 
+    #[inline]
     fn xor_blocks(&self, counter: u64, data: &mut [u8]) {
         self.imp
             .xor_keystream(self.xor, &self.state, Self::COUNTER, counter, data);
@@ -362,8 +438,11 @@ impl<const N: usize> BlockKeystream for Core<N> {
 }
 
 impl<const N: usize> Drop for Core<N> {
+    /// Zeroizes the key words (4–11). The constants, the nonce and the
+    /// counter are public; leaving them halves the stores, which a one-shot
+    /// 64-byte call pays for (see [`KEY_WORDS`]).
     fn drop(&mut self) {
-        self.state.zeroize();
+        self.state[KEY_WORDS].zeroize();
     }
 }
 
@@ -397,6 +476,7 @@ pub type XChaCha20 = ChaCha<XNONCE_LEN>;
 impl ChaCha20 {
     /// A cipher at byte 0 of the keystream (block counter 0), on the
     /// fastest rung.
+    #[inline]
     pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; NONCE_LEN]) -> Self {
         let [a, b, c, d, rest @ ..] = *nonce;
         Self::from_key(key, u32::from_le_bytes([a, b, c, d]), &rest)
@@ -415,27 +495,49 @@ impl XChaCha20 {
     /// A cipher at byte 0 of the keystream, on the fastest rung: the
     /// subkey `hchacha20(key, nonce[0..16])` and the nonce `nonce[16..24]`
     /// (draft-irtf-cfrg-xchacha-03 §2.3); the subkey is zeroized.
+    #[inline]
     pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
         let head: [u8; 16] = std::array::from_fn(|i| nonce[i]);
         let tail: [u8; 8] = std::array::from_fn(|i| nonce[16 + i]);
-        let mut subkey = hchacha20(key, &head);
-        let cipher = Self::from_key(&subkey, 0, &tail);
-        subkey.zeroize();
-        cipher
+        // The subkey is computed where the state keeps it: no copy of it
+        // is left anywhere else to zeroize.
+        let mut state = hchacha20_state(key, &head);
+        state[12] = 0;
+        Self::with_state(state, 0, &tail)
     }
 }
 
 impl<const N: usize> ChaCha<N> {
     /// The state of `key` with `word13` in word 13 (the RFC 8439 nonce's
     /// first word; 0, the counter's high half, otherwise) and the last 8
-    /// nonce bytes in words 14–15, counter zero.
+    /// nonce bytes in words 14–15, counter zero, on the fastest rung.
+    #[inline]
+    fn from_key(key: &[u8; KEY_LEN], word13: u32, words14_15: &[u8; 8]) -> Self {
+        // The rung first: asked after the state is built, its (rarely
+        // taken) call would make the compiler keep the state in a
+        // temporary across it, and copy it to its place afterwards.
+        let imp = Impl::best();
+        let (k, _) = key.as_chunks::<4>();
+        let state = initial_state(|i| u32::from_le_bytes(k[i]));
+        Self::with_state_on(imp, state, word13, words14_15)
+    }
+
+    /// [`ChaCha::from_key`] with the constants and key words of `state`
+    /// (words 4–11 zeroized on drop), on the fastest rung.
+    #[inline]
+    fn with_state(state: [u32; 16], word13: u32, words14_15: &[u8; 8]) -> Self {
+        Self::with_state_on(Impl::best(), state, word13, words14_15)
+    }
+
+    /// The cipher on rung `imp` with words 0–12 of `state`, then `word13`
+    /// and `words14_15`.
     ///
     /// Words 14–15 are written as one 64-bit value: the horizontal forms
     /// read them with one 8-byte load, and a load that spans two stores is
     /// not forwarded from them but waits for them to retire (about 15 TSC
     /// ticks more per one-shot 64-byte call on Zen 3).
-    fn from_key(key: &[u8; KEY_LEN], word13: u32, words14_15: &[u8; 8]) -> Self {
-        let mut state = initial_state(key);
+    #[inline]
+    fn with_state_on(imp: Impl, mut state: [u32; 16], word13: u32, words14_15: &[u8; 8]) -> Self {
         let last = u64::from_le_bytes(*words14_15);
         state[13] = word13;
         state[14] = last as u32;
@@ -443,7 +545,7 @@ impl<const N: usize> ChaCha<N> {
         ChaCha {
             core: Core {
                 state,
-                imp: Impl::best(),
+                imp,
                 xor: Xor::default(),
             },
             position: Position::default(),
@@ -546,6 +648,17 @@ mod tests {
     fn hchacha20_matches_reference() {
         let key = [0x42; 32];
         let input: [u8; 16] = std::array::from_fn(|i| i as u8 * 17);
-        assert_eq!(hchacha20(&key, &input), reference::hchacha20(&key, &input));
+        let expected = reference::hchacha20(&key, &input);
+        assert_eq!(hchacha20(&key, &input), expected);
+        let x: [u32; 16] = std::array::from_fn(|i| (i as u32 + 3).wrapping_mul(0x6a09_e667));
+        let z = reference::double_rounds(&x, DOUBLE_ROUNDS);
+        for imp in Impl::available() {
+            let mut y = x;
+            imp.hchacha20_into_key(&mut y);
+            assert_eq!(y[..4], x[..4], "{imp}");
+            assert_eq!(y[4..8], z[..4], "{imp}");
+            assert_eq!(y[8..12], z[12..], "{imp}");
+            assert_eq!(y[12..], x[12..], "{imp}");
+        }
     }
 }
