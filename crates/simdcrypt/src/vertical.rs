@@ -88,10 +88,18 @@ impl Counter {
 /// `double_round` macro (called as `double_round!(add, xor, rotl; x0, …,
 /// x15)`), the register rotate `rotl` (`rotl!(x, n)`, a literal `n`) and the
 /// counter's first word.
+///
+/// With `hook = name` (after `counter_word` in the short forms, last in the
+/// full form) the function takes one more argument, `name: &mut impl
+/// FnMut()`, called once after every double round of every batch: work for
+/// the scalar units to do while the vector units compute the keystream
+/// (the stitched AEAD kernels run Poly1305 there). Without it the function
+/// is exactly as before.
 macro_rules! vertical_batches {
     (
         $(#[$attr:meta])* fn $name:ident($feature:literal) on ymm,
         double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+        $(, hook = $hook:ident)?
     ) => {
         $crate::vertical::vertical_batches! {
             $(#[$attr])*
@@ -106,11 +114,13 @@ macro_rules! vertical_batches {
             counters = $crate::vertical::counters_8,
             transpose = $crate::vertical::transpose_8,
             counter_word = $word,
+            $(hook = $hook,)?
         }
     };
     (
         $(#[$attr:meta])* fn $name:ident($feature:literal) on xmm,
         double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+        $(, hook = $hook:ident)?
     ) => {
         $crate::vertical::vertical_batches! {
             $(#[$attr])*
@@ -125,11 +135,13 @@ macro_rules! vertical_batches {
             counters = $crate::vertical::counters_4,
             transpose = $crate::vertical::transpose_4,
             counter_word = $word,
+            $(hook = $hook,)?
         }
     };
     (
         $(#[$attr:meta])* fn $name:ident($feature:literal) on zmm,
         double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+        $(, hook = $hook:ident)?
     ) => {
         $crate::vertical::vertical_batches! {
             $(#[$attr])*
@@ -144,6 +156,7 @@ macro_rules! vertical_batches {
             counters = $crate::vertical::counters_16,
             transpose = $crate::vertical::transpose_16,
             counter_word = $word,
+            $(hook = $hook,)?
         }
     };
     (
@@ -159,6 +172,7 @@ macro_rules! vertical_batches {
         counters = $counters:path,
         transpose = $transpose:path,
         counter_word = $word:literal,
+        $(hook = $hook:ident,)?
     ) => {
         $(#[$attr])*
         #[target_feature(enable = $feature)]
@@ -168,6 +182,7 @@ macro_rules! vertical_batches {
             block: &mut u64,
             double_rounds: usize,
             mut data: &'a mut [u8],
+            $($hook: &mut impl FnMut(),)?
         ) -> &'a mut [u8] {
             const LANES: usize = $lanes;
             const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
@@ -206,6 +221,7 @@ macro_rules! vertical_batches {
                 for _ in 0..double_rounds {
                     $dr!($add, $xor, $rotl;
                         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
+                    $($hook();)?
                 }
                 // The final addition, then one block per entry.
                 let blocks: [[$v; PER_BLOCK]; LANES] = $transpose([

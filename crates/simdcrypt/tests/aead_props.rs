@@ -1,8 +1,9 @@
 //! The AEADs against RustCrypto's independent `chacha20poly1305` and
 //! `xsalsa20poly1305` on random keys, nonces, associated data and messages
 //! whose lengths cross every switch point (ChaCha20's 4/8/16-block batches,
-//! Poly1305's scalar/vector switch, the one-pass chunk); and the refusal of
-//! every altered bit.
+//! Poly1305's scalar/vector switch, the one-pass chunk, every 512-byte
+//! batch of a stitched kernel); and the refusal of every altered bit, with
+//! the buffer zeroed.
 
 mod common;
 
@@ -12,8 +13,32 @@ use proptest::prelude::*;
 use simdcrypt::Error;
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
 
-/// Lengths around the one-pass chunk (4 KiB) and a few multiples of it.
-const CHUNK_EDGES: &[usize] = &[4095, 4096, 4097, 8191, 8192, 8193, 3 * 4096 + 17];
+/// Lengths around the one-pass chunk (256 KiB), a multiple of it, and the
+/// former chunk (4 KiB).
+const CHUNK_EDGES: &[usize] = &[
+    4095,
+    4096,
+    4097,
+    8193,
+    (256 << 10) - 1,
+    256 << 10,
+    (256 << 10) + 1,
+    2 * (256 << 10) + 17,
+];
+
+/// Offsets around a multiple of a stitched kernel's 512-byte batch: the
+/// boundary itself, a Poly1305 block either side, and 32 bytes (where a
+/// secretbox message reaches a keystream block boundary).
+const BATCH_OFFSETS: [isize; 11] = [-33, -32, -17, -16, -1, 0, 1, 16, 31, 32, 33];
+
+/// Lengths around every multiple of 512 bytes up to 8 batches (4 KiB),
+/// beyond the short path: a stitched kernel's first, last and only batch,
+/// with and without a partial batch after it.
+fn batch_edges() -> impl Iterator<Item = usize> {
+    (1..=8usize)
+        .flat_map(|n| BATCH_OFFSETS.map(|d| (n * 512).checked_add_signed(d)))
+        .flatten()
+}
 
 fn peer_chacha(key: &[u8; 32], nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
     let mut data = pt.to_vec();
@@ -85,6 +110,84 @@ fn every_short_length_and_every_edge() {
         .chain(CHUNK_EDGES.iter().copied())
     {
         agree(len as u64, len, len % 37);
+    }
+}
+
+#[test]
+fn around_every_batch_with_every_short_aad() {
+    for len in batch_edges() {
+        agree(len as u64, len, len % 41);
+    }
+    for len in [512, 1024 + 1, 8 * 512 - 1] {
+        for aad_len in 0..=40 {
+            agree((len * 41 + aad_len) as u64, len, aad_len);
+        }
+    }
+}
+
+/// Altered bits in the first batch, the last whole batch, the partial
+/// batch after it, the associated data or the tag of messages around batch
+/// boundaries are refused, and the buffer is zeroed.
+#[test]
+fn altered_long_messages_are_refused_and_zeroed() {
+    let key = [0x3c; 32];
+    let aad = bytes(8, 13);
+    for len in batch_edges() {
+        let pt = bytes(len as u64, len);
+        let flips = [
+            0,
+            7 * 8 + 3,
+            (len / 512 * 512).saturating_sub(1) * 8,
+            len * 8 - 1,
+        ];
+        let a = ChaCha20Poly1305::new(&key);
+        let x = XChaCha20Poly1305::new(&key);
+        let s = XSalsa20Poly1305::new(&key);
+        let mut ct = [pt.clone(), pt.clone(), pt.clone()];
+        let tags = [
+            a.encrypt_in_place_detached(&[1; 12], &aad, &mut ct[0]),
+            x.encrypt_in_place_detached(&[1; 24], &aad, &mut ct[1]),
+            s.encrypt_in_place_detached(&[1; 24], &[], &mut ct[2]),
+        ];
+        let open = |which: usize, aad: &[u8], data: &mut [u8], tag: &[u8; 16]| match which {
+            0 => a.decrypt_in_place_detached(&[1; 12], aad, data, tag),
+            1 => x.decrypt_in_place_detached(&[1; 24], aad, data, tag),
+            _ => s.decrypt_in_place_detached(&[1; 24], &[], data, tag),
+        };
+        for which in 0..3 {
+            let aad: &[u8] = if which == 2 { &[] } else { &aad };
+            let mut data = ct[which].clone();
+            assert_eq!(open(which, aad, &mut data, &tags[which]), Ok(()));
+            assert_eq!(data, pt, "aead {which} len {len}");
+            for bit in flips {
+                let mut data = ct[which].clone();
+                data[bit / 8] ^= 1 << (bit % 8);
+                let r = open(which, aad, &mut data, &tags[which]);
+                assert_eq!(
+                    r,
+                    Err(Error::AuthenticationFailed),
+                    "aead {which} len {len} bit {bit}"
+                );
+                assert!(
+                    data.iter().all(|&b| b == 0),
+                    "aead {which} len {len} bit {bit}"
+                );
+            }
+            let mut tag = tags[which];
+            tag[15] ^= 0x80;
+            let mut data = ct[which].clone();
+            assert_eq!(
+                open(which, aad, &mut data, &tag),
+                Err(Error::AuthenticationFailed)
+            );
+            assert!(data.iter().all(|&b| b == 0), "aead {which} len {len} tag");
+            if which < 2 {
+                let mut data = ct[which].clone();
+                let r = open(which, &aad[1..], &mut data, &tags[which]);
+                assert_eq!(r, Err(Error::AuthenticationFailed));
+                assert!(data.iter().all(|&b| b == 0), "aead {which} len {len} aad");
+            }
+        }
     }
 }
 

@@ -87,3 +87,9 @@ rung_xor_keystream! {
     /// 1–7 as interleaved horizontal pairs.
     "avx2" needs "AVX2": [xor_batches_8] => xor_tail_pairs
 }
+
+crate::aead::avx2_stitched::hooked_batch! {
+    impl for super::ChaCha20, core = |c| c.core,
+    counter = crate::vertical::Counter { word: 12, wide: false },
+    double_round = double_round, rotl = rotl_avx2, counter_word = 12
+}
