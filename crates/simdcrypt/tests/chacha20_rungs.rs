@@ -338,60 +338,10 @@ fn xchacha20_is_legacy_chacha20_under_the_subkey() {
     }
 }
 
-#[test]
-fn calls_resume_at_any_byte() {
-    let key = [9u8; 32];
-    let nonce = [4u8; 12];
-    for imp in rungs("calls_resume_at_any_byte") {
-        let data = bytes(2, 3000);
-        let mut want = data.clone();
-        ChaCha20::new(&key, &nonce)
-            .with_impl(imp)
-            .unwrap()
-            .apply_keystream(&mut want)
-            .unwrap();
-        for chunk in [1, 3, 5, 63, 64, 65, 100, 255, 256, 1000] {
-            let mut got = data.clone();
-            let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-            for piece in got.chunks_mut(chunk) {
-                c.apply_keystream(piece).unwrap();
-            }
-            assert_eq!(got, want, "{imp}: chunks of {chunk}");
-        }
-    }
-}
-
-#[test]
-fn xor_into_equals_apply_keystream() {
-    let key = [1u8; 32];
-    let nonce = [2u8; 12];
-    for imp in rungs("xor_into_equals_apply_keystream") {
-        for len in [0, 1, 63, 64, 65, 4095, 4096, 4097, 10_000] {
-            let input = bytes(len as u64, len);
-            let mut want = input.clone();
-            let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(17).unwrap();
-            c.apply_keystream(&mut want).unwrap();
-            let mut got = vec![0u8; len];
-            let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(17).unwrap();
-            c.xor_into(&input, &mut got).unwrap();
-            assert_eq!(got, want, "{imp}, {len} bytes");
-            assert_eq!(c.position(), 17 + len as u128);
-        }
-    }
-    let mut out = [0u8; 3];
-    let err = ChaCha20::new(&key, &nonce)
-        .xor_into(&[0u8; 4], &mut out)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::LengthMismatch {
-            input: 4,
-            output: 3
-        }
-    );
-}
+common::stream_api_tests!(
+    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+    rungs
+);
 
 /// RFC 8439's keystream is 2^32 blocks: 64 bytes at block 2^32 − 1 are
 /// fine, 65 are refused with nothing written, and the counter never wraps

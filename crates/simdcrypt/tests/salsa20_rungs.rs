@@ -214,73 +214,10 @@ fn hsalsa20_matches_reference_rounds() {
     }
 }
 
-#[test]
-fn calls_resume_at_any_byte() {
-    let key = [9u8; 32];
-    let nonce = [4u8; 8];
-    for imp in rungs("calls_resume_at_any_byte") {
-        let mut whole = bytes(1, 75);
-        Salsa20::new(&key, &nonce)
-            .with_impl(imp)
-            .unwrap()
-            .apply_keystream(&mut whole)
-            .unwrap();
-        let mut parts = bytes(1, 75);
-        let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-        let (a, b) = parts.split_at_mut(5);
-        c.apply_keystream(a).unwrap();
-        c.apply_keystream(b).unwrap();
-        assert_eq!(parts, whole, "{imp}: 5 + 70 bytes");
-        // Byte by byte, then in odd chunks from 1 to 256 bytes.
-        let data = bytes(2, 3000);
-        let mut want = data.clone();
-        Salsa20::new(&key, &nonce)
-            .with_impl(imp)
-            .unwrap()
-            .apply_keystream(&mut want)
-            .unwrap();
-        for chunk in [1, 3, 63, 64, 65, 100, 255, 256] {
-            let mut got = data.clone();
-            let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-            for piece in got.chunks_mut(chunk) {
-                c.apply_keystream(piece).unwrap();
-            }
-            assert_eq!(got, want, "{imp}: chunks of {chunk}");
-        }
-    }
-}
-
-#[test]
-fn xor_into_equals_apply_keystream() {
-    let key = [1u8; 32];
-    let nonce = [2u8; 8];
-    for imp in rungs("xor_into_equals_apply_keystream") {
-        for len in [0, 1, 63, 64, 65, 4095, 4096, 4097, 10_000] {
-            let input = bytes(len as u64, len);
-            let mut want = input.clone();
-            let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(17).unwrap();
-            c.apply_keystream(&mut want).unwrap();
-            let mut got = vec![0u8; len];
-            let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(17).unwrap();
-            c.xor_into(&input, &mut got).unwrap();
-            assert_eq!(got, want, "{imp}, {len} bytes");
-            assert_eq!(c.position(), 17 + len as u128);
-        }
-    }
-    let mut out = [0u8; 3];
-    let err = Salsa20::new(&key, &nonce)
-        .xor_into(&[0u8; 4], &mut out)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::LengthMismatch {
-            input: 4,
-            output: 3
-        }
-    );
-}
+common::stream_api_tests!(
+    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+    rungs
+);
 
 /// The last block, 2^64 − 1, is usable; one byte past it is refused, with
 /// nothing written and the position unchanged; the counter never wraps.

@@ -1,6 +1,7 @@
 //! What every primitive's tests share: the table of edge lengths and
 //! counters, hex, and vector files.
-#![allow(dead_code)] // each test binary uses its own part of this module
+// Each test binary uses its own part of this module.
+#![allow(dead_code, unused_macros, unused_imports)]
 
 /// Lengths at the edges of every path: 0–8, a block ± 1, every vector
 /// width (4, 8, 16 blocks) ± 1, and "16 + 8 + 4 + 2 + 1" blocks plus a few
@@ -126,3 +127,69 @@ pub fn number(v: &serde_json::Value, key: &str) -> u64 {
         .as_u64()
         .unwrap_or_else(|| panic!("no `{key}` number in {v}"))
 }
+
+/// The tests of the stream API every cipher type shares through one macro
+/// in the library (`with_impl`, `seek`, `apply_keystream`, `xor_into`):
+/// calls resume at any byte, and `xor_into` equals `apply_keystream`.
+/// `$new` is a closure from a rung to a fresh cipher on it; `$rungs(test)`
+/// lists the rungs this CPU runs.
+macro_rules! stream_api_tests {
+    ($new:expr, $rungs:path) => {
+        #[test]
+        fn calls_resume_at_any_byte() {
+            for imp in $rungs("calls_resume_at_any_byte") {
+                let new = || ($new)(imp);
+                let mut whole = $crate::common::bytes(1, 75);
+                new().apply_keystream(&mut whole).unwrap();
+                let mut parts = $crate::common::bytes(1, 75);
+                let mut c = new();
+                let (a, b) = parts.split_at_mut(5);
+                c.apply_keystream(a).unwrap();
+                c.apply_keystream(b).unwrap();
+                assert_eq!(parts, whole, "{imp}: 5 + 70 bytes");
+                // Byte by byte, then in odd chunks up to 1000 bytes.
+                let data = $crate::common::bytes(2, 3000);
+                let mut want = data.clone();
+                new().apply_keystream(&mut want).unwrap();
+                for chunk in [1, 3, 5, 63, 64, 65, 100, 255, 256, 1000] {
+                    let mut got = data.clone();
+                    let mut c = new();
+                    for piece in got.chunks_mut(chunk) {
+                        c.apply_keystream(piece).unwrap();
+                    }
+                    assert_eq!(got, want, "{imp}: chunks of {chunk}");
+                }
+            }
+        }
+
+        #[test]
+        fn xor_into_equals_apply_keystream() {
+            for imp in $rungs("xor_into_equals_apply_keystream") {
+                let new = || ($new)(imp);
+                for len in [0, 1, 63, 64, 65, 4095, 4096, 4097, 10_000] {
+                    let input = $crate::common::bytes(len as u64, len);
+                    let mut want = input.clone();
+                    let mut c = new();
+                    c.seek(17).unwrap();
+                    c.apply_keystream(&mut want).unwrap();
+                    let mut got = vec![0u8; len];
+                    let mut c = new();
+                    c.seek(17).unwrap();
+                    c.xor_into(&input, &mut got).unwrap();
+                    assert_eq!(got, want, "{imp}, {len} bytes");
+                    assert_eq!(c.position(), 17 + len as u128);
+                }
+                let mut out = [0u8; 3];
+                let err = new().xor_into(&[0u8; 4], &mut out).unwrap_err();
+                assert_eq!(
+                    err,
+                    simdcrypt::Error::LengthMismatch {
+                        input: 4,
+                        output: 3
+                    }
+                );
+            }
+        }
+    };
+}
+pub(crate) use stream_api_tests;
