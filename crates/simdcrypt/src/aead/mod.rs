@@ -160,14 +160,6 @@ impl Layout {
         }
     }
 
-    /// The message bytes before the keystream reaches a block boundary
-    /// (where a stitched kernel can start): none for RFC 8439, the 32 that
-    /// share the key's block for secretbox. A whole number of Poly1305
-    /// blocks, and less than any message off the short path.
-    fn head(self) -> usize {
-        (crate::stream::BLOCK_LEN - self.message_start()) % crate::stream::BLOCK_LEN
-    }
-
     /// Feeds what comes before the ciphertext.
     fn before(self, mac: &mut Poly1305, aad: &[u8]) {
         if let Layout::Rfc8439 = self {
@@ -256,11 +248,8 @@ fn seal(
     let mut mac = Poly1305::new(poly1305_key(&block));
     block.zeroize();
     layout.before(&mut mac, aad);
-    let (head, rest) = data.split_at_mut(layout.head());
-    cipher.apply(head)?;
-    mac.update(head);
-    let done = cipher.stitch(&mut mac, rest, false)?;
-    for chunk in rest[done..].chunks_mut(ONE_PASS_CHUNK) {
+    let done = cipher.stitch(&mut mac, data, false)?;
+    for chunk in data[done..].chunks_mut(ONE_PASS_CHUNK) {
         cipher.apply(chunk)?;
         mac.update(chunk);
     }
@@ -297,11 +286,8 @@ fn open(
     let mut mac = Poly1305::new(poly1305_key(&block));
     block.zeroize();
     layout.before(&mut mac, aad);
-    let (head, rest) = data.split_at_mut(layout.head());
-    mac.update(head);
-    cipher.apply(head)?;
-    let done = cipher.stitch(&mut mac, rest, true)?;
-    for chunk in rest[done..].chunks_mut(ONE_PASS_CHUNK) {
+    let done = cipher.stitch(&mut mac, data, true)?;
+    for chunk in data[done..].chunks_mut(ONE_PASS_CHUNK) {
         mac.update(chunk);
         cipher.apply(chunk)?;
     }
