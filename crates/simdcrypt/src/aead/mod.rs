@@ -52,7 +52,7 @@ use std::fmt;
 use zeroize::Zeroize;
 
 use crate::Error;
-use crate::chacha20::{ChaCha20, hchacha20};
+use crate::chacha20::ChaCha20;
 use crate::poly1305::Poly1305;
 use crate::salsa20::XSalsa20;
 
@@ -502,7 +502,7 @@ aead! {
     tag_first = false,
     check = check_len,
     refused = "`data` is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
-    cipher = |key, nonce| xchacha20_ietf(key, nonce),
+    cipher = |key, nonce| ChaCha20::with_extended_nonce(key, nonce),
     layout = Layout::Rfc8439,
 }
 
@@ -548,17 +548,4 @@ fn no_aad(aad: &[u8], _len: usize) -> Result<(), Error> {
             len: aad.len(),
         })
     }
-}
-
-/// XChaCha20 in the form the AEAD of draft-irtf-cfrg-xchacha-03 §2.3 uses:
-/// RFC 8439's ChaCha20 keyed with `HChaCha20(key, nonce[0..16])` and the
-/// nonce `0x00000000 ‖ nonce[16..24]`.
-fn xchacha20_ietf(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> ChaCha20 {
-    let (n0, n1) = nonce.split_at(16);
-    let mut subkey = hchacha20(key, n0.try_into().expect("16 bytes"));
-    let mut chacha_nonce = [0u8; NONCE_LEN];
-    chacha_nonce[4..].copy_from_slice(n1);
-    let chacha = ChaCha20::new(&subkey, &chacha_nonce);
-    subkey.zeroize();
-    chacha
 }

@@ -497,13 +497,18 @@ impl XChaCha20 {
     /// (draft-irtf-cfrg-xchacha-03 §2.3); the subkey is zeroized.
     #[inline]
     pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
-        let head: [u8; 16] = std::array::from_fn(|i| nonce[i]);
-        let tail: [u8; 8] = std::array::from_fn(|i| nonce[16 + i]);
-        // The subkey is computed where the state keeps it: no copy of it
-        // is left anywhere else to zeroize.
-        let mut state = hchacha20_state(key, &head);
-        state[12] = 0;
-        Self::with_state(state, 0, &tail)
+        Self::from_extended_nonce(key, nonce)
+    }
+}
+
+impl ChaCha20 {
+    /// XChaCha20 as the AEAD of draft-irtf-cfrg-xchacha-03 §2.3 runs it:
+    /// RFC 8439's ChaCha20 (32-bit counter) keyed with
+    /// `hchacha20(key, nonce[0..16])` and the nonce
+    /// `0x00000000 ‖ nonce[16..24]`.
+    #[inline]
+    pub(crate) fn with_extended_nonce(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
+        Self::from_extended_nonce(key, nonce)
     }
 }
 
@@ -520,6 +525,19 @@ impl<const N: usize> ChaCha<N> {
         let (k, _) = key.as_chunks::<4>();
         let state = initial_state(|i| u32::from_le_bytes(k[i]));
         Self::with_state_on(imp, state, word13, words14_15)
+    }
+
+    /// The HChaCha20 subkey of `key` and `nonce[0..16]`, word 13 zero, and
+    /// `nonce[16..24]` in words 14–15: XChaCha20's state in either counter
+    /// form. The subkey is computed where the state keeps it: no copy of
+    /// it is left anywhere else to zeroize.
+    #[inline]
+    fn from_extended_nonce(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
+        let head: [u8; 16] = std::array::from_fn(|i| nonce[i]);
+        let tail: [u8; 8] = std::array::from_fn(|i| nonce[16 + i]);
+        let mut state = hchacha20_state(key, &head);
+        state[12] = 0;
+        Self::with_state(state, 0, &tail)
     }
 
     /// [`ChaCha::from_key`] with the constants and key words of `state`
