@@ -30,6 +30,7 @@ pub mod aead;
 pub mod chacha20;
 pub mod cpu;
 mod error;
+pub mod hash;
 pub mod poly1305;
 mod rung;
 #[cfg(feature = "rustcrypto")]

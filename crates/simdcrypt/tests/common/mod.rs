@@ -3,6 +3,8 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code, unused_macros, unused_imports)]
 
+pub mod hash;
+
 /// Lengths at the edges of every path: 0–8, a block ± 1, every vector
 /// width (4, 8, 16 blocks) ± 1, and "16 + 8 + 4 + 2 + 1" blocks plus a few
 /// bytes, which walks a whole wide-to-narrow tail cascade.

@@ -1,0 +1,166 @@
+//! The Merkle–Damgård construction the hashes share: buffering a message
+//! into blocks, the length-padding of RFC 1321 §3.1–3.2 and FIPS 180-4
+//! §5.1, and the chaining state a family's compression function updates.
+
+use zeroize::Zeroize;
+
+/// A hash family's chaining state and its compression function, over
+/// `BLOCK`-byte blocks (64 for MD5, SHA-1 and SHA-256; 128 for SHA-512).
+pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
+    /// The family's rungs.
+    type Impl: Copy;
+    /// Bytes of the message length at the end of the padding: 8, or 16
+    /// for SHA-512 (FIPS 180-4 §5.1.2).
+    const LENGTH_LEN: usize;
+    /// The length, and the output words, are little-endian (MD5) rather
+    /// than big-endian (the SHA family).
+    const LITTLE_ENDIAN: bool;
+    /// The family's fastest rung on this CPU.
+    fn best() -> Self::Impl;
+    /// Absorbs whole blocks on the rung `imp` (already known available).
+    fn compress(&mut self, imp: Self::Impl, blocks: &[[u8; BLOCK]]);
+    /// The state as bytes, as many as `out` takes: the truncated outputs
+    /// (SHA-224, SHA-384, SHA-512/256) are prefixes of the whole.
+    fn write_output(&self, out: &mut [u8]);
+}
+
+/// The final one or two blocks of a message of `total` bytes whose last
+/// `tail.len() < BLOCK` bytes are `tail`: the tail, the 0x80 byte, zeros,
+/// and the length in bits, as `F` writes it.
+pub(crate) fn padding<F: Family<BLOCK>, const BLOCK: usize>(
+    tail: &[u8],
+    total: u128,
+) -> ([[u8; BLOCK]; 2], usize) {
+    debug_assert!(tail.len() < BLOCK);
+    let mut blocks = [[0u8; BLOCK]; 2];
+    let count = if tail.len() + 1 + F::LENGTH_LEN <= BLOCK {
+        1
+    } else {
+        2
+    };
+    blocks[0][..tail.len()].copy_from_slice(tail);
+    blocks[0][tail.len()] = 0x80;
+    let bits = total.wrapping_mul(8);
+    let last = &mut blocks[count - 1][BLOCK - F::LENGTH_LEN..];
+    if F::LITTLE_ENDIAN {
+        last.copy_from_slice(&bits.to_le_bytes()[..F::LENGTH_LEN]);
+    } else {
+        last.copy_from_slice(&bits.to_be_bytes()[16 - F::LENGTH_LEN..]);
+    }
+    (blocks, count)
+}
+
+/// A message being hashed: the chaining state, a partial block, and the
+/// length so far. Zeroized on drop, since HMAC keys its hashes with secrets.
+#[derive(Clone)]
+pub(crate) struct Engine<F: Family<BLOCK>, const BLOCK: usize> {
+    imp: F::Impl,
+    iv: F,
+    state: F,
+    buffer: [u8; BLOCK],
+    buffered: usize,
+    /// Bytes absorbed so far (the padding takes it modulo 2^64 or 2^128
+    /// bits, as the specifications do).
+    length: u128,
+}
+
+impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
+    /// An empty message from the initial value `iv`, on the fastest rung.
+    pub(crate) fn new(iv: F) -> Self {
+        Self::with_impl(iv, F::best())
+    }
+
+    /// An empty message on the rung `imp` (already known available).
+    pub(crate) fn with_impl(iv: F, imp: F::Impl) -> Self {
+        Engine {
+            imp,
+            iv,
+            state: iv,
+            buffer: [0; BLOCK],
+            buffered: 0,
+            length: 0,
+        }
+    }
+
+    /// The rung in use.
+    pub(crate) fn implementation(&self) -> F::Impl {
+        self.imp
+    }
+
+    /// Moves to the rung `imp` (already known available); data absorbed
+    /// so far carries over.
+    pub(crate) fn set_impl(&mut self, imp: F::Impl) {
+        self.imp = imp;
+    }
+
+    /// Absorbs `data`: calls of 5 and 70 bytes equal one of 75. Whole
+    /// blocks are read straight from `data`, in one call of the rung.
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        let mut data = data;
+        self.length = self.length.wrapping_add(data.len() as u128);
+        if self.buffered > 0 {
+            let take = (BLOCK - self.buffered).min(data.len());
+            self.buffer[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
+            self.buffered += take;
+            data = &data[take..];
+            if self.buffered < BLOCK {
+                return;
+            }
+            let block = self.buffer;
+            self.state.compress(self.imp, &[block]);
+            self.buffered = 0;
+        }
+        let (blocks, rest) = data.as_chunks::<BLOCK>();
+        if !blocks.is_empty() {
+            self.state.compress(self.imp, blocks);
+        }
+        self.buffer[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+    }
+
+    /// Pads the message and writes the digest to `out` (as many bytes as
+    /// it takes), then starts over from the initial value.
+    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        let (blocks, count) = padding::<F, BLOCK>(&self.buffer[..self.buffered], self.length);
+        self.state.compress(self.imp, &blocks[..count]);
+        self.state.write_output(out);
+        self.reset();
+    }
+
+    /// Starts over from the initial value, on the same rung.
+    pub(crate) fn reset(&mut self) {
+        self.state = self.iv;
+        self.buffer.zeroize();
+        self.buffered = 0;
+        self.length = 0;
+    }
+}
+
+impl<F: Family<BLOCK>, const BLOCK: usize> Drop for Engine<F, BLOCK> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+        self.buffer.zeroize();
+    }
+}
+
+/// Writes 32-bit words big-endian (the SHA family, FIPS 180-4 §3.1) into
+/// `out`, as many bytes as it takes.
+pub(crate) fn write_be32(words: &[u32], out: &mut [u8]) {
+    for (chunk, word) in out.chunks_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+    }
+}
+
+/// Writes 64-bit words big-endian into `out`, as many bytes as it takes.
+pub(crate) fn write_be64(words: &[u64], out: &mut [u8]) {
+    for (chunk, word) in out.chunks_mut(8).zip(words) {
+        chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+    }
+}
+
+/// Writes 32-bit words little-endian (MD5, RFC 1321 §3.5) into `out`.
+pub(crate) fn write_le32(words: &[u32], out: &mut [u8]) {
+    for (chunk, word) in out.chunks_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
+    }
+}

@@ -1,0 +1,194 @@
+//! Hash functions: MD5 (RFC 1321), SHA-1, SHA-224, SHA-256, SHA-384,
+//! SHA-512 and SHA-512/256 (FIPS 180-4), each family a ladder of rungs.
+//!
+//! **MD5 and SHA-1 are broken** for collision resistance (practical
+//! collisions exist for both; chosen-prefix ones for MD5): they are here for
+//! compatibility and checksums, never for signatures or anything an
+//! adversary may choose the input of. HMAC-SHA-1 and HMAC-MD5 are not
+//! affected in the same way, but new designs should not use them either.
+//!
+//! | family | types | rungs |
+//! |---|---|---|
+//! | [`md5`] | [`Md5`] | see [`md5::Impl`] |
+//! | [`sha1`] | [`Sha1`] | see [`sha1::Impl`] |
+//! | [`sha256`] | [`Sha224`], [`Sha256`] | see [`sha256::Impl`] |
+//! | [`sha512`] | [`Sha384`], [`Sha512`], [`Sha512_256`] | see [`sha512::Impl`] |
+//!
+//! ```
+//! use simdcrypt::hash::{Sha256, sha256};
+//!
+//! let mut h = Sha256::new();
+//! h.update(b"ab");
+//! h.update(b"c");
+//! let digest = h.finalize();
+//! assert_eq!(digest, Sha256::digest(b"abc"));
+//! // The same on the specification's own rung.
+//! let reference = Sha256::new().with_impl(sha256::Impl::Reference)?;
+//! assert_eq!(digest, { let mut r = reference; r.update(b"abc"); r.finalize() });
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+mod md;
+pub mod sha256;
+
+use std::fmt;
+
+use crate::Error;
+use md::Engine;
+
+/// What [`crate::hmac`] and [`crate::kdf`] need of a hash function; every
+/// hash type of this module implements it, and only those.
+pub trait Hash: Clone + Default + fmt::Debug + sealed::Sealed {
+    /// The function's name as its specification writes it, e.g. `SHA-256`.
+    const NAME: &'static str;
+    /// Block length in bytes: what the compression function reads at once,
+    /// and HMAC's key block (RFC 2104 §2).
+    const BLOCK_LEN: usize;
+    /// Digest length in bytes.
+    const OUTPUT_LEN: usize;
+    /// The digest, `[u8; OUTPUT_LEN]`.
+    type Digest: AsRef<[u8]> + AsMut<[u8]> + Copy + Eq + fmt::Debug;
+
+    /// An empty message, on the fastest rung.
+    fn new() -> Self {
+        Self::default()
+    }
+    /// Absorbs `data`; any split of the calls gives the same digest.
+    fn update(&mut self, data: &[u8]);
+    /// The digest of everything absorbed.
+    fn finalize(self) -> Self::Digest;
+    /// The digest of everything absorbed; the hash starts over.
+    fn finalize_reset(&mut self) -> Self::Digest;
+    /// Starts over with an empty message, on the same rung.
+    fn reset(&mut self);
+    /// The digest of `data`.
+    fn digest(data: &[u8]) -> Self::Digest {
+        let mut h = Self::new();
+        h.update(data);
+        h.finalize()
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Declares a public hash type over a family's [`md::Engine`], with its
+/// inherent API and its [`Hash`] implementation.
+macro_rules! hasher {
+    (
+        $(#[$meta:meta])*
+        pub struct $Name:ident: $family:ident, block $block:literal, output $out:literal,
+            iv $iv:expr, name $display:literal;
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct $Name(Engine<$family::State, $block>);
+
+        impl $Name {
+            /// Digest length in bytes.
+            pub const OUTPUT_LEN: usize = $out;
+            /// Block length in bytes.
+            pub const BLOCK_LEN: usize = $block;
+
+            /// An empty message, on the fastest rung.
+            pub fn new() -> Self {
+                $Name(Engine::new($iv))
+            }
+
+            /// The same hash on the rung `imp`; data already absorbed
+            /// carries over.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+            pub fn with_impl(mut self, imp: $family::Impl) -> Result<Self, Error> {
+                self.0.set_impl(imp.require()?);
+                Ok(self)
+            }
+
+            /// The rung in use.
+            pub fn implementation(&self) -> $family::Impl {
+                self.0.implementation()
+            }
+
+            /// Absorbs `data`; any split of the calls gives the same digest.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.0.update(data);
+            }
+
+            /// The digest of everything absorbed.
+            #[inline]
+            pub fn finalize(mut self) -> [u8; $out] {
+                self.finalize_reset()
+            }
+
+            /// The digest of everything absorbed; the hash starts over.
+            pub fn finalize_reset(&mut self) -> [u8; $out] {
+                let mut out = [0u8; $out];
+                self.0.finalize_into_reset(&mut out);
+                out
+            }
+
+            /// Starts over with an empty message, on the same rung.
+            pub fn reset(&mut self) {
+                self.0.reset();
+            }
+
+            /// The digest of `data`, on the fastest rung.
+            pub fn digest(data: &[u8]) -> [u8; $out] {
+                let mut h = Self::new();
+                h.update(data);
+                h.finalize()
+            }
+        }
+
+        impl Default for $Name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Debug for $Name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($Name))
+                    .field("impl", &self.implementation())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl sealed::Sealed for $Name {}
+
+        impl Hash for $Name {
+            const NAME: &'static str = $display;
+            const BLOCK_LEN: usize = $block;
+            const OUTPUT_LEN: usize = $out;
+            type Digest = [u8; $out];
+
+            fn update(&mut self, data: &[u8]) {
+                $Name::update(self, data);
+            }
+            fn finalize(self) -> [u8; $out] {
+                $Name::finalize(self)
+            }
+            fn finalize_reset(&mut self) -> [u8; $out] {
+                $Name::finalize_reset(self)
+            }
+            fn reset(&mut self) {
+                $Name::reset(self);
+            }
+        }
+    };
+}
+
+hasher! {
+    /// SHA-224 (FIPS 180-4 §6.3): SHA-256's compression from another
+    /// initial value, the digest cut to 28 bytes.
+    pub struct Sha224: sha256, block 64, output 28, iv sha256::H224, name "SHA-224";
+}
+
+hasher! {
+    /// SHA-256 (FIPS 180-4 §6.2).
+    pub struct Sha256: sha256, block 64, output 32, iv sha256::H256, name "SHA-256";
+}
