@@ -5,7 +5,10 @@
 //!   from block 0;
 //! - MACs: key and message in, tag out;
 //! - AEADs: key, nonce, associated data, and data encrypted in place, the
-//!   tag returned (the detached form every peer has).
+//!   tag returned (the detached form every peer has);
+//! - hashes: message in, digest out (as a vector, so that every hash and
+//!   peer has one shape);
+//! - scrypt: password, salt, `log_n`, `r`, `p`, and the output to fill.
 //!
 //! A call is a whole one-shot operation, key setup included, as libsodium's
 //! API has it. Where a peer needs a context object (OpenSSL), one per thread
@@ -13,7 +16,8 @@
 //! is timed: the peer's best showing.
 
 /// RustCrypto's crates (`salsa20`, `chacha20`, `poly1305`,
-/// `chacha20poly1305`, `xsalsa20poly1305`), through their traits.
+/// `chacha20poly1305`, `xsalsa20poly1305`, `md-5`, `sha1`, `sha2`,
+/// `scrypt`), through their traits.
 pub mod rustcrypto {
     use chacha20poly1305::aead::consts::U32;
     use chacha20poly1305::aead::{AeadInOut, KeyInit, Nonce};
@@ -88,6 +92,37 @@ pub mod rustcrypto {
             .expect("a message within the AEAD's limits")
             .into()
     }
+
+    /// The digest of `msg` with the RustCrypto hash `D`, as a vector.
+    fn digest<D: sha2::Digest>(msg: &[u8]) -> Vec<u8> {
+        D::digest(msg).to_vec()
+    }
+
+    /// MD5 (`md-5`).
+    pub fn md5(msg: &[u8]) -> Vec<u8> {
+        digest::<md5::Md5>(msg)
+    }
+
+    /// SHA-1 (`sha1`).
+    pub fn sha1(msg: &[u8]) -> Vec<u8> {
+        digest::<sha1::Sha1>(msg)
+    }
+
+    /// SHA-256 (`sha2`).
+    pub fn sha256(msg: &[u8]) -> Vec<u8> {
+        digest::<sha2::Sha256>(msg)
+    }
+
+    /// SHA-512 (`sha2`).
+    pub fn sha512(msg: &[u8]) -> Vec<u8> {
+        digest::<sha2::Sha512>(msg)
+    }
+
+    /// scrypt with N = 2^`log_n` (`scrypt`).
+    pub fn scrypt(password: &[u8], salt: &[u8], log_n: u8, r: u32, p: u32, out: &mut [u8]) {
+        let params = scrypt::Params::new(log_n, r, p, out.len()).expect("valid scrypt parameters");
+        scrypt::scrypt(password, salt, &params, out).expect("an output length scrypt takes");
+    }
 }
 
 /// The system libsodium through a hand-written FFI, initialised once with
@@ -124,6 +159,26 @@ pub mod libsodium {
                 mlen: u64,
                 n: *const u8,
                 k: *const u8,
+            ) -> i32;
+        }
+
+        extern_fns!(
+            (out: *mut u8, m: *const u8, mlen: u64) -> i32:
+            crypto_hash_sha256,
+            crypto_hash_sha512
+        );
+
+        unsafe extern "C" {
+            pub fn crypto_pwhash_scryptsalsa208sha256_ll(
+                passwd: *const u8,
+                passwdlen: usize,
+                salt: *const u8,
+                saltlen: usize,
+                n: u64,
+                r: u32,
+                p: u32,
+                buf: *mut u8,
+                buflen: usize,
             ) -> i32;
         }
 
@@ -299,6 +354,51 @@ pub mod libsodium {
         )
     }
 
+    /// The signature of libsodium's one-shot hashes.
+    type HashFn = unsafe extern "C" fn(*mut u8, *const u8, u64) -> i32;
+
+    /// Hashes `msg` with `f`, whose digest is `N` bytes.
+    fn hash<const N: usize>(f: HashFn, msg: &[u8]) -> Vec<u8> {
+        init();
+        let mut out = [0u8; N];
+        // SAFETY: every `HashFn` passed here writes an `N`-byte digest into
+        // `out` and reads `msg.len()` bytes of `msg`.
+        let rc = unsafe { f(out.as_mut_ptr(), msg.as_ptr(), msg.len() as u64) };
+        assert_eq!(rc, 0, "libsodium hash failed");
+        out.to_vec()
+    }
+
+    /// SHA-256 (`crypto_hash_sha256`).
+    pub fn sha256(msg: &[u8]) -> Vec<u8> {
+        hash::<32>(ffi::crypto_hash_sha256, msg)
+    }
+
+    /// SHA-512 (`crypto_hash_sha512`).
+    pub fn sha512(msg: &[u8]) -> Vec<u8> {
+        hash::<64>(ffi::crypto_hash_sha512, msg)
+    }
+
+    /// scrypt with N = 2^`log_n` (`crypto_pwhash_scryptsalsa208sha256_ll`).
+    pub fn scrypt(password: &[u8], salt: &[u8], log_n: u8, r: u32, p: u32, out: &mut [u8]) {
+        init();
+        // SAFETY: reads `passwdlen` and `saltlen` bytes of the two inputs
+        // and writes `buflen` bytes of `out`.
+        let rc = unsafe {
+            ffi::crypto_pwhash_scryptsalsa208sha256_ll(
+                password.as_ptr(),
+                password.len(),
+                salt.as_ptr(),
+                salt.len(),
+                1 << log_n,
+                r,
+                p,
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        assert_eq!(rc, 0, "crypto_pwhash_scryptsalsa208sha256_ll failed");
+    }
+
     /// XSalsa20-Poly1305 (`crypto_secretbox_detached`); the tag.
     pub fn xsalsa20poly1305_seal(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) -> [u8; 16] {
         init();
@@ -323,9 +423,9 @@ pub mod libsodium {
 }
 
 /// The system OpenSSL (libcrypto 3) through `openssl-sys`: the EVP ChaCha20
-/// and ChaCha20-Poly1305 ciphers and the EVP_MAC Poly1305, which run
-/// OpenSSL's assembly for this CPU. One context per thread, re-keyed on
-/// every call.
+/// and ChaCha20-Poly1305 ciphers, the EVP_MAC Poly1305, the EVP digests and
+/// `EVP_PBE_scrypt`, which run OpenSSL's assembly for this CPU. One context
+/// per thread, re-keyed on every call; digests fetched once.
 pub mod openssl {
     use std::cell::RefCell;
     use std::ffi::c_int;
@@ -384,9 +484,135 @@ pub mod openssl {
         }
     }
 
+    /// An `EVP_MD_CTX` with the digests it runs, fetched once (an implicit
+    /// fetch on every call would be timed too), all freed on drop.
+    struct DigestCtx {
+        ctx: *mut ffi::EVP_MD_CTX,
+        /// MD5, SHA1, SHA256, SHA512, in [`Md`] order.
+        mds: [*mut ffi::EVP_MD; 4],
+    }
+
+    /// The digests [`DigestCtx`] holds.
+    #[derive(Clone, Copy)]
+    enum Md {
+        Md5,
+        Sha1,
+        Sha256,
+        Sha512,
+    }
+
+    impl DigestCtx {
+        fn new() -> Self {
+            ffi::init();
+            let fetch = |name: &std::ffi::CStr| {
+                // SAFETY: fetches the default provider's digest by a
+                // NUL-terminated name; checked for null.
+                let md = unsafe { ffi::EVP_MD_fetch(ptr::null_mut(), name.as_ptr(), ptr::null()) };
+                assert!(!md.is_null(), "EVP_MD_fetch({name:?}) failed");
+                md
+            };
+            // SAFETY: allocates a fresh context; checked for null below.
+            let ctx = unsafe { ffi::EVP_MD_CTX_new() };
+            assert!(!ctx.is_null(), "EVP_MD_CTX_new failed");
+            DigestCtx {
+                ctx,
+                mds: [
+                    fetch(c"MD5"),
+                    fetch(c"SHA1"),
+                    fetch(c"SHA256"),
+                    fetch(c"SHA512"),
+                ],
+            }
+        }
+    }
+
+    impl Drop for DigestCtx {
+        fn drop(&mut self) {
+            // SAFETY: the pointers came from EVP_MD_CTX_new and EVP_MD_fetch
+            // and are freed once.
+            unsafe {
+                ffi::EVP_MD_CTX_free(self.ctx);
+                for md in self.mds {
+                    ffi::EVP_MD_free(md);
+                }
+            }
+        }
+    }
+
     thread_local! {
         static CIPHER: RefCell<CipherCtx> = RefCell::new(CipherCtx::new());
         static MAC: RefCell<MacCtx> = RefCell::new(MacCtx::new());
+        static DIGEST: RefCell<DigestCtx> = RefCell::new(DigestCtx::new());
+    }
+
+    /// The digest `md` of `msg`.
+    fn digest(md: Md, msg: &[u8]) -> Vec<u8> {
+        DIGEST.with_borrow(|d| {
+            let mut out = [0u8; 64];
+            let mut len = 0u32;
+            // SAFETY: `d.ctx` is a live context and `d.mds[md]` a fetched
+            // digest; update reads `msg.len()` bytes; final writes at most
+            // 64 bytes (SHA-512's digest, the longest), which `out` has.
+            unsafe {
+                assert_eq!(
+                    ffi::EVP_DigestInit_ex(d.ctx, d.mds[md as usize], ptr::null_mut()),
+                    1
+                );
+                assert_eq!(
+                    ffi::EVP_DigestUpdate(d.ctx, msg.as_ptr().cast(), msg.len()),
+                    1
+                );
+                assert_eq!(
+                    ffi::EVP_DigestFinal_ex(d.ctx, out.as_mut_ptr(), &mut len),
+                    1
+                );
+            }
+            out[..len as usize].to_vec()
+        })
+    }
+
+    /// MD5 (`EVP_DigestInit_ex` … `Final_ex`).
+    pub fn md5(msg: &[u8]) -> Vec<u8> {
+        digest(Md::Md5, msg)
+    }
+
+    /// SHA-1.
+    pub fn sha1(msg: &[u8]) -> Vec<u8> {
+        digest(Md::Sha1, msg)
+    }
+
+    /// SHA-256.
+    pub fn sha256(msg: &[u8]) -> Vec<u8> {
+        digest(Md::Sha256, msg)
+    }
+
+    /// SHA-512.
+    pub fn sha512(msg: &[u8]) -> Vec<u8> {
+        digest(Md::Sha512, msg)
+    }
+
+    /// scrypt with N = 2^`log_n` (`EVP_PBE_scrypt`), memory limit raised to
+    /// what the parameters need.
+    pub fn scrypt(password: &[u8], salt: &[u8], log_n: u8, r: u32, p: u32, out: &mut [u8]) {
+        ffi::init();
+        let maxmem = 129 * u64::from(r) * ((1u64 << log_n) + u64::from(p) + 2);
+        // SAFETY: reads `passlen` and `saltlen` bytes of the two inputs and
+        // writes `keylen` bytes of `out`.
+        let rc = unsafe {
+            ffi::EVP_PBE_scrypt(
+                password.as_ptr().cast(),
+                password.len(),
+                salt.as_ptr(),
+                salt.len(),
+                1 << log_n,
+                u64::from(r),
+                u64::from(p),
+                maxmem,
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        assert_eq!(rc, 1, "EVP_PBE_scrypt failed");
     }
 
     /// Encrypts `data` in place with `cipher` keyed by `key` and `iv`,
@@ -497,9 +723,28 @@ pub mod openssl {
     }
 }
 
-/// ring's AEAD API (its ChaCha20 and Poly1305 are not public on their own).
+/// ring's AEAD API (its ChaCha20 and Poly1305 are not public on their own)
+/// and its digests.
 pub mod ring {
     use ring::aead::{Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, UnboundKey};
+    use ring::digest;
+
+    /// SHA-1 (`SHA1_FOR_LEGACY_USE_ONLY`).
+    pub fn sha1(msg: &[u8]) -> Vec<u8> {
+        digest::digest(&digest::SHA1_FOR_LEGACY_USE_ONLY, msg)
+            .as_ref()
+            .to_vec()
+    }
+
+    /// SHA-256.
+    pub fn sha256(msg: &[u8]) -> Vec<u8> {
+        digest::digest(&digest::SHA256, msg).as_ref().to_vec()
+    }
+
+    /// SHA-512.
+    pub fn sha512(msg: &[u8]) -> Vec<u8> {
+        digest::digest(&digest::SHA512, msg).as_ref().to_vec()
+    }
 
     /// ChaCha20-Poly1305 seal in place; the tag.
     pub fn chacha20poly1305_seal(
