@@ -25,10 +25,14 @@ use super::{K, rounds};
 struct Schedule([[u32; 8]; 16]);
 
 impl Schedule {
-    /// `W_t + K_t` of the first block (`half` 0) or the second (1).
+    /// `W_t + K_t` of the first block (`half` 0) or the second (1), read
+    /// from memory: a plain read the compiler would take straight from the
+    /// register it stored, with `vpextrd` (two operations, where a load
+    /// folds into the round's first `add`).
     #[inline(always)]
     fn get(&self, half: usize, t: usize) -> u32 {
-        self.0[t / 4][4 * half + t % 4]
+        // SAFETY: a reference is valid and aligned for the read.
+        unsafe { core::ptr::read_volatile(&self.0[t / 4][4 * half + t % 4]) }
     }
 
     /// Stores group `g` of both blocks.
@@ -130,7 +134,7 @@ pub(super) fn compress(h: &mut [u32; 8], blocks: &[[u8; 64]]) {
         }
         // The first block's rounds; every fourth computes the group of
         // words sixteen rounds ahead, until round 44 has words 60–63.
-        rounds!(v, |t| {
+        rounds!(v, big_sigma0, big_sigma1, |t| {
             if t % 4 == 0 && t < 48 {
                 let g = t / 4 + 4;
                 let next = schedule([0, 1, 2, 3].map(|i| w[(g + i) % 4]));
@@ -140,7 +144,7 @@ pub(super) fn compress(h: &mut [u32; 8], blocks: &[[u8; 64]]) {
             wk.get(0, t)
         });
         if second.is_some() {
-            rounds!(v, |t| wk.get(1, t));
+            rounds!(v, big_sigma0, big_sigma1, |t| wk.get(1, t));
         }
     }
     *h = v;

@@ -74,16 +74,30 @@ pub(crate) const K: [u32; 64] = [
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ];
 
-/// Σ0 (FIPS 180-4 §4.1.2, (4.4)), for the tuned rungs.
+/// Σ0 (FIPS 180-4 §4.1.2, (4.4)) as three independent rotations: the
+/// shortest path with BMI2's three-operand `rorx`.
 #[inline(always)]
 fn big_sigma0(x: u32) -> u32 {
     x.rotate_right(2) ^ x.rotate_right(13) ^ x.rotate_right(22)
 }
 
-/// Σ1 (§4.1.2, (4.5)), for the tuned rungs.
+/// Σ1 (§4.1.2, (4.5)) as three independent rotations, for `rorx`.
 #[inline(always)]
 fn big_sigma1(x: u32) -> u32 {
     x.rotate_right(6) ^ x.rotate_right(11) ^ x.rotate_right(25)
+}
+
+/// Σ0 (§4.1.2, (4.4)) as `((x ⋙ 9 ^ x) ⋙ 11 ^ x) ⋙ 2`: a longer path, but
+/// without `rorx` (whose `ror` overwrites its operand) two fewer copies.
+#[inline(always)]
+fn big_sigma0_nested(x: u32) -> u32 {
+    ((x.rotate_right(9) ^ x).rotate_right(11) ^ x).rotate_right(2)
+}
+
+/// Σ1 (§4.1.2, (4.5)) as `((x ⋙ 14 ^ x) ⋙ 5 ^ x) ⋙ 6`, for plain `ror`.
+#[inline(always)]
+fn big_sigma1_nested(x: u32) -> u32 {
+    ((x.rotate_right(14) ^ x).rotate_right(5) ^ x).rotate_right(6)
 }
 
 /// Ch(x, y, z) (§4.1.2, (4.2)) in three operations: where a bit of `x` is
@@ -104,48 +118,50 @@ fn ch(x: u32, y: u32, z: u32) -> u32 {
 /// renamed, this round's `b ^ c` is the previous round's `a ^ b`, which
 /// the compiler sees and reuses.
 macro_rules! round {
-    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident, $wk:expr) => {
+    ($a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
+        $s0:ident, $s1:ident, $wk:expr) => {
         $h = $h.wrapping_add($wk);
         $h = $h
-            .wrapping_add($crate::hash::sha256::big_sigma1($e))
+            .wrapping_add($crate::hash::sha256::$s1($e))
             .wrapping_add($crate::hash::sha256::ch($e, $f, $g));
         $d = $d.wrapping_add($h);
         $h = $h
-            .wrapping_add($crate::hash::sha256::big_sigma0($a))
+            .wrapping_add($crate::hash::sha256::$s0($a))
             .wrapping_add($b ^ (($a ^ $b) & ($b ^ $c)));
     };
 }
 
 /// The 64 rounds of §6.2.2 step 3, unrolled, on the state `v` (`[u32; 8]`,
-/// `a` to `h`): `|t| wk` gives `K_t + W_t` for round `t` (a constant after
+/// `a` to `h`), with Σ0 and Σ1 the functions `s0` and `s1` of this module
+/// (the forms for `rorx` or for `ror`): `|t| wk` gives `K_t + W_t` for round `t` (a constant after
 /// unrolling); it may also do work that belongs beside that round, such
 /// as computing later schedule words.
 macro_rules! rounds {
-    ($v:ident, |$t:ident| $wk:expr) => {{
+    ($v:ident, $s0:ident, $s1:ident, |$t:ident| $wk:expr) => {{
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 0, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 8, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 16, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 24, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 32, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 40, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 48, |$t| $wk);
-        $crate::hash::sha256::rounds!(@8 a b c d e f g h, 56, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 0, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 8, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 16, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 24, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 32, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 40, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 48, |$t| $wk);
+        $crate::hash::sha256::rounds!(@8 a b c d e f g h, $s0, $s1, 56, |$t| $wk);
         // Step 4: the intermediate hash value.
         for (x, y) in $v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *x = x.wrapping_add(y);
         }
     }};
     (@8 $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident,
-        $base:literal, |$t:ident| $wk:expr) => {
-        $crate::hash::sha256::round!($a $b $c $d $e $f $g $h, { let $t: usize = $base; $wk });
-        $crate::hash::sha256::round!($h $a $b $c $d $e $f $g, { let $t: usize = $base + 1; $wk });
-        $crate::hash::sha256::round!($g $h $a $b $c $d $e $f, { let $t: usize = $base + 2; $wk });
-        $crate::hash::sha256::round!($f $g $h $a $b $c $d $e, { let $t: usize = $base + 3; $wk });
-        $crate::hash::sha256::round!($e $f $g $h $a $b $c $d, { let $t: usize = $base + 4; $wk });
-        $crate::hash::sha256::round!($d $e $f $g $h $a $b $c, { let $t: usize = $base + 5; $wk });
-        $crate::hash::sha256::round!($c $d $e $f $g $h $a $b, { let $t: usize = $base + 6; $wk });
-        $crate::hash::sha256::round!($b $c $d $e $f $g $h $a, { let $t: usize = $base + 7; $wk });
+        $s0:ident, $s1:ident, $base:literal, |$t:ident| $wk:expr) => {
+        $crate::hash::sha256::round!($a $b $c $d $e $f $g $h, $s0, $s1, { let $t: usize = $base; $wk });
+        $crate::hash::sha256::round!($h $a $b $c $d $e $f $g, $s0, $s1, { let $t: usize = $base + 1; $wk });
+        $crate::hash::sha256::round!($g $h $a $b $c $d $e $f, $s0, $s1, { let $t: usize = $base + 2; $wk });
+        $crate::hash::sha256::round!($f $g $h $a $b $c $d $e, $s0, $s1, { let $t: usize = $base + 3; $wk });
+        $crate::hash::sha256::round!($e $f $g $h $a $b $c $d, $s0, $s1, { let $t: usize = $base + 4; $wk });
+        $crate::hash::sha256::round!($d $e $f $g $h $a $b $c, $s0, $s1, { let $t: usize = $base + 5; $wk });
+        $crate::hash::sha256::round!($c $d $e $f $g $h $a $b, $s0, $s1, { let $t: usize = $base + 6; $wk });
+        $crate::hash::sha256::round!($b $c $d $e $f $g $h $a, $s0, $s1, { let $t: usize = $base + 7; $wk });
     };
 }
 use {round, rounds};
