@@ -135,7 +135,7 @@ pub(super) fn compress(h: &mut [u32; 8], blocks: &[[u8; 64]]) {
         // The first block's rounds; every fourth computes the group of
         // words sixteen rounds ahead, until round 44 has words 60–63.
         rounds!(v, big_sigma0, big_sigma1, |t| {
-            if t % 4 == 0 && t < 48 {
+            if t.is_multiple_of(4) && t < 48 {
                 let g = t / 4 + 4;
                 let next = schedule([0, 1, 2, 3].map(|i| w[(g + i) % 4]));
                 w[g % 4] = next;
