@@ -151,11 +151,12 @@ macro_rules! round {
     };
 }
 
-/// The 64 rounds of §6.2.2 step 3, unrolled, on the state `v` (`[u32; 8]`,
-/// `a` to `h`), with Σ0 and Σ1 the functions `s0` and `s1` of this module
-/// (the forms for `rorx` or for `ror`): `|t| wk` gives `K_t + W_t` for round `t` (a constant after
-/// unrolling); it may also do work that belongs beside that round, such
-/// as computing later schedule words.
+/// The 64 rounds of §6.2.2 step 3 and the addition of step 4, unrolled,
+/// on the state `v` (`[u32; 8]`, `a` to `h`), with Σ0 and Σ1 the functions
+/// `s0` and `s1` of this module (the forms for `rorx` or for `ror`).
+/// `|t| wk` gives `K_t + W_t` for round `t` (a constant after unrolling);
+/// it may also do work that belongs beside that round, such as computing
+/// later schedule words.
 macro_rules! rounds {
     ($v:ident, $s0:ident, $s1:ident, |$t:ident| $wk:expr) => {{
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
