@@ -4,7 +4,7 @@
 //! The override makes the fallbacks testable on a CPU that has everything:
 //! `SIMDCRYPT_MAX_ISA=scalar` hides every SIMD extension, `sse2` keeps the
 //! 128-bit ones (SSE2 … SSE4.2, AES-NI, PCLMULQDQ, SHA-NI), `avx2` adds AVX,
-//! AVX2, BMI2, VAES, VPCLMULQDQ and GFNI, and `avx512` (the default) adds the
+//! AVX2, BMI1, BMI2, VAES, VPCLMULQDQ and GFNI, and `avx512` (the default) adds the
 //! AVX-512 family.
 //!
 //! The cap chooses rungs. SSE2 is part of the x86-64 baseline, so even under
@@ -82,6 +82,7 @@ pub struct Features {
     pub sse42: bool,
     pub avx: bool,
     pub avx2: bool,
+    pub bmi1: bool,
     pub bmi2: bool,
     pub avx512f: bool,
     pub avx512bw: bool,
@@ -111,6 +112,7 @@ impl Features {
                 sse42: has!("sse4.2"),
                 avx: has!("avx"),
                 avx2: has!("avx2"),
+                bmi1: has!("bmi1"),
                 bmi2: has!("bmi2"),
                 avx512f: has!("avx512f"),
                 avx512bw: has!("avx512bw"),
@@ -146,6 +148,7 @@ impl Features {
         if level < IsaLevel::Avx2 {
             f.avx = false;
             f.avx2 = false;
+            f.bmi1 = false;
             f.bmi2 = false;
             f.vaes = false;
             f.vpclmulqdq = false;
@@ -158,7 +161,7 @@ impl Features {
     }
 
     /// Each feature's conventional name beside its flag, in a fixed order.
-    pub fn list(&self) -> [(&'static str, bool); 19] {
+    pub fn list(&self) -> [(&'static str, bool); 20] {
         [
             ("sse2", self.sse2),
             ("ssse3", self.ssse3),
@@ -166,6 +169,7 @@ impl Features {
             ("sse4.2", self.sse42),
             ("avx", self.avx),
             ("avx2", self.avx2),
+            ("bmi1", self.bmi1),
             ("bmi2", self.bmi2),
             ("avx512f", self.avx512f),
             ("avx512bw", self.avx512bw),

@@ -49,24 +49,10 @@ rungs! {
         Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
         /// The message schedule of two blocks in AVX2, scalar rounds with BMI.
         Avx2 = "avx2", needs "AVX2, BMI1 and BMI2",
-            if |f| f.avx2 && f.bmi2 && has_bmi1(), simd = true;
+            if |f| f.avx2 && f.bmi1 && f.bmi2, simd = true;
         /// The SHA extensions.
         Shani = "shani", needs "SHA-NI, SSSE3 and SSE4.1",
             if |f| f.sha && f.ssse3 && f.sse41, simd = true;
-    }
-}
-
-/// BMI1 (`andn`), which [`crate::cpu::Features`] does not list: every CPU
-/// with BMI2 has it, but a virtual machine may say otherwise, so ask. The
-/// `SIMDCRYPT_MAX_ISA` cap acts through BMI2, which it hides with AVX2.
-fn has_bmi1() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("bmi1")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 
