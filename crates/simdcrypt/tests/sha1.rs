@@ -26,7 +26,20 @@ fn rustcrypto(data: &[u8]) -> [u8; 20] {
 #[test]
 fn large_inputs_in_odd_pieces_equal_rustcrypto() {
     // Piece sizes around the block and pair sizes, cycled through.
-    const PIECES: &[usize] = &[1, 63, 65, 127, 129, 3 * 64 + 1, 4095, 5 * 64, 7, 64, 2 * 64, 1000];
+    const PIECES: &[usize] = &[
+        1,
+        63,
+        65,
+        127,
+        129,
+        3 * 64 + 1,
+        4095,
+        5 * 64,
+        7,
+        64,
+        2 * 64,
+        1000,
+    ];
     for seed in 0..3u64 {
         let data = common::bytes(seed, 200_000 + 977 * seed as usize);
         let want = rustcrypto(&data);
@@ -55,13 +68,21 @@ fn odd_block_counts_in_one_update_equal_rustcrypto() {
                 let msg = &data[..blocks * 64 + tail];
                 let mut h = on(imp);
                 h.update(msg);
-                assert_eq!(h.finalize(), rustcrypto(msg), "{imp}: {blocks} blocks + {tail}");
+                assert_eq!(
+                    h.finalize(),
+                    rustcrypto(msg),
+                    "{imp}: {blocks} blocks + {tail}"
+                );
                 // The same blocks after a buffered byte: one block through
                 // the buffer, the others in one call.
                 let mut h = on(imp);
                 h.update(&msg[..1]);
                 h.update(&msg[1..]);
-                assert_eq!(h.finalize(), rustcrypto(msg), "{imp}: 1 + {blocks} blocks + {tail}");
+                assert_eq!(
+                    h.finalize(),
+                    rustcrypto(msg),
+                    "{imp}: 1 + {blocks} blocks + {tail}"
+                );
             }
         }
     }

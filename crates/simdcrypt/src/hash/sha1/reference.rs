@@ -52,13 +52,13 @@ pub(super) fn compress(h: &mut [u32; 5], block: &[u8; 64]) {
     // Step 2: the working variables.
     let [mut a, mut b, mut c, mut d, mut e] = *h;
     // Step 3: 80 rounds.
-    for t in 0..80 {
+    for (t, &wt) in w.iter().enumerate() {
         let tt = a
             .rotate_left(5)
             .wrapping_add(f(t, b, c, d))
             .wrapping_add(e)
             .wrapping_add(k(t))
-            .wrapping_add(w[t]);
+            .wrapping_add(wt);
         e = d;
         d = c;
         c = b.rotate_left(30);

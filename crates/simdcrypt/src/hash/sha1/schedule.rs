@@ -34,7 +34,7 @@ macro_rules! schedule {
 
             $crate::hash::sha1::schedule::schedule!(@ops $feature, __m128i, lanes 1,
                 _mm_xor_si128, _mm_add_epi32, _mm_slli_epi32, _mm_srli_epi32, _mm_alignr_epi8,
-                _mm_bslli_si128, _mm_bsrli_si128, _mm_set1_epi32, _mm_storeu_si128);
+                _mm_bslli_si128, _mm_bsrli_si128, _mm_set1_epi32);
 
             /// Group `g` (0–3) of `block`'s words, byte-swapped to
             /// big-endian words (§3.1).
@@ -54,7 +54,7 @@ macro_rules! schedule {
                     return;
                 };
                 let mut state = *h;
-                let mut buf = [[0u32; 4]; 20];
+                let mut buf = Buffer([[0; 4]; 20]);
                 let mut w = [::core::arch::x86_64::_mm_setzero_si128(); 8];
                 for g in 0..4 {
                     w[g] = load(first, g);
@@ -65,7 +65,7 @@ macro_rules! schedule {
                     let next = blocks.get(i + 1).unwrap_or(block);
                     macro_rules! wk {
                         ($t:literal) => {
-                            buf[$t / 4][$t % 4]
+                            buf.0[$t / 4][$t % 4]
                         };
                     }
                     macro_rules! after {
@@ -87,8 +87,7 @@ macro_rules! schedule {
 
             $crate::hash::sha1::schedule::schedule!(@ops $feature, __m256i, lanes 2,
                 _mm256_xor_si256, _mm256_add_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
-                _mm256_alignr_epi8, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_set1_epi32,
-                _mm256_storeu_si256);
+                _mm256_alignr_epi8, _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_set1_epi32);
 
             /// Group `g` (0–3) of both blocks' words, the first block in
             /// the low lane, byte-swapped to big-endian words (§3.1).
@@ -119,9 +118,9 @@ macro_rules! schedule {
                     return;
                 };
                 let mut state = *h;
-                // Group `g` of the first block in `buf[g][..4]`, of the
-                // second in `buf[g][4..]`.
-                let mut buf = [[0u32; 8]; 20];
+                // Group `g` of the first block in `buf.0[g][..4]`, of the
+                // second in `buf.0[g][4..]`.
+                let mut buf = Buffer([[0; 8]; 20]);
                 let mut w = [::core::arch::x86_64::_mm256_setzero_si256(); 8];
                 for g in 0..4 {
                     w[g] = load(first, g);
@@ -133,7 +132,7 @@ macro_rules! schedule {
                     // The first block, with both blocks' groups 4–19.
                     macro_rules! wk {
                         ($t:literal) => {
-                            buf[$t / 4][$t % 4]
+                            buf.0[$t / 4][$t % 4]
                         };
                     }
                     macro_rules! after {
@@ -150,14 +149,14 @@ macro_rules! schedule {
                     // each written over a group these rounds are done with.
                     macro_rules! wk {
                         ($t:literal) => {
-                            buf[$t / 4][4 + $t % 4]
+                            buf.0[$t / 4][4 + $t % 4]
                         };
                     }
                     macro_rules! after {
                         ($g:literal) => {
                             if $g < 4 {
-                                w[$g] = load(next, $g);
-                                store(&mut buf, $g, w[$g]);
+                                w[$g % 8] = load(next, $g);
+                                store(&mut buf, $g, w[$g % 8]);
                             }
                         };
                     }
@@ -169,8 +168,8 @@ macro_rules! schedule {
     };
     (@ops $feature:literal, $V:ident, lanes $lanes:literal,
         $xor:ident, $add:ident, $slli:ident, $srli:ident, $alignr:ident,
-        $bslli:ident, $bsrli:ident, $set1:ident, $storeu:ident) => {
-        use ::core::arch::x86_64::{$add, $alignr, $bslli, $bsrli, $set1, $slli, $srli, $storeu, $xor};
+        $bslli:ident, $bsrli:ident, $set1:ident) => {
+        use ::core::arch::x86_64::{$add, $alignr, $bslli, $bsrli, $set1, $slli, $srli, $xor};
 
         /// `x <<< L` on each 32-bit lane (`R` = 32 − `L`).
         #[inline]
@@ -201,14 +200,24 @@ macro_rules! schedule {
             }
         }
 
-        /// Writes group `g` plus K_t (§4.2.1) to the rounds' buffer.
+        /// The rounds' W + K: group `g` in `0[g]`, aligned for the
+        /// vector stores.
+        #[repr(align(32))]
+        struct Buffer([[u32; 4 * $lanes]; 20]);
+
+        /// Writes group `g` plus K_t (§4.2.1) to the rounds' buffer. The
+        /// store is volatile: the rounds must read W + K from memory (a
+        /// load folded into their `add`), which LLVM would otherwise
+        /// replace by word extractions (`pshufd` + `movd`), two vector
+        /// instructions a word.
         #[inline]
         #[target_feature(enable = $feature)]
-        fn store(buf: &mut [[u32; 4 * $lanes]; 20], g: usize, v: $V) {
+        fn store(buf: &mut Buffer, g: usize, v: $V) {
             let wk = $add(v, $set1($crate::hash::sha1::K[g / 5] as i32));
-            // SAFETY: `buf[g]` is as many writable bytes as the register;
-            // the store is unaligned.
-            unsafe { $storeu(buf[g].as_mut_ptr().cast(), wk) };
+            // SAFETY: `buf.0[g]` is as many writable bytes as the register,
+            // aligned for it (`Buffer` is 32-byte aligned and each row a
+            // multiple of 16 bytes, 32 for ymm).
+            unsafe { ::core::ptr::write_volatile(buf.0[g].as_mut_ptr().cast::<$V>(), wk) };
         }
     };
 }
