@@ -71,9 +71,10 @@ impl Impl {
     /// `shani` runs at the latency of its `sha1rnds4` chain (20 a block),
     /// as RustCrypto's and OpenSSL's SHA-NI code do; RustCrypto's lead at
     /// 64 B and 1 KiB is spent around the compression, in the buffering
-    /// engine (`md.rs`: byte-wise zeroizing, padding), not in the rung. The `ssse3` and `avx2` rungs are bound by the scalar
-    /// rounds' ALU work, so carrying two blocks' schedule in ymm gains
-    /// little over one in xmm.
+    /// engine (`md.rs`: byte-wise zeroizing, padding), not in the rung.
+    /// The `ssse3` and `avx2` rungs are bound by the scalar rounds' ALU
+    /// work, so carrying two blocks' schedule in ymm gains little over one
+    /// in xmm.
     pub fn best() -> Impl {
         [Impl::Shani, Impl::Avx2, Impl::Ssse3]
             .into_iter()

@@ -44,7 +44,10 @@ macro_rules! schedule {
                 let (chunks, _) = block.as_chunks::<16>();
                 // SAFETY: `chunks[g]` is 16 readable bytes; the load is unaligned.
                 let v = unsafe { _mm_loadu_si128(chunks[g].as_ptr().cast()) };
-                _mm_shuffle_epi8(v, _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12))
+                _mm_shuffle_epi8(
+                    v,
+                    _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12),
+                )
             }
 
             /// Hashes the blocks into the hash value `h`, one after another.
@@ -83,7 +86,9 @@ macro_rules! schedule {
     };
     (mod $m:ident, $feature:literal, ymm) => {
         mod $m {
-            use ::core::arch::x86_64::{__m128i, __m256i, _mm256_loadu2_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8};
+            use ::core::arch::x86_64::{
+                __m128i, __m256i, _mm256_loadu2_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8,
+            };
 
             $crate::hash::sha1::schedule::schedule!(@ops $feature, __m256i, lanes 2,
                 _mm256_xor_si256, _mm256_add_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
@@ -99,7 +104,10 @@ macro_rules! schedule {
                 // SAFETY: `lo[g]` and `hi[g]` are 16 readable bytes each;
                 // the loads are unaligned.
                 let v = unsafe {
-                    _mm256_loadu2_m128i(hi[g].as_ptr().cast::<__m128i>(), lo[g].as_ptr().cast::<__m128i>())
+                    _mm256_loadu2_m128i(
+                        hi[g].as_ptr().cast::<__m128i>(),
+                        lo[g].as_ptr().cast::<__m128i>(),
+                    )
                 };
                 _mm256_shuffle_epi8(
                     v,
