@@ -57,7 +57,8 @@ impl Impl {
     /// Measured on an AMD EPYC (Zen 3, TSC 2.445 GHz), TSC ticks per
     /// `new` + `update` + `finalize`, the best of 200 runs, on a machine
     /// shared with other builds (figures moved by up to ~10% between runs;
-    /// RustCrypto's `sha1` 0.10, SHA-NI, alongside):
+    /// RustCrypto's `sha1` 0.10 and OpenSSL's low-level calls, both
+    /// SHA-NI, alongside):
     ///
     /// | rung | 64 B | 1 KiB | 16 KiB | ticks/byte at 16 KiB |
     /// |---|---:|---:|---:|---:|
@@ -67,9 +68,10 @@ impl Impl {
     /// | `avx2` | 515 | 2793 | 39520 | 2.41 |
     /// | `shani` | 368 | 1740 | 23620 | 1.44 |
     /// | RustCrypto `sha1` | 245 | 1617 | 23520 | 1.44 |
+    /// | OpenSSL 3.0 `SHA1_Init/Update/Final` (C) | 245 | 1617 | 23470 | 1.43 |
     ///
     /// `shani` runs at the latency of its `sha1rnds4` chain (20 a block),
-    /// as RustCrypto's and OpenSSL's SHA-NI code do; RustCrypto's lead at
+    /// as RustCrypto's and OpenSSL's SHA-NI code do; the peers' lead at
     /// 64 B and 1 KiB is spent around the compression, in the buffering
     /// engine (`md.rs`: byte-wise zeroizing, padding), not in the rung.
     /// The `ssse3` and `avx2` rungs are bound by the scalar rounds' ALU
