@@ -29,6 +29,7 @@
 //! ```
 
 mod md;
+pub mod sha1;
 pub mod sha256;
 
 use std::fmt;
@@ -180,6 +181,13 @@ macro_rules! hasher {
             }
         }
     };
+}
+
+hasher! {
+    /// SHA-1 (FIPS 180-4 §6.1). **Broken for collision resistance**
+    /// (SHAttered, 2017; chosen-prefix collisions, 2020): for compatibility
+    /// and checksums only.
+    pub struct Sha1: sha1, block 64, output 20, iv sha1::H0, name "SHA-1";
 }
 
 hasher! {
