@@ -15,8 +15,6 @@ pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
     /// The length, and the output words, are little-endian (MD5) rather
     /// than big-endian (the SHA family).
     const LITTLE_ENDIAN: bool;
-    /// The family's fastest rung on this CPU.
-    fn best() -> Self::Impl;
     /// Absorbs whole blocks on the rung `imp` (already known available).
     fn compress(&mut self, imp: Self::Impl, blocks: &[[u8; BLOCK]]);
     /// The state as bytes, as many as `out` takes: the truncated outputs
@@ -24,30 +22,56 @@ pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
     fn write_output(&self, out: &mut [u8]);
 }
 
+/// Pads in place after the `tail_len < BLOCK` message bytes at the start of
+/// `block` (RFC 1321 §3.1, FIPS 180-4 §5.1): the 0x80 byte, then zeros.
+/// Returns whether the length field still fits in this block; if not, it
+/// goes at the end of one more block of zeros.
+fn pad_in_place<F: Family<BLOCK>, const BLOCK: usize>(
+    block: &mut [u8; BLOCK],
+    tail_len: usize,
+) -> bool {
+    block[tail_len] = 0x80;
+    block[tail_len + 1..].fill(0);
+    tail_len < BLOCK - F::LENGTH_LEN
+}
+
+/// Writes the length of a message of `total` bytes, in bits, at the end of
+/// the last padding block, as `F` writes it (RFC 1321 §3.2, FIPS 180-4
+/// §5.1): the padding takes it modulo 2^64 or 2^128 bits.
+fn write_length<F: Family<BLOCK>, const BLOCK: usize>(block: &mut [u8; BLOCK], total: u128) {
+    let bits = total.wrapping_mul(8);
+    let field = &mut block[BLOCK - F::LENGTH_LEN..];
+    if F::LITTLE_ENDIAN {
+        field.copy_from_slice(&bits.to_le_bytes()[..F::LENGTH_LEN]);
+    } else {
+        field.copy_from_slice(&bits.to_be_bytes()[16 - F::LENGTH_LEN..]);
+    }
+}
+
 /// The final one or two blocks of a message of `total` bytes whose last
-/// `tail.len() < BLOCK` bytes are `tail`: the tail, the 0x80 byte, zeros,
-/// and the length in bits, as `F` writes it.
+/// `tail.len() < BLOCK` bytes are `tail`, and how many there are: the
+/// tail, the 0x80 byte, zeros, and the length in bits.
 pub(crate) fn padding<F: Family<BLOCK>, const BLOCK: usize>(
     tail: &[u8],
     total: u128,
 ) -> ([[u8; BLOCK]; 2], usize) {
-    debug_assert!(tail.len() < BLOCK);
     let mut blocks = [[0u8; BLOCK]; 2];
-    let count = if tail.len() + 1 + F::LENGTH_LEN <= BLOCK {
+    blocks[0][..tail.len()].copy_from_slice(tail);
+    let count = if pad_in_place::<F, BLOCK>(&mut blocks[0], tail.len()) {
         1
     } else {
         2
     };
-    blocks[0][..tail.len()].copy_from_slice(tail);
-    blocks[0][tail.len()] = 0x80;
-    let bits = total.wrapping_mul(8);
-    let last = &mut blocks[count - 1][BLOCK - F::LENGTH_LEN..];
-    if F::LITTLE_ENDIAN {
-        last.copy_from_slice(&bits.to_le_bytes()[..F::LENGTH_LEN]);
-    } else {
-        last.copy_from_slice(&bits.to_be_bytes()[16 - F::LENGTH_LEN..]);
-    }
+    write_length::<F, BLOCK>(&mut blocks[count - 1], total);
     (blocks, count)
+}
+
+/// Overwrites `bytes` with zeros in word-wide stores that the compiler
+/// must keep (`black_box` makes the buffer observable): `Zeroize` on a
+/// byte array stores one byte at a time, a fifth of a short hash's time.
+fn wipe(bytes: &mut [u8]) {
+    bytes.fill(0);
+    std::hint::black_box(bytes);
 }
 
 /// A message being hashed: the chaining state, a partial block, and the
@@ -65,11 +89,6 @@ pub(crate) struct Engine<F: Family<BLOCK>, const BLOCK: usize> {
 }
 
 impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
-    /// An empty message from the initial value `iv`, on the fastest rung.
-    pub(crate) fn new(iv: F) -> Self {
-        Self::with_impl(iv, F::best())
-    }
-
     /// An empty message on the rung `imp` (already known available).
     pub(crate) fn with_impl(iv: F, imp: F::Impl) -> Self {
         Engine {
@@ -118,19 +137,31 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
         self.buffered = rest.len();
     }
 
-    /// Pads the message and writes the digest to `out` (as many bytes as
-    /// it takes), then starts over from the initial value.
-    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
-        let (blocks, count) = padding::<F, BLOCK>(&self.buffer[..self.buffered], self.length);
-        self.state.compress(self.imp, &blocks[..count]);
-        self.state.write_output(out);
-        self.reset();
+    /// Pads the message in the block buffer and writes the digest to `out`
+    /// (as many bytes as it takes). The state is spent: call
+    /// [`Engine::reset`] before hashing again.
+    pub(crate) fn finalize_into(&mut self, out: &mut [u8]) {
+        let Engine {
+            imp,
+            state,
+            buffer,
+            buffered,
+            length,
+            ..
+        } = self;
+        if !pad_in_place::<F, BLOCK>(buffer, *buffered) {
+            state.compress(*imp, std::slice::from_ref(buffer));
+            buffer.fill(0);
+        }
+        write_length::<F, BLOCK>(buffer, *length);
+        state.compress(*imp, std::slice::from_ref(buffer));
+        state.write_output(out);
     }
 
-    /// Starts over from the initial value, on the same rung.
+    /// Starts over from the initial value, on the same rung. (The buffer's
+    /// old bytes are never read again: they are wiped on drop.)
     pub(crate) fn reset(&mut self) {
         self.state = self.iv;
-        self.buffer.zeroize();
         self.buffered = 0;
         self.length = 0;
     }
@@ -139,7 +170,7 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
 impl<F: Family<BLOCK>, const BLOCK: usize> Drop for Engine<F, BLOCK> {
     fn drop(&mut self) {
         self.state.zeroize();
-        self.buffer.zeroize();
+        wipe(&mut self.buffer);
     }
 }
 

@@ -33,6 +33,7 @@ pub mod sha1;
 pub mod sha256;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::Error;
 use md::Engine;
@@ -92,9 +93,10 @@ macro_rules! hasher {
             /// Block length in bytes.
             pub const BLOCK_LEN: usize = $block;
 
-            /// An empty message, on the fastest rung.
+            /// An empty message, on the fastest rung (chosen once).
             pub fn new() -> Self {
-                $Name(Engine::new($iv))
+                static BEST: OnceLock<$family::Impl> = OnceLock::new();
+                $Name(Engine::with_impl($iv, *BEST.get_or_init($family::Impl::best)))
             }
 
             /// The same hash on the rung `imp`; data already absorbed
@@ -122,13 +124,16 @@ macro_rules! hasher {
             /// The digest of everything absorbed.
             #[inline]
             pub fn finalize(mut self) -> [u8; $out] {
-                self.finalize_reset()
+                let mut out = [0u8; $out];
+                self.0.finalize_into(&mut out);
+                out
             }
 
             /// The digest of everything absorbed; the hash starts over.
             pub fn finalize_reset(&mut self) -> [u8; $out] {
                 let mut out = [0u8; $out];
-                self.0.finalize_into_reset(&mut out);
+                self.0.finalize_into(&mut out);
+                self.0.reset();
                 out
             }
 
