@@ -37,7 +37,9 @@ const ODD_NAMES: &[&str] = &[
 const SIZES: &[usize] = &[0, 1, 55, 56, 63, 64, 65, 1000, 65536, 65537, 100_000];
 
 fn content(len: usize, seed: usize) -> Vec<u8> {
-    (0..len).map(|i| ((i * 31 + seed * 7) % 251) as u8).collect()
+    (0..len)
+        .map(|i| ((i * 31 + seed * 7) % 251) as u8)
+        .collect()
 }
 
 /// Whether `tool` runs; if not, says that `test` is skipped.
@@ -106,7 +108,10 @@ fn same(dir: &Path, algo: &str, tool: &str, args: &[&str], stdin: &[u8]) {
         show(&theirs.stdout),
         "stdout of {tool} {args:?}"
     );
-    assert_eq!(ours.stdout, theirs.stdout, "stdout bytes of {tool} {args:?}");
+    assert_eq!(
+        ours.stdout, theirs.stdout,
+        "stdout bytes of {tool} {args:?}"
+    );
     // Their messages start with `TOOL: `, ours with `simdcrypt: `.
     let theirs_err = show(&theirs.stderr).replace(&format!("{tool}: "), "simdcrypt: ");
     assert_eq!(show(&ours.stderr), theirs_err, "stderr of {tool} {args:?}");
@@ -136,7 +141,14 @@ fn digest_lines_equal_coreutils() {
         if !have(tool, "digest_lines_equal_coreutils") {
             continue;
         }
-        for opts in [&[][..], &["--tag"], &["-b"], &["-t"], &["-z"], &["--tag", "-z"]] {
+        for opts in [
+            &[][..],
+            &["--tag"],
+            &["-b"],
+            &["-t"],
+            &["-z"],
+            &["--tag", "-z"],
+        ] {
             same(dir.path(), algo, tool, &with_names(opts, &names), b"");
         }
     }
@@ -211,8 +223,13 @@ fn check_equals_coreutils() {
         for tag in [false, true] {
             let (dir, names) = odd_files();
             let d = dir.path();
-            let list = run_in(d, tool, &with_names(if tag { &["--tag"] } else { &[] }, &names), b"")
-                .stdout;
+            let list = run_in(
+                d,
+                tool,
+                &with_names(if tag { &["--tag"] } else { &[] }, &names),
+                b"",
+            )
+            .stdout;
             fs::write(d.join("GOOD"), &list).unwrap();
             let damaged = damaged_list(d, tool, &names, tag);
             fs::write(d.join("BAD"), &damaged).unwrap();
@@ -309,7 +326,10 @@ fn refusals() {
     assert_refused(&ours(&["-c", "--tag", "x"]), "--tag option is meaningless");
     assert_refused(&ours(&["--quiet", "x"]), "meaningful only when verifying");
     assert_refused(&ours(&["-c", "-z", "x"]), "--zero option is not supported");
-    assert_refused(&ours(&["--tag", "-t", "x"]), "--tag does not support --text");
+    assert_refused(
+        &ours(&["--tag", "-t", "x"]),
+        "--tag does not support --text",
+    );
     // Names accepted but not built yet: a clear message, until they are.
     for name in ["sha512", "sha384", "sha512-256", "sha1", "md5"] {
         let out = ours(&["--algo", name, "/dev/null"]);

@@ -130,7 +130,7 @@ fn check_list(
                             } else {
                                 tally.mismatched += 1;
                             }
-                            if !args.status && !(matched && args.quiet) {
+                            if !(args.status || matched && args.quiet) {
                                 text.extend_from_slice(if matched {
                                     b": OK\n"
                                 } else {

@@ -490,6 +490,6 @@ mod tests {
         let line = format!("{hex} x");
         assert!(p.parse(line.as_bytes()).is_none());
         assert!(p.parse(b"zz  x").is_none());
-        assert!(p.parse(format!("{hex}").as_bytes()).is_none());
+        assert!(p.parse(hex.as_bytes()).is_none());
     }
 }
