@@ -1,8 +1,8 @@
 //! Hashing a sequence of files on every core, results in the order given.
 //!
-//! Workers take batches of consecutive jobs from one queue; small regular
-//! files of a batch are read whole and hashed together (the multi-buffer
-//! path, [`super::digest_many`]), larger ones streamed in bounded memory
+//! Workers take jobs one at a time from one queue. Small regular files are
+//! read whole and hashed [`BATCH`] at a time (the multi-buffer path,
+//! [`super::digest_many`]); larger ones are streamed in bounded memory
 //! (from 4 MiB with a reader thread, so that reading overlaps hashing).
 //! The calling thread prints each result as soon as all before it are
 //! printed; workers stay at most [`WINDOW`] jobs ahead of it. Standard input
@@ -192,136 +192,187 @@ fn print_in_order<I, T>(
     }
 }
 
-/// A worker: takes batches until the queue is empty.
+/// What a worker finds when it goes to the queue.
+enum Take<T> {
+    /// Printing failed: stop.
+    Stop,
+    /// No more jobs.
+    Done,
+    /// The window is full while this worker holds unfinished small files:
+    /// finish them first (the printer may be waiting for one).
+    Finish,
+    /// A result already known (a note, or stdin, hashed while taking it).
+    Known(usize, T, Option<Outcome>),
+    /// A file to hash.
+    File(usize, Box<Path>, T),
+}
+
+/// Takes the next job; `holding`: whether the worker holds small files.
+fn take<I, T>(
+    shared: &Shared<I, T>,
+    holding: bool,
+    hashing: &Hashing,
+    chunk: &mut Vec<u8>,
+) -> Take<T>
+where
+    I: Iterator<Item = Job<T>>,
+{
+    let mut state = shared.lock();
+    loop {
+        if state.stop {
+            return Take::Stop;
+        }
+        if state.jobs.is_none() {
+            return Take::Done;
+        }
+        if state.next < state.printed + WINDOW {
+            break;
+        }
+        if holding {
+            return Take::Finish;
+        }
+        state = shared.wait(state);
+    }
+    let Some(job) = state.jobs.as_mut().and_then(Iterator::next) else {
+        state.jobs = None;
+        drop(state);
+        // The printer may be waiting for the end.
+        shared.changed.notify_all();
+        return Take::Done;
+    };
+    let index = state.next;
+    state.next += 1;
+    match job {
+        // Stdin in order: read it now, holding the queue.
+        Job::File(path, t) if path.as_os_str() == OsStr::new("-") => {
+            Take::Known(index, t, Some(hash_stdin(hashing, chunk)))
+        }
+        Job::File(path, t) => Take::File(index, path, t),
+        Job::Note(t) => Take::Known(index, t, None),
+    }
+}
+
+/// Hands finished results to the printer.
+fn publish<I, T>(
+    shared: &Shared<I, T>,
+    results: impl IntoIterator<Item = (usize, T, Option<Outcome>)>,
+) {
+    let mut state = shared.lock();
+    for (index, t, outcome) in results {
+        state.done.insert(index, (t, outcome));
+    }
+    drop(state);
+    shared.changed.notify_all();
+}
+
+/// A worker: takes jobs one at a time until the queue is empty. Small
+/// files are read whole and kept until [`BATCH`] of them are hashed
+/// together; they are finished early when the worker meets a larger file,
+/// the end of the queue, or a full window.
 fn worker<I, T>(shared: &Shared<I, T>, hashing: &Hashing, progress: &Progress)
 where
     I: Iterator<Item = Job<T>>,
 {
+    // The small files held: the k-th is in `buffers[k]`.
+    let mut held: Vec<(usize, T)> = Vec::with_capacity(BATCH);
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     let mut chunk = Vec::new();
+    let finish = |held: &mut Vec<(usize, T)>, buffers: &[Vec<u8>]| {
+        if held.is_empty() {
+            return;
+        }
+        let messages: Vec<&[u8]> = buffers[..held.len()].iter().map(Vec::as_slice).collect();
+        let digests = hashing.many(&messages);
+        publish(
+            shared,
+            held.drain(..)
+                .zip(digests)
+                .map(|((index, t), d)| (index, t, Some(Outcome::Digest(d)))),
+        );
+    };
     loop {
-        let mut batch = Vec::with_capacity(BATCH);
-        let first;
-        {
-            let mut state = shared.lock();
-            while !state.stop && state.jobs.is_some() && state.next >= state.printed + WINDOW {
-                state = shared.wait(state);
-            }
-            if state.stop {
+        match take(shared, !held.is_empty(), hashing, &mut chunk) {
+            Take::Stop => return,
+            Take::Done => {
+                finish(&mut held, &buffers);
                 return;
             }
-            first = state.next;
-            while batch.len() < BATCH {
-                let Some(job) = state.jobs.as_mut().and_then(Iterator::next) else {
-                    state.jobs = None;
-                    break;
-                };
-                state.next += 1;
-                match job {
-                    Job::File(path, t) if path.as_os_str() == OsStr::new("-") => {
-                        // Stdin in order: read it now, holding the queue.
-                        let outcome = hash_stdin(hashing, &mut chunk);
-                        batch.push((t, Some(Taken::Known(outcome))));
-                    }
-                    Job::File(path, t) => batch.push((t, Some(Taken::Path(path)))),
-                    Job::Note(t) => batch.push((t, None)),
-                }
-            }
-            if batch.is_empty() {
-                return;
-            }
-        }
-        let results = hash_batch(batch, hashing, progress, &mut buffers, &mut chunk);
-        let mut state = shared.lock();
-        for (k, r) in results.into_iter().enumerate() {
-            state.done.insert(first + k, r);
-        }
-        drop(state);
-        shared.changed.notify_all();
-    }
-}
-
-/// A job of a batch: stdin is hashed when taken, a file afterwards.
-enum Taken {
-    /// Already hashed.
-    Known(Outcome),
-    /// To hash.
-    Path(Box<Path>),
-}
-
-/// Hashes one batch: small files together, the others one by one.
-fn hash_batch<T>(
-    batch: Vec<(T, Option<Taken>)>,
-    hashing: &Hashing,
-    progress: &Progress,
-    buffers: &mut Vec<Vec<u8>>,
-    chunk: &mut Vec<u8>,
-) -> Vec<(T, Option<Outcome>)> {
-    let mut results = Vec::with_capacity(batch.len());
-    let mut small = Vec::new();
-    for (at, (t, taken)) in batch.into_iter().enumerate() {
-        let outcome = match taken {
-            None => None,
-            Some(Taken::Known(o)) => Some(o),
-            Some(Taken::Path(path)) => {
-                if buffers.len() <= small.len() {
+            Take::Finish => finish(&mut held, &buffers),
+            Take::Known(index, t, outcome) => publish(shared, [(index, t, outcome)]),
+            Take::File(index, path, t) => {
+                if buffers.len() == held.len() {
                     buffers.push(Vec::new());
                 }
-                let buffer = &mut buffers[small.len()];
-                match hash_or_read(&path, hashing, progress, buffer, chunk) {
-                    Ok(Some(digest)) => Some(Outcome::Digest(digest)),
-                    Ok(None) => {
-                        small.push(at);
-                        // Filled in below.
-                        Some(Outcome::Digest(Vec::new()))
+                let outcome = match open(&path) {
+                    Ok((mut file, Some(len))) if len <= SMALL => {
+                        match read_whole(&mut file, len, &mut buffers[held.len()]) {
+                            Ok(()) => {
+                                held.push((index, t));
+                                if held.len() == BATCH {
+                                    finish(&mut held, &buffers);
+                                }
+                                continue;
+                            }
+                            Err(e) => Outcome::Failed(e),
+                        }
                     }
-                    Err(e) => Some(Outcome::Failed(e)),
-                }
+                    Ok((mut file, len)) => {
+                        // Long work: let the printer have the small files.
+                        finish(&mut held, &buffers);
+                        match hash_long(&mut file, len, hashing, progress, &mut chunk) {
+                            Ok(digest) => Outcome::Digest(digest),
+                            Err(e) => Outcome::Failed(e),
+                        }
+                    }
+                    Err(e) => Outcome::Failed(e),
+                };
+                publish(shared, [(index, t, Some(outcome))]);
             }
-        };
-        results.push((t, outcome));
-    }
-    if !small.is_empty() {
-        // The k-th small file is in `buffers[k]`.
-        let messages: Vec<&[u8]> = buffers[..small.len()].iter().map(Vec::as_slice).collect();
-        let digests = hashing.many(&messages);
-        for (&at, digest) in small.iter().zip(digests) {
-            results[at].1 = Some(Outcome::Digest(digest));
         }
     }
-    results
 }
 
-/// Opens `path`: a small regular file is read whole into `buffer` (and
-/// `None` returned), anything else hashed here.
-fn hash_or_read(
-    path: &Path,
-    hashing: &Hashing,
-    progress: &Progress,
-    buffer: &mut Vec<u8>,
-    chunk: &mut Vec<u8>,
-) -> io::Result<Option<Vec<u8>>> {
-    let mut file = File::open(path)?;
+/// Opens a file to hash; its length if it is a regular file.
+fn open(path: &Path) -> io::Result<(File, Option<u64>)> {
+    let file = File::open(path)?;
     let meta = file.metadata()?;
     let len = meta.is_file().then_some(meta.len());
-    if let Some(len) = len.filter(|&l| l <= SMALL) {
-        buffer.clear();
-        // One more byte than expected: a file that grew is read to its end.
-        buffer.reserve(usize::try_from(len).unwrap_or(0) + 1);
+    Ok((file, len))
+}
+
+/// Reads a file of about `len` bytes whole into `buffer` (to its real end,
+/// should it have grown). Unlike `File::read_to_end`, this asks the system
+/// for nothing but reads.
+fn read_whole(file: &mut File, len: u64, buffer: &mut Vec<u8>) -> io::Result<()> {
+    let expected = usize::try_from(len).unwrap_or(0);
+    buffer.resize(expected + 1, 0);
+    let n = read_full(file, buffer)?;
+    buffer.truncate(n);
+    if n > expected {
         file.read_to_end(buffer)?;
-        return Ok(None);
     }
+    Ok(())
+}
+
+/// Hashes a file that is not small (or not a regular file) in chunks.
+fn hash_long(
+    file: &mut File,
+    len: Option<u64>,
+    hashing: &Hashing,
+    progress: &Progress,
+    chunk: &mut Vec<u8>,
+) -> io::Result<Vec<u8>> {
     let mut hasher = hashing.hasher();
     let bar = len.and_then(|l| progress.bar(l));
     let streamed = if len.is_some_and(|l| l >= OVERLAP_FROM) {
-        stream_overlapped(&mut file, &mut hasher, bar.as_ref())
+        stream_overlapped(file, &mut hasher, bar.as_ref())
     } else {
-        stream(&mut file, &mut hasher, bar.as_ref(), chunk)
+        stream(file, &mut hasher, bar.as_ref(), chunk)
     };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    streamed.map(|()| Some(hasher.finalize()))
+    streamed.map(|()| hasher.finalize())
 }
 
 /// Hashes standard input.
