@@ -242,6 +242,17 @@ fn check_equals_coreutils() {
                 })
                 .collect();
             fs::write(d.join("CRLF"), crlf).unwrap();
+            // "BSD reversed" lines `HEX NAME`, which coreutils accepts
+            // until a GNU line has been read, and then refuses (for the
+            // rest of the run, across lists).
+            let reversed: Vec<u8> = list
+                .split_inclusive(|&b| b == b'\n')
+                .flat_map(|l| {
+                    let s = String::from_utf8_lossy(l).replacen("  ", " ", 1);
+                    s.into_bytes()
+                })
+                .collect();
+            fs::write(d.join("REV"), reversed).unwrap();
             fs::write(d.join("EMPTY"), b"").unwrap();
             fs::write(d.join("JUNK"), b"junk\nmore junk\n").unwrap();
 
@@ -273,6 +284,9 @@ fn check_equals_coreutils() {
                     &["BAD"],
                     &["BAD", "GOOD"],
                     &["EMPTY"],
+                    &["REV"],
+                    &["REV", "GOOD"],
+                    &["GOOD", "REV"],
                     &["JUNK"],
                     &["no such list"],
                     &["-"],

@@ -23,7 +23,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::{Hasher, Hashing};
 use crate::error::CliError;
 
-/// Jobs taken by a worker at once: the widest multi-buffer rung's lanes.
+/// Small files hashed together: the widest multi-buffer rung's lanes.
 const BATCH: usize = 16;
 
 /// Files up to this size are read whole and hashed in batches.

@@ -138,10 +138,15 @@ pub fn digest_many(algo: Algo, messages: &[&[u8]]) -> Vec<Vec<u8>> {
     //             .iter().map(|d| d.to_vec()).collect(),
     //         _ => {}
     //     }
+    one_by_one(&algo.fresh(), messages)
+}
+
+/// The digests of `messages`, each by a clone of `fresh`.
+fn one_by_one(fresh: &Hasher, messages: &[&[u8]]) -> Vec<Vec<u8>> {
     messages
         .iter()
         .map(|m| {
-            let mut h = algo.fresh();
+            let mut h = fresh.clone();
             h.update(m);
             h.finalize()
         })
@@ -178,14 +183,7 @@ impl Hashing {
     /// The digests of `messages`.
     fn many(&self, messages: &[&[u8]]) -> Vec<Vec<u8>> {
         if self.forced {
-            messages
-                .iter()
-                .map(|m| {
-                    let mut h = self.hasher();
-                    h.update(m);
-                    h.finalize()
-                })
-                .collect()
+            one_by_one(&self.fresh, messages)
         } else {
             digest_many(self.algo, messages)
         }
