@@ -29,6 +29,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Show the CPU features, the SIMDCRYPT_MAX_ISA cap and the chosen rungs
     Info,
+    /// Print or check file digests, as coreutils' sha256sum, md5sum, ...
+    Hash(HashArgs),
 }
 
 /// `simdcrypt stream`.
@@ -147,4 +149,69 @@ pub struct BenchArgs {
     /// Print CSV on stdout.
     #[arg(long)]
     pub csv: bool,
+}
+
+/// `simdcrypt hash`: the options of coreutils' `sha256sum` family.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct HashArgs {
+    /// The hash: sha256, sha224, sha512, sha384, sha512-256, sha1 or md5
+    ///
+    /// MD5 and SHA-1 are broken for collision resistance: use them only
+    /// to compare with old checksum lists.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "sha256",
+        verbatim_doc_comment
+    )]
+    pub algo: String,
+
+    /// Force a rung by name (default: the fastest this CPU runs).
+    #[arg(long = "impl", value_name = "NAME")]
+    pub imp: Option<String>,
+
+    /// Read checksum lists from the FILEs and check the files they name.
+    #[arg(short = 'c', long)]
+    pub check: bool,
+
+    /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
+    #[arg(long)]
+    pub tag: bool,
+
+    /// Read in binary mode (marks lines with `*`; no other difference).
+    #[arg(short = 'b', long, overrides_with = "text")]
+    pub binary: bool,
+
+    /// Read in text mode (the default; no difference from binary).
+    #[arg(short = 't', long, overrides_with = "binary")]
+    pub text: bool,
+
+    /// End each output line with NUL, not newline, and do not escape names.
+    #[arg(short = 'z', long)]
+    pub zero: bool,
+
+    /// With --check: do not fail or report for missing files.
+    #[arg(long)]
+    pub ignore_missing: bool,
+
+    /// With --check: do not print OK for each verified file.
+    #[arg(long, overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+
+    /// With --check: print nothing; the exit status tells.
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+
+    /// With --check: fail on improperly formatted checksum lines.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// With --check: warn about improperly formatted checksum lines.
+    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
+
+    /// The files (with --check: the lists); `-` or none for stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }

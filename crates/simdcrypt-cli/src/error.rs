@@ -106,6 +106,16 @@ pub enum CliError {
         /// How many.
         failed: usize,
     },
+    /// Options that do not go together (in coreutils' words).
+    #[error("{0}")]
+    Usage(&'static str),
+    /// Something failed and was reported already (`hash`: a file that
+    /// could not be read, a checksum that did not match); exit status 1.
+    #[error("see the messages above")]
+    Reported,
+    /// A bug, caught without a panic.
+    #[error("internal error: {0} (a bug: please report it)")]
+    Internal(&'static str),
     /// Printing a report failed (a closed pipe, a full disk).
     #[error("cannot write to standard output: {0}")]
     Stdout(#[source] io::Error),

@@ -1,6 +1,7 @@
 //! `simdcrypt`, the command-line tool of the simdcrypt library: raw keystream
-//! (`stream`), self-checks of every rung (`verify`), measurements (`bench`)
-//! and what this CPU runs (`info`).
+//! (`stream`), file digests as coreutils' `sha256sum` (`hash`), self-checks
+//! of every rung (`verify`), measurements (`bench`) and what this CPU runs
+//! (`info`).
 
 #![forbid(unsafe_code)]
 
@@ -8,6 +9,7 @@ mod bench;
 mod cipher;
 mod cli;
 mod error;
+mod hash;
 mod info;
 mod io;
 mod key;
@@ -44,6 +46,8 @@ fn main() -> ExitCode {
         // A reader that stops early (`simdcrypt verify | head`) is not an
         // error worth a message.
         Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        // `hash` printed what failed, as coreutils does.
+        Err(CliError::Reported) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("simdcrypt: error: {e}");
             ExitCode::FAILURE
@@ -60,5 +64,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Info => info::run(),
+        Command::Hash(args) => hash::run(&args),
     }
 }
