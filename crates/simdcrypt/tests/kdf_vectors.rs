@@ -178,12 +178,13 @@ fn scrypt_block_mix_rfc7914() {
     let r = number(case, "r") as u32;
     let (input, want) = (hex(field(case, "input")), hex(field(case, "output")));
     for imp in rungs("scrypt_block_mix_rfc7914") {
-        // Every lane of the rung gets the same input.
-        let lanes = imp.lanes();
-        let mut out = vec![0u8; lanes * input.len()];
-        scrypt::block_mix(imp, r, &input.repeat(lanes), &mut out).unwrap();
-        for lane in out.chunks(input.len()) {
-            assert_eq!(lane, want, "{imp}");
+        // Every lane of each group the rung runs gets the same input.
+        for &lanes in imp.lane_widths() {
+            let mut out = vec![0u8; lanes * input.len()];
+            scrypt::block_mix(imp, r, lanes, &input.repeat(lanes), &mut out).unwrap();
+            for lane in out.chunks(input.len()) {
+                assert_eq!(lane, want, "{imp}, {lanes} lanes");
+            }
         }
     }
 }
@@ -196,8 +197,8 @@ fn scrypt_ro_mix_rfc7914() {
     let log_n = number(case, "N").trailing_zeros() as u8;
     let (input, want) = (hex(field(case, "input")), hex(field(case, "output")));
     for imp in rungs("scrypt_ro_mix_rfc7914") {
-        // 1, 2 and 3 lanes: a single lane, a pair, a pair and an odd one.
-        for lanes in 1..=3 {
+        // 1 to 7 lanes: every combination of groups of 4, 2 and 1.
+        for lanes in 1..=7 {
             let mut b = input.repeat(lanes);
             scrypt::ro_mix_lanes(imp, r, log_n, &mut b).unwrap();
             for lane in b.chunks(input.len()) {

@@ -51,11 +51,13 @@ impl Impl {
             .unwrap_or(SINGLE_LANE)
     }
 
-    /// How many lanes of `p` the rung runs at once.
-    pub fn lanes(self) -> usize {
+    /// How many lanes of `p` the rung runs at once, widest first: `avx2`
+    /// takes four lanes while at least four are left, then two; the last
+    /// odd lane goes to [`SINGLE_LANE`].
+    pub fn lane_widths(self) -> &'static [usize] {
         match self {
-            Impl::Avx2 => 2,
-            Impl::Scalar | Impl::Sse2 => 1,
+            Impl::Avx2 => &[4, 2],
+            Impl::Scalar | Impl::Sse2 => &[1],
         }
     }
 }
@@ -140,18 +142,6 @@ impl Layout {
     }
 }
 
-impl Impl {
-    /// The layout the rung computes in.
-    fn layout(self) -> Layout {
-        match self {
-            Impl::Scalar => Layout::NATURAL,
-            #[cfg(target_arch = "x86_64")]
-            Impl::Sse2 | Impl::Avx2 => Layout::DIAGONAL,
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => Layout::NATURAL,
-        }
-    }
-}
 
 /// The memory one lane's ROMix needs, in sub-blocks, allocated fallibly: V
 /// grows to `N·2r` sub-blocks (reserved here, filled by the rung), and the
@@ -320,47 +310,79 @@ fn try_bytes(len: usize) -> Result<Vec<u8>, Error> {
     Ok(v)
 }
 
+/// The most memory the lanes run at once may take together for their V
+/// arrays: wider groups of lanes are used only within it (and when the
+/// allocator gives it), so that `p > 1` never asks for more than one lane's
+/// V beyond 1 GiB.
+const MAX_PARALLEL_V_BYTES: u128 = 1 << 30;
+
+/// A ROMix of a group of lanes on one rung, over sub-blocks in its layout.
+type RoMixFn = fn(&mut [Block], &mut Scratch, usize);
+
 /// scryptROMix (RFC 7914 §5) with `N = n` of every lane of `b` (each
 /// 64·`two_r` bytes) in place, on the rung `imp` (already known available):
-/// lanes two at a time on `avx2` (memory permitting), the others one by one
-/// on a one-lane rung.
+/// lanes in the widest groups the rung has (memory permitting), the rest
+/// one by one on a one-lane rung.
 fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> {
     let lane_len = 64 * two_r;
-    let lanes = b.len() / lane_len;
+    let v_bytes = 64 * two_r as u128 * n as u128;
     // The lanes being mixed, in the rung's layout.
-    let mut blocks = try_vec(2 * two_r, 0, "scrypt's B (128·r·p bytes)")?;
+    let widest = imp.lane_widths()[0];
+    let mut blocks = try_vec(widest * two_r, 0, "scrypt's B (128·r·p bytes)")?;
     let mut done = 0;
-    #[cfg(target_arch = "x86_64")]
-    if imp == Impl::Avx2 && lanes >= 2 {
-        // Without room for two V arrays, all lanes go one by one below.
-        if let Ok(mut scratch) = Scratch::new(2, two_r, n) {
-            done = lanes / 2 * 2 * lane_len;
-            for pair in b[..done].chunks_exact_mut(2 * lane_len) {
-                in_layout(Layout::DIAGONAL, pair, &mut blocks, |blocks| {
-                    // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-                    unsafe { avx2::ro_mix(blocks, &mut scratch, n) }
-                });
-            }
+    for &width in imp.lane_widths().iter().filter(|&&w| w > 1) {
+        let group_len = width * lane_len;
+        let groups = (b.len() - done) / group_len;
+        if groups == 0 || width as u128 * v_bytes > MAX_PARALLEL_V_BYTES {
+            continue;
         }
+        // Without room for `width` V arrays, narrower groups take the lanes.
+        let Ok(mut scratch) = Scratch::new(width, two_r, n) else {
+            continue;
+        };
+        let (layout, run) = imp.group(width);
+        for group in b[done..done + groups * group_len].chunks_exact_mut(group_len) {
+            in_layout(layout, group, &mut blocks, |blocks| run(blocks, &mut scratch, n));
+        }
+        done += groups * group_len;
     }
     if done < b.len() {
-        // A single or odd last lane of `avx2` goes to the fastest one-lane rung.
-        let single = match imp {
-            Impl::Avx2 => SINGLE_LANE,
-            one_lane => one_lane,
-        };
+        let (layout, run) = imp.group(1);
         let mut scratch = Scratch::new(1, two_r, n)?;
         for lane in b[done..].chunks_exact_mut(lane_len) {
-            in_layout(single.layout(), lane, &mut blocks, |blocks| match single {
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: SSE2 is part of the x86-64 baseline.
-                Impl::Sse2 => unsafe { sse2::ro_mix(blocks, &mut scratch, n) },
-                _ => scalar::ro_mix(blocks, &mut scratch, n),
-            });
+            in_layout(layout, lane, &mut blocks, |blocks| run(blocks, &mut scratch, n));
         }
     }
     blocks.iter_mut().for_each(Zeroize::zeroize);
     Ok(())
+}
+
+impl Impl {
+    /// The layout and the ROMix of a group of `width` lanes (one of
+    /// [`Impl::lane_widths`], or 1) on this rung, which passed
+    /// [`Impl::require`]: the one dispatch to the rungs' code.
+    fn group(self, width: usize) -> (Layout, RoMixFn) {
+        match (self, width) {
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Sse2, _) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                unsafe { sse2::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx2, 4) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+                unsafe { avx2::four::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx2, 2) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+                unsafe { avx2::two::ro_mix(b, s, n) }
+            }),
+            // A single or odd last lane of `avx2`: on the fastest one-lane rung.
+            (Impl::Avx2, _) => SINGLE_LANE.group(1),
+            _ => (Layout::NATURAL, scalar::ro_mix),
+        }
+    }
 }
 
 /// Runs `f` on the sub-blocks of `bytes` loaded into `blocks` in
@@ -399,31 +421,40 @@ fn check_lanes(len: usize, r: u32, lanes: Option<usize>) -> Result<(), Error> {
 }
 
 /// scryptBlockMix (RFC 7914 §4) on the rung `imp`, for the tests of
-/// RFC 7914 §9: `input` and `output` hold [`Impl::lanes`] lanes of 128·`r`
-/// bytes each, mixed at once.
+/// RFC 7914 §9: `input` and `output` hold `lanes` lanes (one of
+/// [`Impl::lane_widths`]) of 128·`r` bytes each, mixed at once.
 ///
 /// # Errors
 ///
 /// [`Error::ImplUnavailable`] when the CPU lacks the rung,
-/// [`Error::KdfParameter`] for other lengths.
+/// [`Error::KdfParameter`] for other lengths or lane counts.
 #[doc(hidden)]
-pub fn block_mix(imp: Impl, r: u32, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+pub fn block_mix(imp: Impl, r: u32, lanes: usize, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
     let imp = imp.require()?;
-    check_lanes(input.len(), r, Some(imp.lanes()))?;
-    check_lanes(output.len(), r, Some(imp.lanes()))?;
-    let layout = imp.layout();
+    if !imp.lane_widths().contains(&lanes) {
+        return Err(Error::KdfParameter {
+            kdf: "scrypt",
+            parameter: "lanes",
+            value: lanes as u64,
+            expected: format!("one of {:?} for {imp}", imp.lane_widths()),
+        });
+    }
+    check_lanes(input.len(), r, Some(lanes))?;
+    check_lanes(output.len(), r, Some(lanes))?;
+    let layout = imp.group(lanes).0;
     let (subs, _) = input.as_chunks::<64>();
     let input: Vec<Block> = subs.iter().map(|s| layout.load(s)).collect();
     let mut mixed = vec![Block::ZERO; input.len()];
-    match imp {
-        Impl::Scalar => scalar::block_mix(&input, &mut mixed),
+    match (imp, lanes) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86-64 baseline.
-        Impl::Sse2 => unsafe { sse2::block_mix_lanes(&input, &mut mixed) },
+        (Impl::Sse2, _) => unsafe { sse2::block_mix_lanes(&input, &mut mixed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-        Impl::Avx2 => unsafe { avx2::block_mix_lanes(&input, &mut mixed) },
-        #[cfg(not(target_arch = "x86_64"))]
+        (Impl::Avx2, 4) => unsafe { avx2::four::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+        (Impl::Avx2, _) => unsafe { avx2::two::block_mix_lanes(&input, &mut mixed) },
         _ => scalar::block_mix(&input, &mut mixed),
     }
     let (subs, _) = output.as_chunks_mut::<64>();

@@ -81,7 +81,7 @@ macro_rules! simd_rung {
         ///
         /// The CPU must have the rung's features.
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn block_mix_lanes(input: &[Block], output: &mut [Block]) {
+        pub(in crate::kdf::scrypt) unsafe fn block_mix_lanes(input: &[Block], output: &mut [Block]) {
             block_mix::<false>(input, &[], [0; $lanes], output);
         }
 
@@ -93,7 +93,7 @@ macro_rules! simd_rung {
         ///
         /// The CPU must have the rung's features.
         #[target_feature(enable = $feature)]
-        pub(super) unsafe fn ro_mix(b: &mut [Block], scratch: &mut Scratch, n: usize) {
+        pub(in crate::kdf::scrypt) unsafe fn ro_mix(b: &mut [Block], scratch: &mut Scratch, n: usize) {
             let entry = b.len();
             let two_r = entry / $lanes;
             let Scratch { v, x } = scratch;
