@@ -52,9 +52,19 @@ fn digest_of<H: Hash>(bytes: &[u8]) -> H::Digest {
 fn rfc4231<H: Hash>(column: &str) {
     let file = json(include_str!("data/kdf/hmac_rfc4231.json"));
     for case in records(&file, "test_cases") {
-        let (key, data, want) = (hex(field(case, "key")), hex(field(case, "data")), hex(field(case, column)));
+        let (key, data, want) = (
+            hex(field(case, "key")),
+            hex(field(case, "data")),
+            hex(field(case, column)),
+        );
         let tag = Hmac::<H>::mac(&key, &data);
-        assert_eq!(&tag.as_ref()[..want.len()], want, "{}, case {}", H::NAME, case["test_case"]);
+        assert_eq!(
+            &tag.as_ref()[..want.len()],
+            want,
+            "{}, case {}",
+            H::NAME,
+            case["test_case"]
+        );
         if want.len() == H::OUTPUT_LEN {
             let mut mac = Hmac::<H>::new(&key);
             mac.update(&data);
@@ -68,7 +78,13 @@ fn rfc2202<H: Hash>(list: &str) {
     let file = json(include_str!("data/kdf/hmac_rfc2202.json"));
     for case in records(&file, list) {
         let tag = Hmac::<H>::mac(&hex(field(case, "key")), &hex(field(case, "data")));
-        assert_eq!(tag.as_ref(), hex(field(case, "digest")), "{}, case {}", H::NAME, case["test_case"]);
+        assert_eq!(
+            tag.as_ref(),
+            hex(field(case, "digest")),
+            "{}, case {}",
+            H::NAME,
+            case["test_case"]
+        );
     }
 }
 
@@ -82,7 +98,11 @@ fn wycheproof<H: Hash>(text: &str) {
         for test in records(group, "tests") {
             count += 1;
             let id = &test["tcId"];
-            let (key, msg, tag) = (hex(field(test, "key")), hex(field(test, "msg")), hex(field(test, "tag")));
+            let (key, msg, tag) = (
+                hex(field(test, "key")),
+                hex(field(test, "msg")),
+                hex(field(test, "tag")),
+            );
             assert_eq!(tag.len(), tag_len, "tcId {id}");
             let mut mac = Hmac::<H>::new(&key);
             mac.update(&msg);
@@ -98,7 +118,11 @@ fn wycheproof<H: Hash>(text: &str) {
                     if tag_len == H::OUTPUT_LEN {
                         let mut mac = Hmac::<H>::new(&key);
                         mac.update(&msg);
-                        assert_eq!(mac.verify(&digest_of::<H>(&tag)), Err(Error::AuthenticationFailed), "tcId {id}");
+                        assert_eq!(
+                            mac.verify(&digest_of::<H>(&tag)),
+                            Err(Error::AuthenticationFailed),
+                            "tcId {id}"
+                        );
                     }
                 }
             }
@@ -111,7 +135,14 @@ fn wycheproof<H: Hash>(text: &str) {
 /// and `reset` start over with the key, clones are independent, and keys
 /// of every length around the block.
 fn streaming<H: Hash>() {
-    for key_len in [0, 1, H::BLOCK_LEN - 1, H::BLOCK_LEN, H::BLOCK_LEN + 1, 3 * H::BLOCK_LEN] {
+    for key_len in [
+        0,
+        1,
+        H::BLOCK_LEN - 1,
+        H::BLOCK_LEN,
+        H::BLOCK_LEN + 1,
+        3 * H::BLOCK_LEN,
+    ] {
         let key = bytes(key_len as u64, key_len);
         let msg = bytes(7, 1000);
         let want = Hmac::<H>::mac(&key, &msg);
@@ -157,14 +188,21 @@ fn truncation<H: Hash>() {
         let long = [tag.as_ref(), &[0]].concat();
         assert_eq!(
             with_msg().verify_truncated(&long[..len]),
-            Err(Error::TagLength { len, min, max: H::OUTPUT_LEN })
+            Err(Error::TagLength {
+                len,
+                min,
+                max: H::OUTPUT_LEN
+            })
         );
     }
     for len in min..=H::OUTPUT_LEN {
         with_msg().verify_truncated(&tag.as_ref()[..len]).unwrap();
         let mut bad = tag.as_ref()[..len].to_vec();
         bad[len - 1] ^= 1;
-        assert_eq!(with_msg().verify_truncated(&bad), Err(Error::AuthenticationFailed));
+        assert_eq!(
+            with_msg().verify_truncated(&bad),
+            Err(Error::AuthenticationFailed)
+        );
     }
 }
 
@@ -185,7 +223,12 @@ fn hmac_rfc4231() {
 
 #[test]
 fn hmac_rfc2202() {
-    over_hashes!("hmac_rfc2202", rfc2202, [("MD5", "hmac_md5"), ("SHA-1", "hmac_sha1")], required = []);
+    over_hashes!(
+        "hmac_rfc2202",
+        rfc2202,
+        [("MD5", "hmac_md5"), ("SHA-1", "hmac_sha1")],
+        required = []
+    );
 }
 
 #[test]
@@ -195,8 +238,14 @@ fn hmac_wycheproof() {
         wycheproof,
         [
             ("SHA-1", include_str!("data/wycheproof/hmac_sha1_test.json")),
-            ("SHA-256", include_str!("data/wycheproof/hmac_sha256_test.json")),
-            ("SHA-512", include_str!("data/wycheproof/hmac_sha512_test.json")),
+            (
+                "SHA-256",
+                include_str!("data/wycheproof/hmac_sha256_test.json")
+            ),
+            (
+                "SHA-512",
+                include_str!("data/wycheproof/hmac_sha512_test.json")
+            ),
         ],
         required = ["SHA-256"]
     );
@@ -207,7 +256,15 @@ fn hmac_streaming() {
     over_hashes!(
         "hmac_streaming",
         streaming,
-        [("MD5"), ("SHA-1"), ("SHA-224"), ("SHA-256"), ("SHA-384"), ("SHA-512"), ("SHA-512/256")],
+        [
+            ("MD5"),
+            ("SHA-1"),
+            ("SHA-224"),
+            ("SHA-256"),
+            ("SHA-384"),
+            ("SHA-512"),
+            ("SHA-512/256")
+        ],
         required = ["SHA-224", "SHA-256"]
     );
 }
@@ -217,7 +274,15 @@ fn hmac_truncation() {
     over_hashes!(
         "hmac_truncation",
         truncation,
-        [("MD5"), ("SHA-1"), ("SHA-224"), ("SHA-256"), ("SHA-384"), ("SHA-512"), ("SHA-512/256")],
+        [
+            ("MD5"),
+            ("SHA-1"),
+            ("SHA-224"),
+            ("SHA-256"),
+            ("SHA-384"),
+            ("SHA-512"),
+            ("SHA-512/256")
+        ],
         required = ["SHA-224", "SHA-256"]
     );
 }
@@ -227,11 +292,18 @@ fn hmac_sha256_against_rustcrypto() {
     use hmac::Mac;
     for key_len in [0, 1, 31, 32, 63, 64, 65, 100, 200] {
         for msg_len in [0, 1, 55, 56, 63, 64, 65, 1000] {
-            let (key, msg) = (bytes(key_len as u64, key_len), bytes(msg_len as u64 + 99, msg_len));
+            let (key, msg) = (
+                bytes(key_len as u64, key_len),
+                bytes(msg_len as u64 + 99, msg_len),
+            );
             let mut peer = hmac::Hmac::<sha2::Sha256>::new_from_slice(&key).unwrap();
             peer.update(&msg);
             let want: [u8; 32] = peer.finalize().into_bytes().into();
-            assert_eq!(hmac_sha256(&key, &msg), want, "key {key_len}, message {msg_len}");
+            assert_eq!(
+                hmac_sha256(&key, &msg),
+                want,
+                "key {key_len}, message {msg_len}"
+            );
         }
     }
 }

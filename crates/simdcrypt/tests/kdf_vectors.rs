@@ -25,9 +25,12 @@ fn rungs(test: &str) -> Vec<Impl> {
     run
 }
 
+/// A one-shot HKDF: `(salt, ikm, info, okm)`.
+type HkdfOneShot = fn(&[u8], &[u8], &[u8], &mut [u8]) -> Result<(), Error>;
+
 /// RFC 5869 Appendix A's cases for `H` (by its name in the file), through
 /// extract, expand and the one-shot where there is one.
-fn hkdf_rfc5869<H: Hash>(one_shot: Option<fn(&[u8], &[u8], &[u8], &mut [u8]) -> Result<(), Error>>) {
+fn hkdf_rfc5869<H: Hash>(one_shot: Option<HkdfOneShot>) {
     let file = json(include_str!("data/kdf/hkdf_rfc5869.json"));
     let cases: Vec<_> = records(&file, "test_cases")
         .iter()
@@ -35,7 +38,11 @@ fn hkdf_rfc5869<H: Hash>(one_shot: Option<fn(&[u8], &[u8], &[u8], &mut [u8]) -> 
         .collect();
     assert!(!cases.is_empty(), "no RFC 5869 cases for {}", H::NAME);
     for case in cases {
-        let (ikm, salt, info) = (hex(field(case, "ikm")), hex(field(case, "salt")), hex(field(case, "info")));
+        let (ikm, salt, info) = (
+            hex(field(case, "ikm")),
+            hex(field(case, "salt")),
+            hex(field(case, "info")),
+        );
         let okm_want = hex(field(case, "okm"));
         assert_eq!(
             Hkdf::<H>::extract(&salt, &ikm).as_ref(),
@@ -106,7 +113,12 @@ fn hkdf_sha256_wycheproof() {
 
 #[test]
 fn hkdf_against_rustcrypto() {
-    for (salt_len, ikm_len, info_len, okm_len) in [(0, 0, 0, 0), (0, 1, 0, 32), (13, 77, 200, 33), (200, 10, 1, 8160)] {
+    for (salt_len, ikm_len, info_len, okm_len) in [
+        (0, 0, 0, 0),
+        (0, 1, 0, 32),
+        (13, 77, 200, 33),
+        (200, 10, 1, 8160),
+    ] {
         let (salt, ikm, info) = (bytes(1, salt_len), bytes(2, ikm_len), bytes(3, info_len));
         let mut want = vec![0u8; okm_len];
         hkdf::Hkdf::<sha2::Sha256>::new(Some(&salt), &ikm)
@@ -114,7 +126,10 @@ fn hkdf_against_rustcrypto() {
             .unwrap();
         let mut got = vec![0u8; okm_len];
         hkdf_sha256(&salt, &ikm, &info, &mut got).unwrap();
-        assert_eq!(got, want, "salt {salt_len}, ikm {ikm_len}, info {info_len}, okm {okm_len}");
+        assert_eq!(
+            got, want,
+            "salt {salt_len}, ikm {ikm_len}, info {info_len}, okm {okm_len}"
+        );
     }
 }
 
@@ -122,7 +137,11 @@ fn hkdf_against_rustcrypto() {
 fn hkdf_rejects_a_short_prk() {
     assert!(matches!(
         Hkdf::<Sha256>::from_prk(&[0; 31]),
-        Err(Error::KdfParameter { parameter: "PRK length", value: 31, .. })
+        Err(Error::KdfParameter {
+            parameter: "PRK length",
+            value: 31,
+            ..
+        })
     ));
 }
 
@@ -137,7 +156,13 @@ fn pbkdf2_hmac_sha256_rfc7914() {
     for case in records(&file, "pbkdf2_hmac_sha256") {
         let mut dk = vec![0u8; number(case, "dkLen") as usize];
         let rounds = number(case, "c") as u32;
-        pbkdf2_hmac_sha256(field(case, "P").as_bytes(), field(case, "S").as_bytes(), rounds, &mut dk).unwrap();
+        pbkdf2_hmac_sha256(
+            field(case, "P").as_bytes(),
+            field(case, "S").as_bytes(),
+            rounds,
+            &mut dk,
+        )
+        .unwrap();
         assert_eq!(dk, hex(field(case, "dk")), "c = {rounds}");
     }
 }
@@ -153,7 +178,11 @@ fn pbkdf2_against_rustcrypto_and_rejections() {
     }
     assert!(matches!(
         pbkdf2_hmac_sha256(b"p", b"s", 0, &mut [0; 32]),
-        Err(Error::KdfParameter { kdf: "PBKDF2", value: 0, .. })
+        Err(Error::KdfParameter {
+            kdf: "PBKDF2",
+            value: 0,
+            ..
+        })
     ));
 }
 
@@ -220,11 +249,24 @@ fn scrypt_rfc7914(max_n: u64, min_n: u64) {
         let mut dk = vec![0u8; number(case, "dkLen") as usize];
         for imp in rungs("scrypt_rfc7914") {
             let (password, salt) = (field(case, "P").as_bytes(), field(case, "S").as_bytes());
-            scrypt::scrypt_with_impl(imp, password, salt, n.trailing_zeros() as u8, r, p, &mut dk).unwrap();
-            assert_eq!(dk, hex(field(case, "dk")), "{imp}, N = {n}, r = {r}, p = {p}");
+            scrypt::scrypt_with_impl(imp, password, salt, n.trailing_zeros() as u8, r, p, &mut dk)
+                .unwrap();
+            assert_eq!(
+                dk,
+                hex(field(case, "dk")),
+                "{imp}, N = {n}, r = {r}, p = {p}"
+            );
         }
         let mut best = vec![0u8; dk.len()];
-        simdcrypt::kdf::scrypt(field(case, "P").as_bytes(), field(case, "S").as_bytes(), n.trailing_zeros() as u8, r, p, &mut best).unwrap();
+        simdcrypt::kdf::scrypt(
+            field(case, "P").as_bytes(),
+            field(case, "S").as_bytes(),
+            n.trailing_zeros() as u8,
+            r,
+            p,
+            &mut best,
+        )
+        .unwrap();
         assert_eq!(best, dk);
     }
 }
@@ -269,7 +311,11 @@ fn scrypt_error(log_n: u8, r: u32, p: u32) -> Error {
 #[test]
 fn scrypt_rejects_bad_parameters() {
     let parameter = |e: Error| match e {
-        Error::KdfParameter { kdf: "scrypt", parameter, .. } => parameter,
+        Error::KdfParameter {
+            kdf: "scrypt",
+            parameter,
+            ..
+        } => parameter,
         other => panic!("expected a scrypt parameter error, got {other}"),
     };
     assert_eq!(parameter(scrypt_error(0, 8, 1)), "log_n");
@@ -281,14 +327,20 @@ fn scrypt_rejects_bad_parameters() {
     assert_eq!(parameter(scrypt_error(10, (1 << 30) - 1, 2)), "p");
     // The limits themselves pass the checks (and then ask for memory).
     assert!(matches!(scrypt_error(63, 4, 1), Error::OutOfMemory { .. }));
-    assert!(matches!(scrypt_error(255, 16, 1), Error::OutOfMemory { .. }));
+    assert!(matches!(
+        scrypt_error(255, 16, 1),
+        Error::OutOfMemory { .. }
+    ));
     // 128 · r · N beyond any address space.
     assert!(matches!(scrypt_error(60, 8, 1), Error::OutOfMemory { .. }));
     // More than an allocator gives: 2^48 bytes.
     assert!(matches!(scrypt_error(41, 8, 1), Error::OutOfMemory { .. }));
     // A message says what was wrong.
     let message = scrypt_error(16, 1, 1).to_string();
-    assert!(message.contains("log_n = 16") && message.contains("16·r = 16"), "{message}");
+    assert!(
+        message.contains("log_n = 16") && message.contains("16·r = 16"),
+        "{message}"
+    );
 }
 
 proptest! {

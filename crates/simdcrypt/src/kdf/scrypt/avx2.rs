@@ -93,7 +93,10 @@ pub(super) mod four {
     #[inline]
     #[target_feature(enable = "avx2")]
     fn shuffle<const IMM: i32>(x: Pair) -> Pair {
-        Pair(_mm256_shuffle_epi32::<IMM>(x.0), _mm256_shuffle_epi32::<IMM>(x.1))
+        Pair(
+            _mm256_shuffle_epi32::<IMM>(x.0),
+            _mm256_shuffle_epi32::<IMM>(x.1),
+        )
     }
 
     /// `x <<< n` on every 32-bit lane of a pair.

@@ -14,13 +14,13 @@
 //! one Salsa20/8 core, and wide registers only help with two or more lanes
 //! (`p > 1`), at the price of a V array per lane computed at once.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
-#[cfg(target_arch = "x86_64")]
-mod avx2;
 
 use zeroize::Zeroize;
 
@@ -43,12 +43,13 @@ rungs! {
 
 impl Impl {
     /// The fastest rung this CPU runs: `avx2` (which hands a single or odd
-    /// last lane down to [`SINGLE_LANE`]), else the fastest one-lane rung.
+    /// last lane down to `sse2`, the fastest one-lane rung), else `sse2`,
+    /// else `scalar`.
     pub fn best() -> Impl {
-        [Impl::Avx2]
+        [Impl::Avx2, SINGLE_LANE]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(SINGLE_LANE)
+            .unwrap_or(Impl::Scalar)
     }
 
     /// How many lanes of `p` the rung runs at once, widest first: `avx2`
@@ -62,11 +63,21 @@ impl Impl {
     }
 }
 
-/// The fastest rung for one lane, by measurement: a lane is one chain of
-/// dependent Salsa20/8 cores, and the scalar quarter-round step (add, `rol`,
-/// xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and an or,
-/// xor: 4 cycles); see the `salsa20` module's `SINGLE_BLOCK`.
-const SINGLE_LANE: Impl = Impl::Scalar;
+/// The fastest rung for one lane, by measurement: `sse2`. A lane is one
+/// chain of dependent Salsa20/8 cores; the scalar quarter-round step (add,
+/// `rol`, xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and
+/// an or, xor: 4 cycles), but the scalar core needs all four integer ALUs
+/// every cycle to reach that bound, and loses it as soon as anything else
+/// (the other hyperthread of the core, BlockMix's own loads and stores)
+/// competes, while the SSE2 core leaves most vector ports idle. On an AMD
+/// EPYC (Zen 3) shared with other work, log_n = 10, r = 8, p = 1, thread CPU
+/// time, best of 40: `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms (RustCrypto's
+/// scalar `scrypt` 1.92–2.47 ms). Off x86-64, `scalar`.
+const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
+    Impl::Sse2
+} else {
+    Impl::Scalar
+};
 
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
 /// little-endian words, in the layout its rung computes in; aligned to a
@@ -142,7 +153,6 @@ impl Layout {
     }
 }
 
-
 /// The memory one lane's ROMix needs, in sub-blocks, allocated fallibly: V
 /// grows to `N·2r` sub-blocks (reserved here, filled by the rung), and the
 /// second buffer of X (the first is the lane's B) takes `2r`.
@@ -163,16 +173,29 @@ impl Scratch {
             })?;
         Ok(Scratch {
             v: try_vec(v_blocks, 0, "scrypt's V array (128·r·N bytes per lane)")?,
-            x: try_vec(lanes * two_r, lanes * two_r, "scrypt's X buffer (128·r bytes per lane)")?,
+            x: try_vec(
+                lanes * two_r,
+                lanes * two_r,
+                "scrypt's X buffer (128·r bytes per lane)",
+            )?,
         })
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        self.v.iter_mut().for_each(Zeroize::zeroize);
-        self.x.iter_mut().for_each(Zeroize::zeroize);
+        wipe(&mut self.v);
+        wipe(&mut self.x);
     }
+}
+
+/// Zeroizes sub-blocks: with SSE2 stores on x86-64, as the `zeroize`
+/// crate does elsewhere.
+fn wipe(blocks: &mut [Block]) {
+    #[cfg(target_arch = "x86_64")]
+    sse2::wipe(blocks);
+    #[cfg(not(target_arch = "x86_64"))]
+    blocks.iter_mut().for_each(Zeroize::zeroize);
 }
 
 /// A vector of sub-blocks with room for `capacity`, `len` of them zero.
@@ -219,7 +242,10 @@ fn check(log_n: u8, r: u32, p: u32, out_len: usize) -> Result<usize, Error> {
         return Err(bad(
             "p",
             u64::from(p),
-            format!("r·p < 2^30, so at most {} with r = {r}", ((1u64 << 30) - 1) / u64::from(r)),
+            format!(
+                "r·p < 2^30, so at most {} with r = {r}",
+                ((1u64 << 30) - 1) / u64::from(r)
+            ),
         ));
     }
     let max = u64::from(u32::MAX) * 32;
@@ -342,7 +368,9 @@ fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> 
         };
         let (layout, run) = imp.group(width);
         for group in b[done..done + groups * group_len].chunks_exact_mut(group_len) {
-            in_layout(layout, group, &mut blocks, |blocks| run(blocks, &mut scratch, n));
+            in_layout(layout, group, &mut blocks, |blocks| {
+                run(blocks, &mut scratch, n)
+            });
         }
         done += groups * group_len;
     }
@@ -350,10 +378,12 @@ fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> 
         let (layout, run) = imp.group(1);
         let mut scratch = Scratch::new(1, two_r, n)?;
         for lane in b[done..].chunks_exact_mut(lane_len) {
-            in_layout(layout, lane, &mut blocks, |blocks| run(blocks, &mut scratch, n));
+            in_layout(layout, lane, &mut blocks, |blocks| {
+                run(blocks, &mut scratch, n)
+            });
         }
     }
-    blocks.iter_mut().for_each(Zeroize::zeroize);
+    wipe(&mut blocks);
     Ok(())
 }
 
@@ -387,7 +417,12 @@ impl Impl {
 
 /// Runs `f` on the sub-blocks of `bytes` loaded into `blocks` in
 /// `layout`, and stores them back.
-fn in_layout(layout: Layout, bytes: &mut [u8], blocks: &mut Vec<Block>, f: impl FnOnce(&mut [Block])) {
+fn in_layout(
+    layout: Layout,
+    bytes: &mut [u8],
+    blocks: &mut Vec<Block>,
+    f: impl FnOnce(&mut [Block]),
+) {
     let (subs, _) = bytes.as_chunks_mut::<64>();
     blocks.clear();
     blocks.extend(subs.iter().map(|sub| layout.load(sub)));
@@ -429,7 +464,13 @@ fn check_lanes(len: usize, r: u32, lanes: Option<usize>) -> Result<(), Error> {
 /// [`Error::ImplUnavailable`] when the CPU lacks the rung,
 /// [`Error::KdfParameter`] for other lengths or lane counts.
 #[doc(hidden)]
-pub fn block_mix(imp: Impl, r: u32, lanes: usize, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+pub fn block_mix(
+    imp: Impl,
+    r: u32,
+    lanes: usize,
+    input: &[u8],
+    output: &mut [u8],
+) -> Result<(), Error> {
     let imp = imp.require()?;
     if !imp.lane_widths().contains(&lanes) {
         return Err(Error::KdfParameter {
