@@ -307,3 +307,31 @@ fn hmac_sha256_against_rustcrypto() {
         }
     }
 }
+
+#[test]
+fn hmac_sha256_every_rung() {
+    use simdcrypt::hash::sha256::Impl;
+    let file = json(include_str!("data/kdf/hmac_rfc4231.json"));
+    let (run, skip): (Vec<Impl>, Vec<Impl>) = Impl::ALL.iter().partition(|i| i.is_available());
+    eprintln!(
+        "hmac_sha256_every_rung: SHA-256 rungs exercised {run:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {skip:?}"
+    );
+    for imp in run {
+        for case in records(&file, "test_cases") {
+            let (key, data, want) = (
+                hex(field(case, "key")),
+                hex(field(case, "data")),
+                hex(field(case, "hmac_sha_256")),
+            );
+            let hash = Sha256::new().with_impl(imp).unwrap();
+            let mut mac = Hmac::with_hash(hash, &key);
+            mac.update(&data);
+            assert_eq!(
+                &mac.finalize()[..want.len()],
+                want,
+                "{imp}, case {}",
+                case["test_case"]
+            );
+        }
+    }
+}

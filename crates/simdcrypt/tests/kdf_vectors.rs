@@ -276,7 +276,9 @@ fn scrypt_rfc7914_section12() {
     scrypt_rfc7914(1 << 14, 0);
 }
 
-/// N = 2^20, r = 8: 1 GiB of V per rung. Run it with
+/// N = 2^20, r = 8: 1 GiB of V, about 4 s per rung here (18 s for the
+/// three rungs and `scrypt` itself on a loaded 2-core machine), too long
+/// for every run. Run it with
 /// `cargo test -p simdcrypt --test kdf_vectors -- --ignored`.
 #[test]
 #[ignore = "1 GiB of memory and a few seconds per rung"]

@@ -53,8 +53,8 @@ impl Impl {
     }
 
     /// How many lanes of `p` the rung runs at once, widest first: `avx2`
-    /// takes four lanes while at least four are left, then two; the last
-    /// odd lane goes to [`SINGLE_LANE`].
+    /// takes four lanes while at least four are left, then two; a single
+    /// or odd last lane goes to the fastest one-lane rung (`sse2`).
     pub fn lane_widths(self) -> &'static [usize] {
         match self {
             Impl::Avx2 => &[4, 2],
