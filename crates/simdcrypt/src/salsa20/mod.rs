@@ -27,7 +27,7 @@ pub mod reference;
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-mod no_transpose;
+pub(crate) mod no_transpose;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sse2_shuffle;
 #[cfg(target_arch = "x86_64")]

@@ -4,7 +4,7 @@
 //! BlockMix. The reference the other rungs are tested against.
 
 use super::{Block, Layout, Scratch};
-use crate::salsa20;
+use crate::salsa20::no_transpose;
 
 /// scryptBlockMix (RFC 7914 §4) of the `2r` sub-blocks of `b` into `out`.
 pub(super) fn block_mix(b: &[Block], out: &mut [Block]) {
@@ -14,8 +14,10 @@ pub(super) fn block_mix(b: &[Block], out: &mut [Block]) {
     // 2. for i = 0 to 2r − 1: T = X xor B_i; X = Salsa(T); Y_i = X
     // 3. B' = (Y_0, Y_2, …, Y_{2r−2}, Y_1, Y_3, …, Y_{2r−1})
     for (i, b_i) in b.iter().enumerate() {
-        let t = std::array::from_fn(|k| x[k] ^ b_i.0[k]);
-        x = salsa20::core(&t, 4);
+        let t: [u32; 16] = std::array::from_fn(|k| x[k] ^ b_i.0[k]);
+        // Salsa20/8 (RFC 7914 §3): four double-rounds and the final addition.
+        let z = no_transpose::double_rounds(&t, 4);
+        x = std::array::from_fn(|k| z[k].wrapping_add(t[k]));
         out[i / 2 + (i % 2) * r] = Block(x);
     }
 }
