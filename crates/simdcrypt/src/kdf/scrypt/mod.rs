@@ -3,16 +3,17 @@
 //! as a ladder of implementations.
 //!
 //! | rung | CPU | technique |
-//! |---|---|---|
-//! | `scalar` | any | RFC 7914 §4–§5 literally, on [`crate::salsa20::core`] (the `no-transpose` rung) |
-//! | `sse2` | SSE2 | one lane, each 64-byte block kept in the `sse2-shuffle` diagonal layout for the whole ROMix; BlockMix writes straight into V, `V_j` prefetched |
-//! | `avx2` | AVX2 | two lanes of `p` at once, one block of each in the two halves of every ymm register; an odd last lane on the fastest one-lane rung |
+//! | --- | --- | --- |
+//! | `scalar` | any | RFC 7914 §4–§5 literally, on the double-rounds of Salsa20's `no-transpose` rung |
+//! | `sse2` | SSE2 | one lane, each 64-byte sub-block kept in the `sse2-shuffle` diagonal layout for the whole ROMix; BlockMix writes straight into V, `V_j` prefetched |
+//! | `avx2` | AVX2 | four lanes of `p` at once (two ymm chains interleaved), then two (one block of each lane in the halves of every ymm register); a single or odd last lane on `sse2` |
 //!
 //! One lane's ROMix is a single chain of 2·N·2r dependent Salsa20/8 cores
 //! (each BlockMix sub-block feeds the next, each BlockMix the next), so
 //! nothing interleaves within a lane: the per-lane speed is the latency of
 //! one Salsa20/8 core, and wide registers only help with two or more lanes
-//! (`p > 1`), at the price of a V array per lane computed at once.
+//! (`p > 1`), at the price of a V array per lane computed at once (kept
+//! within 1 GiB together).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -1,7 +1,8 @@
 //! Scalar, one lane, RFC 7914 §4–§5 literally: words in their natural
-//! order, the Salsa20/8 core of [`crate::salsa20::core`] (the `no-transpose`
-//! rung), V filled by copies and `T = X ⊕ V_j` computed whole before each
-//! BlockMix. The reference the other rungs are tested against.
+//! order, Salsa20/8 on the double-rounds of Salsa20's `no-transpose` rung
+//! (sixteen scalar variables), V filled by copies and `T = X ⊕ V_j`
+//! computed whole before each BlockMix. The reference the other rungs are
+//! tested against.
 
 use super::{Block, Layout, Scratch};
 use crate::salsa20::no_transpose;
