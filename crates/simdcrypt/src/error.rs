@@ -88,4 +88,46 @@ pub enum Error {
         /// The length given, in bytes.
         len: usize,
     },
+    /// A truncated MAC tag is shorter than the safe minimum or longer than
+    /// the MAC's output.
+    #[error("MAC tag is {len} bytes: expected between {min} and {max}")]
+    TagLength {
+        /// The length given, in bytes.
+        len: usize,
+        /// The shortest tag accepted, in bytes.
+        min: usize,
+        /// The MAC's full output, in bytes.
+        max: usize,
+    },
+    /// A key derivation was asked for more output than it can give.
+    #[error("{kdf} output of {len} bytes asked for: it gives at most {max}")]
+    KdfOutputTooLong {
+        /// The function, e.g. `HKDF-SHA-256`.
+        kdf: &'static str,
+        /// The length asked for, in bytes.
+        len: u64,
+        /// The most it gives, in bytes.
+        max: u64,
+    },
+    /// A key derivation parameter is outside the bounds of its specification.
+    #[error("{kdf} parameter {parameter} = {value}: expected {expected}")]
+    KdfParameter {
+        /// The function, e.g. `scrypt`.
+        kdf: &'static str,
+        /// The parameter's name, e.g. `log_n`.
+        parameter: &'static str,
+        /// The value given.
+        value: u64,
+        /// What the specification allows.
+        expected: String,
+    },
+    /// Memory the computation needs could not be had (or cannot be
+    /// addressed on this platform); nothing was computed.
+    #[error("{what} needs {bytes} bytes of memory, which could not be allocated")]
+    OutOfMemory {
+        /// What needed it, e.g. `scrypt's V array (128·r·N)`.
+        what: &'static str,
+        /// The bytes needed.
+        bytes: u128,
+    },
 }

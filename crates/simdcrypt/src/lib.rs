@@ -31,6 +31,8 @@ pub mod chacha20;
 pub mod cpu;
 mod error;
 pub mod hash;
+pub mod hmac;
+pub mod kdf;
 pub mod poly1305;
 mod rung;
 #[cfg(feature = "rustcrypto")]

@@ -24,12 +24,12 @@
 pub mod reference;
 
 #[cfg(target_arch = "x86_64")]
-mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-mod no_transpose;
+pub(crate) mod no_transpose;
 #[cfg(target_arch = "x86_64")]
-mod sse2_shuffle;
+pub(crate) mod sse2_shuffle;
 #[cfg(target_arch = "x86_64")]
 mod sse2_transpose;
 mod vertical;
@@ -57,7 +57,7 @@ macro_rules! quarterround {
     };
 }
 #[cfg(target_arch = "x86_64")]
-use quarterround;
+pub(crate) use quarterround;
 
 /// `x <<< n` on each 32-bit lane of an xmm register with SSE2: two shifts
 /// and an or.

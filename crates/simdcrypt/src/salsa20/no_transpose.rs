@@ -14,7 +14,7 @@ macro_rules! quarterround {
 
 /// `double_rounds` double-rounds of the state, without the final addition.
 #[inline]
-pub(super) fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
+pub(crate) fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
     let [
         mut x0,
         mut x1,

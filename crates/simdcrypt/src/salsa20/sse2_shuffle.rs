@@ -20,21 +20,36 @@ use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_set_epi32, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
-use super::{quarterround, rotl_sse2};
-
-/// The four quarter-rounds of one round, lane-parallel (spec §3).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn quarterrounds(q0: &mut __m128i, q1: &mut __m128i, q2: &mut __m128i, q3: &mut __m128i) {
-    let [mut y0, mut y1, mut y2, mut y3] = [*q0, *q1, *q2, *q3];
-    quarterround!(_mm_add_epi32, _mm_xor_si128, rotl_sse2; y0, y1, y2, y3);
-    [*q0, *q1, *q2, *q3] = [y0, y1, y2, y3];
-}
+use super::rotl_sse2;
 
 /// `pshufd` immediates: lane `i` of the result is lane `i + k` of the input.
-const ROT1: i32 = 0b00_11_10_01;
-const ROT2: i32 = 0b01_00_11_10;
-const ROT3: i32 = 0b10_01_00_11;
+pub(crate) const ROT1: i32 = 0b00_11_10_01;
+pub(crate) const ROT2: i32 = 0b01_00_11_10;
+pub(crate) const ROT3: i32 = 0b10_01_00_11;
+
+/// One double-round (spec §4, §5) of states in the diagonal layout above,
+/// on the four registers `a, b, c, d` in place, back in that layout at the
+/// end. `$add`, `$xor` and `$shuffle` (a `pshufd`-like intrinsic taking
+/// the immediate as a const generic) act on each 128-bit lane, `$rotl!`
+/// rotates each 32-bit lane: so xmm registers hold one state, and ymm or
+/// zmm registers two or four states side by side (scrypt's lanes use
+/// this).
+macro_rules! double_round {
+    ($add:ident, $xor:ident, $rotl:ident, $shuffle:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
+        // Column round: lanes of (a, b, c, d) are the columns' quarter-rounds.
+        $crate::salsa20::quarterround!($add, $xor, $rotl; $a, $b, $c, $d);
+        // Row round: rotate the rows into place, b and d exchange roles.
+        $d = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT1 }>($d);
+        $c = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT2 }>($c);
+        $b = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT3 }>($b);
+        $crate::salsa20::quarterround!($add, $xor, $rotl; $a, $d, $c, $b);
+        // Back to the diagonal layout of the column round.
+        $d = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT3 }>($d);
+        $c = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT2 }>($c);
+        $b = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT1 }>($b);
+    };
+}
+pub(crate) use double_round;
 
 /// `double_rounds` double-rounds of the state, without the final addition.
 #[inline]
@@ -67,17 +82,9 @@ pub(super) fn double_rounds_interleaved<const N: usize>(
     let mut d = diagonal([12, 1, 6, 11]);
     for _ in 0..double_rounds {
         for n in 0..N {
-            // Column round: lanes of (a, b, c, d) are the columns' quarter-rounds.
-            quarterrounds(&mut a[n], &mut b[n], &mut c[n], &mut d[n]);
-            // Row round: rotate the rows into place, b and d exchange roles.
-            d[n] = _mm_shuffle_epi32::<ROT1>(d[n]);
-            c[n] = _mm_shuffle_epi32::<ROT2>(c[n]);
-            b[n] = _mm_shuffle_epi32::<ROT3>(b[n]);
-            quarterrounds(&mut a[n], &mut d[n], &mut c[n], &mut b[n]);
-            // Back to the diagonal layout of the column round.
-            d[n] = _mm_shuffle_epi32::<ROT3>(d[n]);
-            c[n] = _mm_shuffle_epi32::<ROT2>(c[n]);
-            b[n] = _mm_shuffle_epi32::<ROT1>(b[n]);
+            let [mut y0, mut y1, mut y2, mut y3] = [a[n], b[n], c[n], d[n]];
+            double_round!(_mm_add_epi32, _mm_xor_si128, rotl_sse2, _mm_shuffle_epi32; y0, y1, y2, y3);
+            [a[n], b[n], c[n], d[n]] = [y0, y1, y2, y3];
         }
     }
     std::array::from_fn(|n| {

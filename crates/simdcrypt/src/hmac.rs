@@ -1,0 +1,189 @@
+//! HMAC (RFC 2104) over every hash of [`crate::hash`].
+//!
+//! ```
+//! use simdcrypt::hash::Sha256;
+//! use simdcrypt::hmac::{Hmac, hmac_sha256};
+//!
+//! let mut mac = Hmac::<Sha256>::new(b"key");
+//! mac.update(b"The quick brown fox ");
+//! mac.update(b"jumps over the lazy dog");
+//! let tag = mac.clone().finalize();
+//! assert_eq!(tag, hmac_sha256(b"key", b"The quick brown fox jumps over the lazy dog"));
+//! mac.verify(&tag)?;
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+use std::fmt;
+
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use crate::Error;
+use crate::hash::{Hash, Sha256};
+
+/// The longest block of any hash here (SHA-512's 128 bytes), the size of
+/// the buffer the padded key `K0` is built in.
+const MAX_BLOCK_LEN: usize = 128;
+
+/// The inner pad byte `ipad` (RFC 2104 §2).
+const IPAD: u8 = 0x36;
+/// The outer pad byte `opad` (RFC 2104 §2).
+const OPAD: u8 = 0x5c;
+
+/// HMAC over the hash `H` (RFC 2104 §2):
+/// `H(K ⊕ opad ‖ H(K ⊕ ipad ‖ text))`.
+///
+/// The two keyed hash states (after absorbing `K ⊕ ipad` and `K ⊕ opad`)
+/// are computed once in [`Hmac::new`]; [`Hmac::finalize_reset`] and
+/// [`Hmac::reset`] start over from them, so a key used for many messages is
+/// never hashed again (PBKDF2 relies on this). Every hash state, and so all
+/// key material, is zeroized on drop by the hash types themselves.
+#[derive(Clone)]
+pub struct Hmac<H: Hash> {
+    /// The hash after absorbing `K0 ⊕ ipad`.
+    inner_keyed: H,
+    /// The hash after absorbing `K0 ⊕ opad`.
+    outer_keyed: H,
+    /// The inner hash of the message being authenticated.
+    inner: H,
+}
+
+impl<H: Hash> Hmac<H> {
+    /// Output (tag) length in bytes: the hash's digest length `L`.
+    pub const OUTPUT_LEN: usize = H::OUTPUT_LEN;
+
+    /// The shortest tag [`Hmac::verify_truncated`] accepts: RFC 2104 §5
+    /// recommends keeping "not less than half the length of the hash output
+    /// … and not less than 80 bits".
+    pub const MIN_TRUNCATED_LEN: usize = if H::OUTPUT_LEN / 2 > 10 {
+        H::OUTPUT_LEN / 2
+    } else {
+        10
+    };
+
+    /// HMAC keyed with `key` of any length, on the hash's fastest rung
+    /// (RFC 2104 §2: keys longer than the block are hashed first).
+    pub fn new(key: &[u8]) -> Self {
+        Self::with_hash(H::new(), key)
+    }
+
+    /// HMAC keyed with `key` over the hash `hash` (started over first),
+    /// e.g. a hash forced to one rung with its `with_impl`.
+    pub fn with_hash(mut hash: H, key: &[u8]) -> Self {
+        debug_assert!(H::BLOCK_LEN <= MAX_BLOCK_LEN);
+        hash.reset();
+        // K0 (RFC 2104 §2, step 1): the key, or its hash when longer than
+        // the block, padded with zeros to the block length.
+        let mut k0 = [0u8; MAX_BLOCK_LEN];
+        if key.len() > H::BLOCK_LEN {
+            let mut h = hash.clone();
+            h.update(key);
+            let mut digest = h.finalize();
+            k0[..H::OUTPUT_LEN].copy_from_slice(digest.as_ref());
+            digest.as_mut().zeroize();
+        } else {
+            k0[..key.len()].copy_from_slice(key);
+        }
+        let k0 = &mut k0[..H::BLOCK_LEN];
+        let keyed = |k0: &mut [u8], pad: u8| {
+            k0.iter_mut().for_each(|b| *b ^= pad);
+            let mut h = hash.clone();
+            h.update(k0);
+            k0.iter_mut().for_each(|b| *b ^= pad);
+            h
+        };
+        let inner_keyed = keyed(k0, IPAD);
+        let outer_keyed = keyed(k0, OPAD);
+        k0.zeroize();
+        Hmac {
+            inner: inner_keyed.clone(),
+            inner_keyed,
+            outer_keyed,
+        }
+    }
+
+    /// Absorbs `data`, the `text` of RFC 2104; any split of the calls gives
+    /// the same tag.
+    #[inline]
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+
+    /// The tag of everything absorbed.
+    pub fn finalize(mut self) -> H::Digest {
+        self.finalize_reset()
+    }
+
+    /// The tag of everything absorbed; the MAC starts over with the same
+    /// key, without hashing it again.
+    pub fn finalize_reset(&mut self) -> H::Digest {
+        let inner = std::mem::replace(&mut self.inner, self.inner_keyed.clone());
+        let mut inner_digest = inner.finalize();
+        let mut outer = self.outer_keyed.clone();
+        outer.update(inner_digest.as_ref());
+        inner_digest.as_mut().zeroize();
+        outer.finalize()
+    }
+
+    /// Starts over with an empty message and the same key.
+    pub fn reset(&mut self) {
+        self.inner = self.inner_keyed.clone();
+    }
+
+    /// Checks, in constant time, that `tag` is the tag of everything
+    /// absorbed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AuthenticationFailed`] when it is not.
+    pub fn verify(self, tag: &H::Digest) -> Result<(), Error> {
+        self.verify_truncated(tag.as_ref())
+    }
+
+    /// Checks, in constant time, that `tag` is the first `tag.len()` bytes
+    /// of the tag of everything absorbed (a truncated HMAC, RFC 2104 §5).
+    /// Tags shorter than [`Hmac::MIN_TRUNCATED_LEN`] are refused.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TagLength`] when `tag` is shorter than
+    /// [`Hmac::MIN_TRUNCATED_LEN`] or longer than [`Hmac::OUTPUT_LEN`];
+    /// [`Error::AuthenticationFailed`] when it does not match.
+    pub fn verify_truncated(self, tag: &[u8]) -> Result<(), Error> {
+        if !(Self::MIN_TRUNCATED_LEN..=Self::OUTPUT_LEN).contains(&tag.len()) {
+            return Err(Error::TagLength {
+                len: tag.len(),
+                min: Self::MIN_TRUNCATED_LEN,
+                max: Self::OUTPUT_LEN,
+            });
+        }
+        let mut expected = self.finalize();
+        let equal = expected.as_ref()[..tag.len()].ct_eq(tag);
+        expected.as_mut().zeroize();
+        if bool::from(equal) {
+            Ok(())
+        } else {
+            Err(Error::AuthenticationFailed)
+        }
+    }
+
+    /// The tag of `message` under `key`, in one call.
+    pub fn mac(key: &[u8], message: &[u8]) -> H::Digest {
+        let mut mac = Self::new(key);
+        mac.update(message);
+        mac.finalize()
+    }
+}
+
+impl<H: Hash> fmt::Debug for Hmac<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hmac")
+            .field("hash", &H::NAME)
+            .finish_non_exhaustive()
+    }
+}
+
+/// HMAC-SHA-256 (RFC 2104, RFC 4231) of `message` under `key`.
+pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    Hmac::<Sha256>::mac(key, message)
+}

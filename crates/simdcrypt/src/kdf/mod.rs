@@ -1,0 +1,51 @@
+//! Key derivation: HKDF (RFC 5869), PBKDF2 (RFC 8018 §5.2) and scrypt
+//! (RFC 7914), over the hashes of [`crate::hash`] through [`crate::hmac`].
+//!
+//! ```
+//! use simdcrypt::kdf::{hkdf_sha256, scrypt};
+//!
+//! let mut key = [0u8; 32];
+//! hkdf_sha256(b"salt", b"input key material", b"context", &mut key)?;
+//!
+//! let mut derived = [0u8; 64];
+//! scrypt(b"password", b"NaCl", 10, 8, 1, &mut derived)?;
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+mod hkdf;
+mod pbkdf2;
+pub mod scrypt;
+
+pub use hkdf::Hkdf;
+pub use pbkdf2::pbkdf2_hmac;
+pub use scrypt::scrypt;
+
+use crate::Error;
+use crate::hash::Sha256;
+
+/// HKDF-SHA-256 (RFC 5869 §2): extract a pseudorandom key from `ikm` with
+/// `salt` (empty when there is none: RFC 5869 §2.2's string of zeros gives
+/// the same key), then expand it with `info` to fill `okm`.
+///
+/// # Errors
+///
+/// [`Error::KdfOutputTooLong`] when `okm` is longer than 255 · 32 bytes.
+pub fn hkdf_sha256(salt: &[u8], ikm: &[u8], info: &[u8], okm: &mut [u8]) -> Result<(), Error> {
+    Hkdf::<Sha256>::new(salt, ikm).expand(info, okm)
+}
+
+/// PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2) of `password` and `salt` with
+/// `rounds` iterations, filling `out`.
+///
+/// # Errors
+///
+/// As [`pbkdf2_hmac`]: `rounds` of 0, or `out` longer than (2^32 − 1) · 32
+/// bytes.
+pub fn pbkdf2_hmac_sha256(
+    password: &[u8],
+    salt: &[u8],
+    rounds: u32,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    pbkdf2_hmac::<Sha256>(password, salt, rounds, out)
+}

@@ -1,0 +1,523 @@
+//! scrypt (RFC 7914): PBKDF2-HMAC-SHA-256 around `p` memory-hard ROMix
+//! lanes, whose BlockMix runs on the Salsa20/8 core of [`crate::salsa20`],
+//! as a ladder of implementations.
+//!
+//! | rung | CPU | technique |
+//! | --- | --- | --- |
+//! | `scalar` | any | RFC 7914 §4–§5 literally, on the double-rounds of Salsa20's `no-transpose` rung |
+//! | `sse2` | SSE2 | one lane, each 64-byte sub-block kept in the `sse2-shuffle` diagonal layout for the whole ROMix; BlockMix writes straight into V, `V_j` prefetched |
+//! | `avx2` | AVX2 | four lanes of `p` at once (two ymm chains interleaved), then two (one block of each lane in the halves of every ymm register); a single or odd last lane on `sse2` |
+//!
+//! One lane's ROMix is a single chain of 2·N·2r dependent Salsa20/8 cores
+//! (each BlockMix sub-block feeds the next, each BlockMix the next), so
+//! nothing interleaves within a lane: the per-lane speed is the latency of
+//! one Salsa20/8 core, and wide registers only help with two or more lanes
+//! (`p > 1`), at the price of a V array per lane computed at once (kept
+//! within 1 GiB together).
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod simd;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+use zeroize::Zeroize;
+
+use super::pbkdf2_hmac_sha256;
+use crate::Error;
+use crate::rung::rungs;
+
+rungs! {
+    primitive = "scrypt";
+    /// The implementations of scrypt's ROMix, slowest first.
+    pub enum Impl {
+        /// RFC 7914 literally, on the scalar Salsa20 core.
+        Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        /// One lane, blocks kept in the SSE2 diagonal layout.
+        Sse2 = "sse2", needs "SSE2", if |f| f.sse2, simd = true;
+        /// Two lanes at once in ymm registers.
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+    }
+}
+
+impl Impl {
+    /// The fastest rung this CPU runs: `avx2` (which hands a single or odd
+    /// last lane down to `sse2`, the fastest one-lane rung), else `sse2`,
+    /// else `scalar`.
+    pub fn best() -> Impl {
+        [Impl::Avx2, SINGLE_LANE]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(Impl::Scalar)
+    }
+
+    /// How many lanes of `p` the rung runs at once, widest first: `avx2`
+    /// takes four lanes while at least four are left, then two; a single
+    /// or odd last lane goes to the fastest one-lane rung (`sse2`).
+    pub fn lane_widths(self) -> &'static [usize] {
+        match self {
+            Impl::Avx2 => &[4, 2],
+            Impl::Scalar | Impl::Sse2 => &[1],
+        }
+    }
+}
+
+/// The fastest rung for one lane, by measurement: `sse2`. A lane is one
+/// chain of dependent Salsa20/8 cores; the scalar quarter-round step (add,
+/// `rol`, xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and
+/// an or, xor: 4 cycles), but the scalar core needs all four integer ALUs
+/// every cycle to reach that bound, and loses it as soon as anything else
+/// (the other hyperthread of the core, BlockMix's own loads and stores)
+/// competes, while the SSE2 core leaves most vector ports idle. On an AMD
+/// EPYC (Zen 3) shared with other work, log_n = 10, r = 8, p = 1, thread CPU
+/// time, best of 40: `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms (RustCrypto's
+/// scalar `scrypt` 1.92–2.47 ms). Off x86-64, `scalar`.
+const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
+    Impl::Sse2
+} else {
+    Impl::Scalar
+};
+
+/// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
+/// little-endian words, in the layout its rung computes in; aligned to a
+/// cache line, so that each sub-block of V is exactly one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct Block(pub(crate) [u32; 16]);
+
+impl Block {
+    const ZERO: Block = Block([0; 16]);
+}
+
+impl Zeroize for Block {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+/// Where a rung keeps word `i` of a sub-block: position `k` of a [`Block`]
+/// holds word `ORDER[k]`.
+#[derive(Clone, Copy)]
+pub(crate) struct Layout {
+    order: [usize; 16],
+}
+
+impl Layout {
+    /// Words in order 0..16 (the scalar rung).
+    const NATURAL: Layout = Layout {
+        order: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    };
+
+    /// The `sse2-shuffle` diagonal layout: rows `(x0, x5, x10, x15)`,
+    /// `(x4, x9, x14, x3)`, `(x8, x13, x2, x7)`, `(x12, x1, x6, x11)`.
+    #[cfg(target_arch = "x86_64")]
+    const DIAGONAL: Layout = Layout {
+        order: [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11],
+    };
+
+    /// The position of word `i`.
+    const fn position(self, word: usize) -> usize {
+        let mut k = 0;
+        while self.order[k] != word {
+            k += 1;
+        }
+        k
+    }
+
+    /// The 64 bytes of a sub-block (RFC 7914's little-endian words) into
+    /// this layout.
+    fn load(self, bytes: &[u8; 64]) -> Block {
+        let (words, _) = bytes.as_chunks::<4>();
+        Block(std::array::from_fn(|k| {
+            u32::from_le_bytes(words[self.order[k]])
+        }))
+    }
+
+    /// A sub-block in this layout back to its 64 bytes.
+    fn store(self, block: &Block, bytes: &mut [u8; 64]) {
+        let (words, _) = bytes.as_chunks_mut::<4>();
+        for (k, &w) in block.0.iter().enumerate() {
+            words[self.order[k]] = w.to_le_bytes();
+        }
+    }
+
+    /// Integerify (RFC 7914 §5): the last sub-block's first 64 bits, read
+    /// little-endian, modulo `n` (a power of two).
+    #[inline(always)]
+    fn integerify(self, blocks: &[Block], n: usize) -> usize {
+        let last = &blocks[blocks.len() - 1].0;
+        let low = u64::from(last[0]) | u64::from(last[self.position(1)]) << 32;
+        // `n` fits a usize, so the bits kept do.
+        (low & (n as u64 - 1)) as usize
+    }
+}
+
+/// The memory one lane's ROMix needs, in sub-blocks, allocated fallibly: V
+/// grows to `N·2r` sub-blocks (reserved here, filled by the rung), and the
+/// second buffer of X (the first is the lane's B) takes `2r`.
+pub(crate) struct Scratch {
+    v: Vec<Block>,
+    x: Vec<Block>,
+}
+
+impl Scratch {
+    /// Room for `lanes` lanes of `2r`-sub-block blocks and `n` entries of V.
+    fn new(lanes: usize, two_r: usize, n: usize) -> Result<Scratch, Error> {
+        let v_blocks = lanes
+            .checked_mul(two_r)
+            .and_then(|b| b.checked_mul(n))
+            .ok_or(Error::OutOfMemory {
+                what: "scrypt's V array (128·r·N bytes per lane)",
+                bytes: 64 * lanes as u128 * two_r as u128 * n as u128,
+            })?;
+        Ok(Scratch {
+            v: try_vec(v_blocks, 0, "scrypt's V array (128·r·N bytes per lane)")?,
+            x: try_vec(
+                lanes * two_r,
+                lanes * two_r,
+                "scrypt's X buffer (128·r bytes per lane)",
+            )?,
+        })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        wipe(&mut self.v);
+        wipe(&mut self.x);
+    }
+}
+
+/// Zeroizes sub-blocks: with SSE2 stores on x86-64, as the `zeroize`
+/// crate does elsewhere.
+fn wipe(blocks: &mut [Block]) {
+    #[cfg(target_arch = "x86_64")]
+    sse2::wipe(blocks);
+    #[cfg(not(target_arch = "x86_64"))]
+    blocks.iter_mut().for_each(Zeroize::zeroize);
+}
+
+/// A vector of sub-blocks with room for `capacity`, `len` of them zero.
+fn try_vec(capacity: usize, len: usize, what: &'static str) -> Result<Vec<Block>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(capacity)
+        .map_err(|_| Error::OutOfMemory {
+            what,
+            bytes: 64 * capacity as u128,
+        })?;
+    v.resize(len, Block::ZERO);
+    Ok(v)
+}
+
+/// Checks scrypt's parameters against RFC 7914 §2 and §6 and returns `N`.
+fn check(log_n: u8, r: u32, p: u32, out_len: usize) -> Result<usize, Error> {
+    let bad = |parameter, value: u64, expected: String| Error::KdfParameter {
+        kdf: "scrypt",
+        parameter,
+        value,
+        expected,
+    };
+    if r == 0 {
+        return Err(bad("r", 0, "a positive integer".to_owned()));
+    }
+    if p == 0 {
+        return Err(bad("p", 0, "a positive integer".to_owned()));
+    }
+    if log_n == 0 {
+        return Err(bad(
+            "log_n",
+            0,
+            "at least 1 (N = 2^log_n must be larger than 1)".to_owned(),
+        ));
+    }
+    if u64::from(log_n) >= 16 * u64::from(r) {
+        return Err(bad(
+            "log_n",
+            u64::from(log_n),
+            format!("less than 16·r = {} (N < 2^(128·r/8))", 16 * u64::from(r)),
+        ));
+    }
+    if u64::from(r) * u64::from(p) >= 1 << 30 {
+        return Err(bad(
+            "p",
+            u64::from(p),
+            format!(
+                "r·p < 2^30, so at most {} with r = {r}",
+                ((1u64 << 30) - 1) / u64::from(r)
+            ),
+        ));
+    }
+    let max = u64::from(u32::MAX) * 32;
+    if out_len as u64 > max {
+        return Err(Error::KdfOutputTooLong {
+            kdf: "scrypt",
+            len: out_len as u64,
+            max,
+        });
+    }
+    // 128·r·N bytes of V must be addressable.
+    let v_bytes = if log_n < 96 {
+        (128 * u128::from(r)) << log_n
+    } else {
+        u128::MAX
+    };
+    if v_bytes > isize::MAX as u128 {
+        return Err(Error::OutOfMemory {
+            what: "scrypt's V array (128·r·N bytes)",
+            bytes: v_bytes,
+        });
+    }
+    Ok(1 << log_n)
+}
+
+/// scrypt (RFC 7914 §6) of `password` and `salt` with cost `N = 2^log_n`,
+/// block size `r` and parallelism `p`, filling `out`, on the fastest rung.
+/// Memory: 128·r·N bytes (2^log_n · r · 128: 16 MiB for `log_n` = 14,
+/// `r` = 8), twice that when `p > 1` on the `avx2` rung (two lanes at once),
+/// allocated fallibly and zeroized after use.
+///
+/// # Errors
+///
+/// [`Error::KdfParameter`] for parameters outside RFC 7914 §2 (`log_n` = 0,
+/// `log_n ≥ 16·r`, `r` or `p` = 0, `r·p ≥ 2^30`);
+/// [`Error::KdfOutputTooLong`] when `out` is longer than (2^32 − 1)·32 bytes;
+/// [`Error::OutOfMemory`] when the memory cannot be had. Nothing is written
+/// to `out` then.
+pub fn scrypt(
+    password: &[u8],
+    salt: &[u8],
+    log_n: u8,
+    r: u32,
+    p: u32,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    scrypt_with_impl(Impl::best(), password, salt, log_n, r, p, out)
+}
+
+/// [`scrypt`] on the rung `imp`.
+///
+/// # Errors
+///
+/// As [`scrypt`]; [`Error::ImplUnavailable`] when the CPU lacks the rung.
+pub fn scrypt_with_impl(
+    imp: Impl,
+    password: &[u8],
+    salt: &[u8],
+    log_n: u8,
+    r: u32,
+    p: u32,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let imp = imp.require()?;
+    let n = check(log_n, r, p, out.len())?;
+    // r·p < 2^30, so these fit.
+    let two_r = 2 * r as usize;
+    let p = p as usize;
+    // Step 1: B = PBKDF2-HMAC-SHA256(P, S, 1, p·128·r).
+    let mut b = try_bytes(p * 64 * two_r)?;
+    pbkdf2_hmac_sha256(password, salt, 1, &mut b)?;
+    // Step 2: B_i = scryptROMix(r, B_i, N), every lane.
+    ro_mix(imp, two_r, n, &mut b)?;
+    // Step 3: DK = PBKDF2-HMAC-SHA256(P, B, 1, dkLen).
+    let result = pbkdf2_hmac_sha256(password, &b, 1, out);
+    b.zeroize();
+    result
+}
+
+/// A zeroed byte vector of `len`, allocated fallibly.
+fn try_bytes(len: usize) -> Result<Vec<u8>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
+        what: "scrypt's B (128·r·p bytes)",
+        bytes: len as u128,
+    })?;
+    v.resize(len, 0);
+    Ok(v)
+}
+
+/// The most memory the lanes run at once may take together for their V
+/// arrays: wider groups of lanes are used only within it (and when the
+/// allocator gives it), so that `p > 1` never asks for more than one lane's
+/// V beyond 1 GiB.
+const MAX_PARALLEL_V_BYTES: u128 = 1 << 30;
+
+/// A ROMix of a group of lanes on one rung, over sub-blocks in its layout.
+type RoMixFn = fn(&mut [Block], &mut Scratch, usize);
+
+/// scryptROMix (RFC 7914 §5) with `N = n` of every lane of `b` (each
+/// 64·`two_r` bytes) in place, on the rung `imp` (already known available):
+/// lanes in the widest groups the rung has (memory permitting), the rest
+/// one by one on a one-lane rung.
+fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> {
+    let lane_len = 64 * two_r;
+    let v_bytes = 64 * two_r as u128 * n as u128;
+    // The lanes being mixed, in the rung's layout.
+    let widest = imp.lane_widths()[0];
+    let mut blocks = try_vec(widest * two_r, 0, "scrypt's B (128·r·p bytes)")?;
+    let mut done = 0;
+    for &width in imp.lane_widths().iter().filter(|&&w| w > 1) {
+        let group_len = width * lane_len;
+        let groups = (b.len() - done) / group_len;
+        if groups == 0 || width as u128 * v_bytes > MAX_PARALLEL_V_BYTES {
+            continue;
+        }
+        // Without room for `width` V arrays, narrower groups take the lanes.
+        let Ok(mut scratch) = Scratch::new(width, two_r, n) else {
+            continue;
+        };
+        let (layout, run) = imp.group(width);
+        for group in b[done..done + groups * group_len].chunks_exact_mut(group_len) {
+            in_layout(layout, group, &mut blocks, |blocks| {
+                run(blocks, &mut scratch, n)
+            });
+        }
+        done += groups * group_len;
+    }
+    if done < b.len() {
+        let (layout, run) = imp.group(1);
+        let mut scratch = Scratch::new(1, two_r, n)?;
+        for lane in b[done..].chunks_exact_mut(lane_len) {
+            in_layout(layout, lane, &mut blocks, |blocks| {
+                run(blocks, &mut scratch, n)
+            });
+        }
+    }
+    wipe(&mut blocks);
+    Ok(())
+}
+
+impl Impl {
+    /// The layout and the ROMix of a group of `width` lanes (one of
+    /// [`Impl::lane_widths`], or 1) on this rung, which passed
+    /// [`Impl::require`]: the one dispatch to the rungs' code.
+    fn group(self, width: usize) -> (Layout, RoMixFn) {
+        match (self, width) {
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Sse2, _) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                unsafe { sse2::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx2, 4) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+                unsafe { avx2::four::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx2, 2) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+                unsafe { avx2::two::ro_mix(b, s, n) }
+            }),
+            // A single or odd last lane of `avx2`: on the fastest one-lane rung.
+            (Impl::Avx2, _) => SINGLE_LANE.group(1),
+            _ => (Layout::NATURAL, scalar::ro_mix),
+        }
+    }
+}
+
+/// Runs `f` on the sub-blocks of `bytes` loaded into `blocks` in
+/// `layout`, and stores them back.
+fn in_layout(
+    layout: Layout,
+    bytes: &mut [u8],
+    blocks: &mut Vec<Block>,
+    f: impl FnOnce(&mut [Block]),
+) {
+    let (subs, _) = bytes.as_chunks_mut::<64>();
+    blocks.clear();
+    blocks.extend(subs.iter().map(|sub| layout.load(sub)));
+    f(blocks);
+    for (sub, block) in subs.iter_mut().zip(blocks.iter()) {
+        layout.store(block, sub);
+    }
+}
+
+/// The lane length check of the test entry points: `len` must be
+/// `lanes` lanes of 128·`r` bytes.
+fn check_lanes(len: usize, r: u32, lanes: Option<usize>) -> Result<(), Error> {
+    let lane = 128 * r as usize;
+    let ok = match lanes {
+        Some(lanes) => len == lanes * lane,
+        None => len > 0 && len.is_multiple_of(lane),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::KdfParameter {
+            kdf: "scrypt",
+            parameter: "B length",
+            value: len as u64,
+            expected: format!(
+                "{} lanes of 128·r = {lane} bytes",
+                lanes.map_or("whole".to_owned(), |l| l.to_string())
+            ),
+        })
+    }
+}
+
+/// scryptBlockMix (RFC 7914 §4) on the rung `imp`, for the tests of
+/// RFC 7914 §9: `input` and `output` hold `lanes` lanes (one of
+/// [`Impl::lane_widths`]) of 128·`r` bytes each, mixed at once.
+///
+/// # Errors
+///
+/// [`Error::ImplUnavailable`] when the CPU lacks the rung,
+/// [`Error::KdfParameter`] for other lengths or lane counts.
+#[doc(hidden)]
+pub fn block_mix(
+    imp: Impl,
+    r: u32,
+    lanes: usize,
+    input: &[u8],
+    output: &mut [u8],
+) -> Result<(), Error> {
+    let imp = imp.require()?;
+    if !imp.lane_widths().contains(&lanes) {
+        return Err(Error::KdfParameter {
+            kdf: "scrypt",
+            parameter: "lanes",
+            value: lanes as u64,
+            expected: format!("one of {:?} for {imp}", imp.lane_widths()),
+        });
+    }
+    check_lanes(input.len(), r, Some(lanes))?;
+    check_lanes(output.len(), r, Some(lanes))?;
+    let layout = imp.group(lanes).0;
+    let (subs, _) = input.as_chunks::<64>();
+    let input: Vec<Block> = subs.iter().map(|s| layout.load(s)).collect();
+    let mut mixed = vec![Block::ZERO; input.len()];
+    match (imp, lanes) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        (Impl::Sse2, _) => unsafe { sse2::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+        (Impl::Avx2, 4) => unsafe { avx2::four::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+        (Impl::Avx2, _) => unsafe { avx2::two::block_mix_lanes(&input, &mut mixed) },
+        _ => scalar::block_mix(&input, &mut mixed),
+    }
+    let (subs, _) = output.as_chunks_mut::<64>();
+    for (sub, block) in subs.iter_mut().zip(&mixed) {
+        layout.store(block, sub);
+    }
+    Ok(())
+}
+
+/// scryptROMix (RFC 7914 §5) with `N = 2^log_n` of every lane of `b`
+/// (lanes of 128·`r` bytes) in place, on the rung `imp` and its dispatch
+/// of lanes, as [`scrypt`] runs it: for the tests of RFC 7914 §10.
+///
+/// # Errors
+///
+/// As [`scrypt`]; [`Error::KdfParameter`] when `b` is not whole lanes.
+#[doc(hidden)]
+pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Error> {
+    let imp = imp.require()?;
+    check_lanes(b.len(), r, None)?;
+    let p = u32::try_from(b.len() / (128 * r as usize)).unwrap_or(u32::MAX);
+    let n = check(log_n, r, p, 0)?;
+    ro_mix(imp, 2 * r as usize, n, b)
+}
