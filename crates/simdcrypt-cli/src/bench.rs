@@ -1,6 +1,6 @@
 //! `simdcrypt bench`: TSC ticks per byte and GB/s of every rung of a cipher,
-//! of Poly1305, or of an AEAD's seal at several message sizes, and for the
-//! ciphers the time of one block.
+//! of Poly1305, of an AEAD's seal or of a hash at several message sizes, and
+//! for the ciphers the time of one block.
 //!
 //! Method: a warm-up, then many timed repetitions (as many as fit in about
 //! 0.2 s per cell, or `--reps`); each repetition times a few calls between two
@@ -22,6 +22,7 @@ use zeroize::Zeroizing;
 use crate::cipher::{Algo, Cipher};
 use crate::cli::BenchArgs;
 use crate::error::CliError;
+use crate::hash;
 use crate::key::Key;
 
 /// Message sizes when `--size` is not given.
@@ -43,12 +44,13 @@ struct Stats {
     reps: usize,
 }
 
-/// What is measured: a cipher, Poly1305, or an AEAD's seal.
+/// What is measured: a cipher, Poly1305, an AEAD's seal, or a hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Subject {
     Stream(Algo),
     Poly1305,
     Aead(AeadAlgo),
+    Hash(hash::Algo),
 }
 
 /// The AEADs, sealed in place with a detached tag.
@@ -59,9 +61,11 @@ enum AeadAlgo {
     XSalsa20Poly1305,
 }
 
-/// Every name `--algo` takes: the ciphers, Poly1305 and the AEADs.
+/// Every name `--algo` takes: the ciphers, Poly1305, the AEADs and the
+/// hashes.
 const ALGO_NAMES: &str = "salsa20, salsa20/12, salsa20/8, xsalsa20, chacha20, chacha20-legacy, \
-    xchacha20, poly1305, chacha20-poly1305, xchacha20-poly1305, xsalsa20-poly1305";
+    xchacha20, poly1305, chacha20-poly1305, xchacha20-poly1305, xsalsa20-poly1305, \
+    sha256, sha224, sha512, sha384, sha512-256, sha1, md5";
 
 /// The associated data of an AEAD seal: a TLS 1.2 record header's length.
 const AAD: [u8; 13] = [0x17; 13];
@@ -87,6 +91,7 @@ impl Subject {
             "chacha20-poly1305" => Subject::Aead(AeadAlgo::ChaCha20Poly1305),
             "xchacha20-poly1305" => Subject::Aead(AeadAlgo::XChaCha20Poly1305),
             "xsalsa20-poly1305" => Subject::Aead(AeadAlgo::XSalsa20Poly1305),
+            _ if hash::NAMES.contains(&name) => Subject::Hash(hash::Algo::from_name(name)?),
             _ => Subject::Stream(Algo::from_name("--algo", name).map_err(|_| {
                 CliError::UnknownCipher {
                     flag: "--algo",
@@ -104,6 +109,7 @@ impl Subject {
             Subject::Aead(AeadAlgo::ChaCha20Poly1305) => "chacha20-poly1305",
             Subject::Aead(AeadAlgo::XChaCha20Poly1305) => "xchacha20-poly1305",
             Subject::Aead(AeadAlgo::XSalsa20Poly1305) => "xsalsa20-poly1305",
+            Subject::Hash(a) => a.name(),
         }
     }
 
@@ -112,6 +118,7 @@ impl Subject {
         match self {
             Subject::Stream(a) => format!("{} ({} double-rounds)", a.name(), a.double_rounds()),
             Subject::Poly1305 => "poly1305 (one-shot MAC from a fresh key)".to_owned(),
+            Subject::Hash(a) => format!("{} (one-shot digest)", a.name()),
             Subject::Aead(AeadAlgo::XSalsa20Poly1305) => {
                 "xsalsa20-poly1305 (seal in place, detached tag, from a fresh key)".to_owned()
             }
@@ -152,6 +159,16 @@ impl Subject {
                 available: true,
                 par_blocks: 0,
             }],
+            Subject::Hash(a) => a
+                .rungs()
+                .into_iter()
+                .map(|(name, needs, available)| Rung {
+                    name,
+                    needs,
+                    available,
+                    par_blocks: 0,
+                })
+                .collect(),
         }
     }
 
@@ -174,6 +191,15 @@ impl Subject {
                     let mut mac = Poly1305::new(&KEY).with_impl(imp)?;
                     mac.update(buf);
                     black_box(mac.finalize());
+                    Ok(())
+                })
+            }
+            Subject::Hash(algo) => {
+                let fresh = algo.with_impl(rung)?;
+                Box::new(move |buf| {
+                    let mut h = fresh.clone();
+                    h.update(buf);
+                    black_box(h.finalize());
                     Ok(())
                 })
             }

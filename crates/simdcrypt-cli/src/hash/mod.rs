@@ -33,7 +33,7 @@ macro_rules! algorithms {
             const ALL: &'static [Algo] = &[$( Algo::$Variant, )+];
 
             /// The `--algo` name.
-            fn name(self) -> &'static str {
+            pub fn name(self) -> &'static str {
                 match self { $( Algo::$Variant => $name, )+ }
             }
 
@@ -52,8 +52,19 @@ macro_rules! algorithms {
                 match self { $( Algo::$Variant => Hasher::$Variant(simdcrypt::hash::$Type::new()), )+ }
             }
 
+            /// Every rung of the hash: name, what it needs, and whether this
+            /// CPU (under `SIMDCRYPT_MAX_ISA`) runs it; slowest first.
+            pub fn rungs(self) -> Vec<(&'static str, &'static str, bool)> {
+                match self {
+                    $( Algo::$Variant => simdcrypt::hash::$family::Impl::ALL
+                        .iter()
+                        .map(|i| (i.name(), i.needs(), i.is_available()))
+                        .collect(), )+
+                }
+            }
+
             /// A fresh hasher on the rung named `imp`.
-            fn with_impl(self, imp: &str) -> Result<Hasher, CliError> {
+            pub fn with_impl(self, imp: &str) -> Result<Hasher, CliError> {
                 Ok(match self {
                     $( Algo::$Variant => Hasher::$Variant(
                         simdcrypt::hash::$Type::new()
@@ -71,12 +82,12 @@ macro_rules! algorithms {
 
         impl Hasher {
             /// Absorbs `data`.
-            fn update(&mut self, data: &[u8]) {
+            pub fn update(&mut self, data: &[u8]) {
                 match self { $( Hasher::$Variant(h) => h.update(data), )+ }
             }
 
             /// The digest.
-            fn finalize(self) -> Vec<u8> {
+            pub fn finalize(self) -> Vec<u8> {
                 match self { $( Hasher::$Variant(h) => h.finalize().to_vec(), )+ }
             }
         }
@@ -98,7 +109,7 @@ algorithms! {
 }
 
 /// Every name `--algo` accepts, built or not.
-const NAMES: &[&str] = &[
+pub const NAMES: &[&str] = &[
     "sha256",
     "sha224",
     "sha512",
@@ -110,7 +121,7 @@ const NAMES: &[&str] = &[
 
 impl Algo {
     /// The hash `--algo NAME` names.
-    fn from_name(name: &str) -> Result<Algo, CliError> {
+    pub fn from_name(name: &str) -> Result<Algo, CliError> {
         if let Some(&algo) = Algo::ALL.iter().find(|a| a.name() == name) {
             return Ok(algo);
         }
