@@ -4,12 +4,13 @@
 
 use serde_json::Value;
 use simdcrypt::Xor;
+use simdcrypt::hash::Sha256;
 use simdcrypt::salsa20::{self, Impl, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
 
 use super::{
     Data, Keystream, Outcome, Rng, Shape, StreamAlgo, Tally, Verifier, bytes_le, encrypt,
-    function_primitive, hex_field, keystream, label, records, same, stream_primitives, word_list,
-    words_le,
+    function_primitive, hex_field, keystream, label, number_field, records, same,
+    stream_primitives, word_list, words_le,
 };
 
 /// Random cases per rung of a cipher, against the specification.
@@ -148,11 +149,13 @@ fn stream_vectors(data: &Data, algo: Algo, imp: Impl) -> Outcome {
             for xor in Xor::ALL {
                 estream(&data.estream, imp, xor, &mut t);
                 salsa20_expansions(data, imp, xor, &mut t);
+                keystream_digests(&data.nacl, "salsa20_stream_hash", algo, (imp, xor), &mut t);
             }
         }
         Algo::XSalsa20 => {
             for xor in Xor::ALL {
                 xsalsa20_records(&data.nacl, imp, xor, &mut t);
+                keystream_digests(&data.nacl, "xsalsa20_stream_hash", algo, (imp, xor), &mut t);
             }
         }
         Algo::Salsa20_8 => salsa20_8_cores(&data.rfc7914, imp, &mut t),
@@ -242,6 +245,26 @@ fn salsa20_expansions(data: &Data, imp: Impl, xor: Xor, t: &mut Tally) {
             Err(_) => Err("n is not 16 bytes".to_owned()),
         };
         t.check(same(&got, &want), || format!("{} ({xor})", label(r)));
+    }
+}
+
+/// NaCl's SHA-256 digests of the first 4 MiB of keystream (the records
+/// `list` of `file`), with simdcrypt's own SHA-256 on its best rung.
+fn keystream_digests(file: &Value, list: &str, algo: Algo, rung: (Impl, Xor), t: &mut Tally) {
+    for r in records(file, list) {
+        let fields = (
+            hex_field(r, "key"),
+            hex_field(r, "nonce"),
+            number_field(r, "length").and_then(|n| usize::try_from(n).ok()),
+            hex_field(r, "sha256"),
+        );
+        let (Some(key), Some(nonce), Some(len), Some(want)) = fields else {
+            t.malformed(label(r));
+            continue;
+        };
+        let got =
+            keystream(algo, &key, &nonce, rung, 0, len).map(|ks| Sha256::digest(&ks).to_vec());
+        t.check(same(&got, &want), || format!("{} ({})", label(r), rung.1));
     }
 }
 

@@ -1,0 +1,157 @@
+//! The hashes: every rung of each on the NIST CAVP byte-oriented files,
+//! the FIPS 180 examples (RFC 6234 §8.4) and RFC 1321's suite, in one
+//! `update` and split in two; cross-checked against the family's reference
+//! rung on every length up to 1000 bytes fed in random `update` calls (the
+//! reference row against itself in one call, which checks the buffering).
+
+use serde_json::Value;
+use simdcrypt::hash::{self, Sha1, Sha224, Sha256};
+
+use super::{Data, Outcome, Rng, Tally, Verifier, hex_field, records};
+
+const SHA1_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA1ShortMsg.rsp");
+const SHA1_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA1LongMsg.rsp");
+const SHA256_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA256ShortMsg.rsp");
+const SHA256_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA256LongMsg.rsp");
+
+/// Every message length up to this is cross-checked, once per rung.
+const MAX_CROSS_LEN: usize = 1000;
+
+/// A known answer: message and digest.
+type Answer = (Vec<u8>, Vec<u8>);
+
+/// One row per rung of the hash `$Hash` (rungs `$Impl`), named `$name`,
+/// on the known answers `$answers(data)`.
+macro_rules! hash_rows {
+    ($v:expr, $name:literal, $Hash:ty, $Impl:ty, $answers:expr) => {{
+        fn digest(imp: $Impl, pieces: &[&[u8]]) -> Result<Vec<u8>, String> {
+            let mut h = <$Hash>::new().with_impl(imp).map_err(|e| e.to_string())?;
+            for piece in pieces {
+                h.update(piece);
+            }
+            Ok(h.finalize().to_vec())
+        }
+        let answers: fn(&Data) -> Vec<Answer> = $answers;
+        $v.primitive($name, |data, imp: $Impl, streams| {
+            [
+                known_answers(&answers(data), |p| digest(imp, p)).vectors(),
+                Outcome::Ran(cross_check(&mut streams.rng(1), |p| {
+                    (digest(imp, p), digest(<$Impl>::ALL[0], &[&p.concat()]))
+                })),
+                Outcome::NotApplicable("a hash: no round trip"),
+            ]
+        });
+    }};
+}
+
+/// The rows of every hash.
+pub(super) fn verify(v: &mut Verifier<'_>) {
+    hash_rows!(v, "sha256", Sha256, hash::sha256::Impl, |d| {
+        [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat()
+    });
+    hash_rows!(v, "sha224", Sha224, hash::sha256::Impl, |d| {
+        examples(d, "SHA-224")
+    });
+    hash_rows!(v, "sha1", Sha1, hash::sha1::Impl, |d| {
+        [cavp(SHA1_SHORT), cavp(SHA1_LONG), fips180(d, "SHA-1")].concat()
+    });
+}
+
+/// Every answer, in one `update` and split in two at its middle.
+fn known_answers(
+    answers: &[Answer],
+    digest: impl Fn(&[&[u8]]) -> Result<Vec<u8>, String>,
+) -> Tally {
+    let mut t = Tally::default();
+    for (i, (msg, want)) in answers.iter().enumerate() {
+        let (a, b) = msg.split_at(msg.len() / 2);
+        for (how, pieces) in [("one update", vec![&msg[..]]), ("two updates", vec![a, b])] {
+            let ok = digest(&pieces).as_ref() == Ok(want);
+            t.check(ok, || format!("answer {i} ({} bytes, {how})", msg.len()));
+        }
+    }
+    t
+}
+
+/// Every length up to [`MAX_CROSS_LEN`] in random `update` calls:
+/// `pair(pieces)` gives the rung's digest and the reference's.
+fn cross_check(
+    rng: &mut Rng,
+    pair: impl Fn(&[&[u8]]) -> (Result<Vec<u8>, String>, Result<Vec<u8>, String>),
+) -> Tally {
+    let mut t = Tally::default();
+    for len in 0..=MAX_CROSS_LEN {
+        let msg = rng.bytes(len);
+        let mut pieces = Vec::new();
+        let mut rest = &msg[..];
+        while !rest.is_empty() && pieces.len() < 4 {
+            let (piece, tail) = rest.split_at(rng.index(rest.len() + 1));
+            pieces.push(piece);
+            rest = tail;
+        }
+        pieces.push(rest);
+        let (got, want) = pair(&pieces);
+        t.check(got.is_ok() && got == want, || {
+            format!("{len} bytes in {} updates", pieces.len())
+        });
+    }
+    t
+}
+
+/// The `(message, digest)` pairs of a CAVP SHAVS byte-oriented file
+/// (`Len = bits`, `Msg = hex`, `MD = hex`; `Len = 0` carries `Msg = 00`,
+/// the empty message). A malformed record is an answer no rung can give.
+fn cavp(text: &str) -> Vec<Answer> {
+    let mut out = Vec::new();
+    let (mut len, mut msg) = (None, None);
+    for line in text.lines().map(str::trim) {
+        let Some((key, value)) = line.split_once(" = ") else {
+            continue;
+        };
+        match key {
+            "Len" => len = value.parse::<usize>().ok(),
+            "Msg" => msg = crate::key::hex_bytes(value),
+            "MD" => {
+                let (bits, digest) = (len.take(), crate::key::hex_bytes(value));
+                match (bits, msg.take(), digest) {
+                    (Some(bits), Some(mut m), Some(d)) if bits % 8 == 0 && bits / 8 <= m.len() => {
+                        m.truncate(bits / 8);
+                        out.push((m, d));
+                    }
+                    _ => out.push((Vec::new(), Vec::new())),
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The FIPS 180 examples of `algorithm` (RFC 6234 §8.4), each message its
+/// unit repeated as the file says.
+fn fips180(data: &Data, algorithm: &str) -> Vec<Answer> {
+    answers(&data.fips180, "vectors", algorithm, "digest")
+}
+
+/// The examples of the truncated variants (SHA-224, SHA-384, SHA-512/256).
+fn examples(data: &Data, algorithm: &str) -> Vec<Answer> {
+    answers(&data.sha_examples, "vectors", algorithm, "digest")
+}
+
+/// The records of `list` in `file` whose `algorithm` is `algorithm`:
+/// `message_ascii` repeated `repeat` times (or `message_hex`), and the
+/// digest in field `digest`.
+fn answers(file: &Value, list: &str, algorithm: &str, digest: &str) -> Vec<Answer> {
+    records(file, list)
+        .iter()
+        .filter(|r| r["algorithm"].as_str().is_none_or(|a| a == algorithm))
+        .map(|r| {
+            let repeat = r["repeat"].as_u64().unwrap_or(1) as usize;
+            let msg = match r["message_ascii"].as_str() {
+                Some(unit) => unit.repeat(repeat).into_bytes(),
+                None => hex_field(r, "message_hex").unwrap_or_default(),
+            };
+            (msg, hex_field(r, digest).unwrap_or_default())
+        })
+        .collect()
+}
