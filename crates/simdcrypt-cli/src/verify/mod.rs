@@ -12,6 +12,7 @@
 mod aead;
 mod chacha20;
 mod hash;
+mod kdf;
 mod poly1305;
 mod salsa20;
 
@@ -111,7 +112,8 @@ impl_rung!(
     simdcrypt::chacha20::Impl,
     simdcrypt::poly1305::Impl,
     simdcrypt::hash::sha256::Impl,
-    simdcrypt::hash::sha1::Impl
+    simdcrypt::hash::sha1::Impl,
+    simdcrypt::kdf::scrypt::Impl
 );
 
 /// The one "rung" of an AEAD: each primitive inside on its best rung.
@@ -366,6 +368,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
     poly1305::verify(&mut verifier);
     aead::verify(&mut verifier);
     hash::verify(&mut verifier);
+    kdf::verify(&mut verifier);
     let rows = verifier.rows;
 
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
