@@ -29,6 +29,7 @@
 //! ```
 
 mod md;
+pub mod md5;
 pub mod sha256;
 
 use std::fmt;
@@ -180,6 +181,12 @@ macro_rules! hasher {
             }
         }
     };
+}
+
+hasher! {
+    /// MD5 (RFC 1321). **Broken** for collision resistance: for
+    /// compatibility and checksums only (see the [module docs](self)).
+    pub struct Md5: md5, block 64, output 16, iv md5::IV, name "MD5";
 }
 
 hasher! {
