@@ -80,12 +80,20 @@ fn check<const N: usize>(
 
 #[test]
 fn sha256_many_equals_sha256_on_every_rung() {
-    check("sha256_many_equals_sha256_on_every_rung", many::sha256_many_with, Sha256::digest);
+    check(
+        "sha256_many_equals_sha256_on_every_rung",
+        many::sha256_many_with,
+        Sha256::digest,
+    );
 }
 
 #[test]
 fn md5_many_equals_md5_on_every_rung() {
-    check("md5_many_equals_md5_on_every_rung", many::md5_many_with, Md5::digest);
+    check(
+        "md5_many_equals_md5_on_every_rung",
+        many::md5_many_with,
+        Md5::digest,
+    );
 }
 
 #[test]

@@ -6,9 +6,8 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
-    _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8,
-    _mm256_shuffle_epi8, _mm256_sll_epi32, _mm256_srl_epi32, _mm256_storeu_si256,
-    _mm256_xor_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi8, _mm256_shuffle_epi8,
+    _mm256_sll_epi32, _mm256_srl_epi32, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use super::lane_kernels;
@@ -97,10 +96,7 @@ fn md5_f(a: V, b: V, c: V, d: V) -> V {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn md5_g(a: V, b: V, c: V, d: V) -> V {
-    add(
-        add(a, _mm256_andnot_si256(d, c)),
-        _mm256_and_si256(b, d),
-    )
+    add(add(a, _mm256_andnot_si256(d, c)), _mm256_and_si256(b, d))
 }
 
 /// `a + H(b, c, d)`.

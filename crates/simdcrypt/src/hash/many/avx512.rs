@@ -7,8 +7,8 @@
 
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_ror_epi32,
-    _mm512_set1_epi32, _mm512_set4_epi32, _mm512_shuffle_epi8, _mm512_srli_epi32,
-    _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+    _mm512_set1_epi32, _mm512_set4_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8,
+    _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
 };
 
 use super::lane_kernels;
@@ -147,12 +147,19 @@ fn store_lanes(row: &mut [u32; LANES], v: V) {
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn load_words(blocks: &[&[[u8; 64]]; LANES], j: usize) -> [V; 16] {
-    let rows: [V; 16] = core::array::from_fn(|r| {
-        let block: &[u8; 64] = &blocks[r][j];
+    // Loops rather than closures: a closure here was left out of line.
+    let mut rows = [_mm512_setzero_si512(); 16];
+    for (row, lane) in rows.iter_mut().zip(blocks) {
+        let block: &[u8; 64] = &lane[j];
         // SAFETY: `block` is 64 bytes, the size of the unaligned load.
-        unsafe { _mm512_loadu_si512(block.as_ptr().cast()) }
-    });
-    crate::vertical::transpose_16(rows).map(|[v]| v)
+        *row = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    }
+    let t = crate::vertical::transpose_16(rows);
+    let mut words = rows;
+    for (w, [v]) in words.iter_mut().zip(t) {
+        *w = v;
+    }
+    words
 }
 
 lane_kernels!("avx512f,avx512bw");

@@ -14,23 +14,29 @@
 //! block of zeros); below it the messages still in lanes are finished on
 //! the single-message rung, which is then faster.
 //!
-//! Measured on an AMD EPYC (Zen 3, 2 vCPUs shared with other builds, so
-//! noisy; the best of many runs, `std::time::Instant`), 16 messages of
-//! 1 KiB, whole call:
+//! Measured on an AMD EPYC (Zen 3, TSC 2.445 GHz, 2 vCPUs shared with
+//! other builds, so noisy: the best of 2000 runs with `std::time::Instant`),
+//! whole calls:
 //!
-//! | | sequential | `avx2` | speed-up |
-//! |---|---:|---:|---:|
-//! | SHA-256 (sequential on SHA-NI: RustCrypto `sha2` as a stand-in) | SEQ_SHA | AVX2_SHA | X_SHA |
-//! | MD5 (sequential on the `scalar` rung) | SEQ_MD5 | AVX2_MD5 | X_MD5 |
+//! | messages | SHA-256 one after another on SHA-NI (RustCrypto `sha2` as the stand-in) | SHA-256 `avx2` | MD5 `sequential` (`scalar` rung) | MD5 `avx2` |
+//! |---|---:|---:|---:|---:|
+//! | 16 × 1 KiB | 10.9 µs | 11.6 µs (0.93×) | 24.8 µs | 5.1 µs (4.8×) |
+//! | 16 × 4 KiB | 41.4 µs | 41.8 µs (0.99×) | 94.0 µs | 17.6 µs (5.4×) |
+//! | 16 × 256 B | 3.3 µs | 4.2 µs (0.77×) | 7.6 µs | 2.1 µs (3.7×) |
+//! | 16 × 64 B | 1.3 µs | 2.3 µs (0.59×) | 3.2 µs | 1.3 µs (2.5×) |
+//! | 33 of 0–300 B | 6.9 µs | 9.7 µs (0.71×) | 15.6 µs | 5.1 µs (3.1×) |
 //!
 //! SHA-NI computes a SHA-256 block in about 1.5 cycles a byte; eight lanes
-//! of AVX2 have to compute every rotate as two shifts and an OR, and Zen 3
-//! has two vector shift units, so the `avx2` rung does not beat SHA-NI:
-//! where the CPU has SHA-NI and no AVX-512, [`sha256_many`] runs
-//! `sequential`. The `avx512` rung (one `vprord` per rotate, one
-//! `vpternlogd` per Ch, Maj and three-way XOR, 16 lanes) could not be timed
-//! here (no AVX-512 on this machine; it is checked in an emulator), and is
-//! chosen wherever AVX-512F/BW is present.
+//! of AVX2 take about 890 cycles a block of each (1.75 cycles a byte):
+//! every rotate is two shifts and an OR, 1248 shifts a block, and Zen 3
+//! has two vector shift pipes. So the `avx2` rung does not beat SHA-NI, let
+//! alone reach 3× it: where the CPU has SHA-NI and no AVX-512,
+//! [`sha256_many`] runs `sequential`; `avx2` is chosen only without
+//! SHA-NI. The `avx512` rung (one `vprord` per rotate, one `vpternlogd` per
+//! Ch, Maj and three-way XOR: about 1550 instructions a block of 16 lanes
+//! against some 2400 for 8 lanes of AVX2) could not be timed here (no
+//! AVX-512 on this machine; it is checked in an emulator), and is chosen
+//! wherever AVX-512F/BW is present.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -112,18 +118,21 @@ pub fn md5_many_with(imp: Impl, msgs: &[&[u8]]) -> Result<Vec<[u8; 16]>, Error> 
 }
 
 /// Fewest busy lanes for which a vector rung is faster than finishing the
-/// messages in them on the single-message rung (measured as the module
-/// docs say): SHA-256 on `avx2` only at full width (without SHA-NI the
-/// scalar rung is far slower, but `best_sha256` then also picks `avx2`
-/// only where no SHA-NI exists, and the forced rung keeps its lanes full
-/// as long as it can).
-const SHA256_MIN_LANES_AVX2: usize = 8;
-/// As [`SHA256_MIN_LANES_AVX2`], for `avx512` (an estimate: not measured).
-const SHA256_MIN_LANES_AVX512: usize = 4;
-/// As [`SHA256_MIN_LANES_AVX2`], for MD5 on `avx2`: one 8-lane step costs
-/// about as much as one scalar step, so two busy lanes already win.
+/// messages in them on the single-message rung. SHA-256 on `avx2` (about
+/// 890 cycles a block in all 8 lanes): 8 beside SHA-NI (about 100 cycles a
+/// block), 3 beside the scalar rungs (some 300).
+fn sha256_min_lanes_avx2() -> usize {
+    if crate::cpu::features().sha { 8 } else { 3 }
+}
+/// As [`sha256_min_lanes_avx2`], for `avx512` (an estimate, not measured:
+/// 16 lanes for about the cost of 8 on AVX2).
+fn sha256_min_lanes_avx512() -> usize {
+    if crate::cpu::features().sha { 6 } else { 2 }
+}
+/// As [`sha256_min_lanes_avx2`], for MD5 on `avx2`: all 8 lanes take about
+/// 390 cycles a block, the `scalar` rung about 220.
 const MD5_MIN_LANES_AVX2: usize = 2;
-/// As [`MD5_MIN_LANES_AVX2`], for `avx512`.
+/// As [`MD5_MIN_LANES_AVX2`], for `avx512` (an estimate).
 const MD5_MIN_LANES_AVX512: usize = 2;
 
 /// The final SHA-256 states of `msgs` on the rung `imp` (known available).
@@ -131,10 +140,10 @@ fn sha256_states(imp: Impl, msgs: &[&[u8]]) -> Vec<sha256::State> {
     match imp {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-        Impl::Avx2 => unsafe { avx2::sha256(msgs, SHA256_MIN_LANES_AVX2) },
+        Impl::Avx2 => unsafe { avx2::sha256(msgs, sha256_min_lanes_avx2()) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX-512F/BW.
-        Impl::Avx512 => unsafe { avx512::sha256(msgs, SHA256_MIN_LANES_AVX512) },
+        Impl::Avx512 => unsafe { avx512::sha256(msgs, sha256_min_lanes_avx512()) },
         // Sequential, and the SIMD rungs off x86-64 (never available).
         _ => msgs.iter().map(|m| one(sha256::H256, m)).collect(),
     }
@@ -339,7 +348,7 @@ fn schedule<'m, F: LaneState<W>, const N: usize, const W: usize>(
 /// sigma functions of [`lane_kernels!`].
 #[cfg(target_arch = "x86_64")]
 macro_rules! sha256_round {
-    ($w:ident, $t:expr, $i:literal, $sched:literal;
+    ($w:ident, $k:ident, $i:literal, $sched:literal;
      $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident) => {
         if $sched {
             $w[$i] = add(
@@ -349,7 +358,7 @@ macro_rules! sha256_round {
         }
         let t1 = add(
             add($h, big_sigma1($e)),
-            add(ch($e, $f, $g), add(splat($crate::hash::sha256::K[$t + $i]), $w[$i])),
+            add(ch($e, $f, $g), add(splat($k[$i]), $w[$i])),
         );
         $d = add($d, t1);
         $h = add(t1, add(big_sigma0($a), maj($a, $b, $c)));
@@ -358,28 +367,29 @@ macro_rules! sha256_round {
 #[cfg(target_arch = "x86_64")]
 use sha256_round;
 
-/// Sixteen SHA-256 rounds `t..t + 16` (`t` a multiple of 16), the working
-/// variables' names rotating one place a round.
+/// Sixteen SHA-256 rounds `t..t + 16` (`t` a multiple of 16) with the
+/// round constants `k` = `K[t..t + 16]`, the working variables' names
+/// rotating one place a round.
 #[cfg(target_arch = "x86_64")]
 macro_rules! sha256_rounds16 {
-    ($w:ident, $t:expr, $sched:literal; $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident) => {
+    ($w:ident, $k:ident, $sched:literal; $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident) => {
         use $crate::hash::many::sha256_round;
-        sha256_round!($w, $t, 0, $sched; $a $b $c $d $e $f $g $h);
-        sha256_round!($w, $t, 1, $sched; $h $a $b $c $d $e $f $g);
-        sha256_round!($w, $t, 2, $sched; $g $h $a $b $c $d $e $f);
-        sha256_round!($w, $t, 3, $sched; $f $g $h $a $b $c $d $e);
-        sha256_round!($w, $t, 4, $sched; $e $f $g $h $a $b $c $d);
-        sha256_round!($w, $t, 5, $sched; $d $e $f $g $h $a $b $c);
-        sha256_round!($w, $t, 6, $sched; $c $d $e $f $g $h $a $b);
-        sha256_round!($w, $t, 7, $sched; $b $c $d $e $f $g $h $a);
-        sha256_round!($w, $t, 8, $sched; $a $b $c $d $e $f $g $h);
-        sha256_round!($w, $t, 9, $sched; $h $a $b $c $d $e $f $g);
-        sha256_round!($w, $t, 10, $sched; $g $h $a $b $c $d $e $f);
-        sha256_round!($w, $t, 11, $sched; $f $g $h $a $b $c $d $e);
-        sha256_round!($w, $t, 12, $sched; $e $f $g $h $a $b $c $d);
-        sha256_round!($w, $t, 13, $sched; $d $e $f $g $h $a $b $c);
-        sha256_round!($w, $t, 14, $sched; $c $d $e $f $g $h $a $b);
-        sha256_round!($w, $t, 15, $sched; $b $c $d $e $f $g $h $a);
+        sha256_round!($w, $k, 0, $sched; $a $b $c $d $e $f $g $h);
+        sha256_round!($w, $k, 1, $sched; $h $a $b $c $d $e $f $g);
+        sha256_round!($w, $k, 2, $sched; $g $h $a $b $c $d $e $f);
+        sha256_round!($w, $k, 3, $sched; $f $g $h $a $b $c $d $e);
+        sha256_round!($w, $k, 4, $sched; $e $f $g $h $a $b $c $d);
+        sha256_round!($w, $k, 5, $sched; $d $e $f $g $h $a $b $c);
+        sha256_round!($w, $k, 6, $sched; $c $d $e $f $g $h $a $b);
+        sha256_round!($w, $k, 7, $sched; $b $c $d $e $f $g $h $a);
+        sha256_round!($w, $k, 8, $sched; $a $b $c $d $e $f $g $h);
+        sha256_round!($w, $k, 9, $sched; $h $a $b $c $d $e $f $g);
+        sha256_round!($w, $k, 10, $sched; $g $h $a $b $c $d $e $f);
+        sha256_round!($w, $k, 11, $sched; $f $g $h $a $b $c $d $e);
+        sha256_round!($w, $k, 12, $sched; $e $f $g $h $a $b $c $d);
+        sha256_round!($w, $k, 13, $sched; $d $e $f $g $h $a $b $c);
+        sha256_round!($w, $k, 14, $sched; $c $d $e $f $g $h $a $b);
+        sha256_round!($w, $k, 15, $sched; $b $c $d $e $f $g $h $a);
     };
 }
 #[cfg(target_arch = "x86_64")]
@@ -449,9 +459,12 @@ macro_rules! lane_kernels {
                 let words = load_words(blocks, j);
                 let mut w: [V; 16] = core::array::from_fn(|i| bswap(words[i]));
                 let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = hv;
-                $crate::hash::many::sha256_rounds16!(w, 0, false; a b c d e f g h);
-                for t in [16, 32, 48] {
-                    $crate::hash::many::sha256_rounds16!(w, t, true; a b c d e f g h);
+                // K in four chunks of 16, indexed by constants.
+                let (k16, _) = $crate::hash::sha256::K.as_chunks::<16>();
+                let k = &k16[0];
+                $crate::hash::many::sha256_rounds16!(w, k, false; a b c d e f g h);
+                for k in &k16[1..] {
+                    $crate::hash::many::sha256_rounds16!(w, k, true; a b c d e f g h);
                 }
                 for (x, v) in hv.iter_mut().zip([a, b, c, d, e, f, g, h]) {
                     *x = add(*x, v);
