@@ -2,7 +2,8 @@
 //! messages' current blocks (or state words). Each lane's block is loaded
 //! as two rows of 8 words and the 8×8 words transposed
 //! ([`crate::vertical::transpose_8`]); SHA-256 byte-swaps the words with
-//! `vpshufb`. Rotates are two shifts and an OR.
+//! `vpshufb`. Rotates are two shifts and an OR. MD5 runs 16 messages, as
+//! two groups of 8 side by side.
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
@@ -14,8 +15,12 @@ use super::lane_kernels;
 
 /// A vector of 8 lanes.
 type V = __m256i;
-/// Messages at once.
+/// Messages at once, for SHA-256.
 const LANES: usize = 8;
+/// MD5 runs two groups of 8 lanes side by side: one MD5 step is a chain
+/// of some 6 instructions, each waiting on the last, so one group leaves
+/// the vector pipes mostly idle.
+const MD5_GROUPS: usize = 2;
 
 /// `x` in every lane.
 #[target_feature(enable = "avx2")]

@@ -17,6 +17,9 @@ use super::lane_kernels;
 type V = __m512i;
 /// Messages at once.
 const LANES: usize = 16;
+/// MD5's groups of 16 lanes side by side: one (`vpternlogd` makes each
+/// step a chain of 4 instructions; untimed here).
+const MD5_GROUPS: usize = 1;
 
 /// The truth tables of `vpternlogd` over `(a, b, c)` = (0xf0, 0xcc, 0xaa).
 mod table {
