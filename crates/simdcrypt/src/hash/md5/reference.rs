@@ -25,7 +25,7 @@ fn i(x: u32, y: u32, z: u32) -> u32 {
 }
 
 /// One operation `[abcd k s i]` of a round with the auxiliary function
-/// `fun`: a = b + ((a + fun(b,c,d) + X[k] + T[i]) <<< s), with the RFC's
+/// `fun`: `a = b + ((a + fun(b,c,d) + X[k] + T[i]) <<< s)`, with the RFC's
 /// one-based `i`.
 #[allow(clippy::too_many_arguments)] // the RFC's operation has all eight
 fn op(
