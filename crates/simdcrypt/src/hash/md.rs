@@ -15,6 +15,8 @@ pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
     /// The length, and the output words, are little-endian (MD5) rather
     /// than big-endian (the SHA family).
     const LITTLE_ENDIAN: bool;
+    /// The family's fastest rung on this CPU.
+    fn best() -> Self::Impl;
     /// Absorbs whole blocks on the rung `imp` (already known available).
     fn compress(&mut self, imp: Self::Impl, blocks: &[[u8; BLOCK]]);
     /// The state as bytes, as many as `out` takes: the truncated outputs

@@ -13,6 +13,7 @@
 //! | [`sha1`] | [`Sha1`] | see [`sha1::Impl`] |
 //! | [`sha256`] | [`Sha224`], [`Sha256`] | see [`sha256::Impl`] |
 //! | [`sha512`] | [`Sha384`], [`Sha512`], [`Sha512_256`] | see [`sha512::Impl`] |
+//! | [`many`] | [`sha256_many`], [`md5_many`]: many messages at once, one per SIMD lane | see [`many::Impl`] |
 //!
 //! ```
 //! use simdcrypt::hash::{Sha256, sha256};
@@ -28,9 +29,13 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+pub mod many;
 mod md;
+pub mod md5;
 pub mod sha1;
 pub mod sha256;
+
+pub use many::{md5_many, sha256_many};
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -186,6 +191,12 @@ macro_rules! hasher {
             }
         }
     };
+}
+
+hasher! {
+    /// MD5 (RFC 1321). **Broken** for collision resistance: for
+    /// compatibility and checksums only (see the [module docs](self)).
+    pub struct Md5: md5, block 64, output 16, iv md5::IV, name "MD5";
 }
 
 hasher! {

@@ -198,6 +198,10 @@ impl Family<64> for State {
     const LENGTH_LEN: usize = 8;
     const LITTLE_ENDIAN: bool = false;
 
+    fn best() -> Impl {
+        Impl::best()
+    }
+
     fn compress(&mut self, imp: Impl, blocks: &[[u8; 64]]) {
         match imp {
             Impl::Reference => blocks
