@@ -14,9 +14,14 @@ const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
 /// Each `--algo` name with the coreutils tool it mirrors.
 ///
-/// LEAD: add `("sha512", "sha512sum")`, `("sha384", "sha384sum")`,
-/// `("sha1", "sha1sum")` and `("md5", "md5sum")` as those hashes are built.
-const ALGOS: &[(&str, &str)] = &[("sha256", "sha256sum"), ("sha224", "sha224sum")];
+/// LEAD: add `("sha512", "sha512sum")`, `("sha384", "sha384sum")` as
+/// those hashes are built.
+const ALGOS: &[(&str, &str)] = &[
+    ("sha256", "sha256sum"),
+    ("sha224", "sha224sum"),
+    ("sha1", "sha1sum"),
+    ("md5", "md5sum"),
+];
 
 /// Names that need escapes, quotes in messages, or `--`.
 const ODD_NAMES: &[&str] = &[

@@ -7,7 +7,7 @@ mod common;
 
 use common::{bytes, field, hex, json, number, records};
 use simdcrypt::Error;
-use simdcrypt::hash::{Hash, Sha224, Sha256};
+use simdcrypt::hash::{Hash, Md5, Sha1, Sha224, Sha256};
 use simdcrypt::hmac::{Hmac, hmac_sha256};
 
 /// Runs the generic test function `$f::<H>($args…)` for the hash named
@@ -17,6 +17,8 @@ use simdcrypt::hmac::{Hmac, hmac_sha256};
 macro_rules! for_hash {
     ($name:expr, $f:ident $(, $arg:expr)*) => {
         match $name {
+            "MD5" => Some($f::<Md5>($($arg),*)),
+            "SHA-1" => Some($f::<Sha1>($($arg),*)),
             "SHA-224" => Some($f::<Sha224>($($arg),*)),
             "SHA-256" => Some($f::<Sha256>($($arg),*)),
             _ => None,
@@ -227,7 +229,7 @@ fn hmac_rfc2202() {
         "hmac_rfc2202",
         rfc2202,
         [("MD5", "hmac_md5"), ("SHA-1", "hmac_sha1")],
-        required = []
+        required = ["MD5", "SHA-1"]
     );
 }
 
@@ -247,7 +249,7 @@ fn hmac_wycheproof() {
                 include_str!("data/wycheproof/hmac_sha512_test.json")
             ),
         ],
-        required = ["SHA-256"]
+        required = ["SHA-1", "SHA-256"]
     );
 }
 

@@ -97,6 +97,8 @@ macro_rules! algorithms {
 algorithms! {
     Sha256: "sha256", tag "SHA256", Sha256, sha256;
     Sha224: "sha224", tag "SHA224", Sha224, sha256;
+    Sha1: "sha1", tag "SHA1", Sha1, sha1;
+    Md5: "md5", tag "MD5", Md5, md5;
     // LEAD: the hashes other helpers are writing; enable each line once its
     // type is merged (and `NAMES` needs no change). SHA-512/256 has no
     // coreutils tool: its tag is the one Perl's `shasum -a 512256 --tag`
@@ -104,8 +106,7 @@ algorithms! {
     // Sha512: "sha512", tag "SHA512", Sha512, sha512;
     // Sha384: "sha384", tag "SHA384", Sha384, sha512;
     // Sha512_256: "sha512-256", tag "SHA512/256", Sha512_256, sha512;
-    // Sha1: "sha1", tag "SHA1", Sha1, sha1;
-    // Md5: "md5", tag "MD5", Md5, md5;
+
 }
 
 /// Every name `--algo` accepts, built or not.
@@ -140,16 +141,17 @@ impl Algo {
 /// The digests of `messages`, all of one hash, on the fastest rungs: the
 /// multi-buffer functions where the hash has them.
 pub fn digest_many(algo: Algo, messages: &[&[u8]]) -> Vec<Vec<u8>> {
-    // LEAD: the single place the multi-buffer functions plug in, once
-    // `simdcrypt::hash::{sha256_many, md5_many}` are merged:
-    //     match algo {
-    //         Algo::Sha256 => return simdcrypt::hash::sha256_many(messages)
-    //             .iter().map(|d| d.to_vec()).collect(),
-    //         Algo::Md5 => return simdcrypt::hash::md5_many(messages)
-    //             .iter().map(|d| d.to_vec()).collect(),
-    //         _ => {}
-    //     }
-    one_by_one(&algo.fresh(), messages)
+    match algo {
+        Algo::Sha256 => simdcrypt::hash::sha256_many(messages)
+            .iter()
+            .map(|d| d.to_vec())
+            .collect(),
+        Algo::Md5 => simdcrypt::hash::md5_many(messages)
+            .iter()
+            .map(|d| d.to_vec())
+            .collect(),
+        _ => one_by_one(&algo.fresh(), messages),
+    }
 }
 
 /// The digests of `messages`, each by a clone of `fresh`.

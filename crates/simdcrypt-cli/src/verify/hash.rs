@@ -5,7 +5,7 @@
 //! reference row against itself in one call, which checks the buffering).
 
 use serde_json::Value;
-use simdcrypt::hash::{self, Sha1, Sha224, Sha256};
+use simdcrypt::hash::{self, Md5, Sha1, Sha224, Sha256};
 
 use super::{Data, Outcome, Rng, Tally, Verifier, hex_field, records};
 
@@ -55,6 +55,9 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
     hash_rows!(v, "sha1", Sha1, hash::sha1::Impl, |d| {
         [cavp(SHA1_SHORT), cavp(SHA1_LONG), fips180(d, "SHA-1")].concat()
     });
+    hash_rows!(v, "md5", Md5, hash::md5::Impl, |d| answers(
+        &d.md5, "vectors", "MD5", "md5"
+    ));
 }
 
 /// Every answer, in one `update` and split in two at its middle.

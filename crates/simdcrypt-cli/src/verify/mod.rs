@@ -113,6 +113,7 @@ impl_rung!(
     simdcrypt::poly1305::Impl,
     simdcrypt::hash::sha256::Impl,
     simdcrypt::hash::sha1::Impl,
+    simdcrypt::hash::md5::Impl,
     simdcrypt::kdf::scrypt::Impl
 );
 
