@@ -5,7 +5,10 @@
 //! |---|---|---|
 //! | `reference` | any | §6.4.2 literally: the 80-word schedule, then 80 rounds |
 //! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule |
+//! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, beside scalar `rorx` rounds |
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod reference;
 mod scalar;
 
@@ -22,13 +25,20 @@ rungs! {
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// Unrolled scalar rounds, the schedule computed as they go.
         Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        /// The schedule of two blocks at once in AVX2, scalar rounds with
+        /// BMI2's `rorx`.
+        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, simd = true;
     }
 }
 
 impl Impl {
     /// The fastest rung this CPU runs.
     pub fn best() -> Impl {
-        Impl::Scalar
+        if Impl::Avx2.is_available() {
+            Impl::Avx2
+        } else {
+            Impl::Scalar
+        }
     }
 }
 
@@ -179,7 +189,11 @@ impl Family<128> for State {
             Impl::Reference => blocks
                 .iter()
                 .for_each(|b| reference::compress(&mut self.0, b)),
-            Impl::Scalar => scalar::compress(&mut self.0, blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2 and BMI2.
+            Impl::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
+            // The scalar rung, and the SIMD rung off x86-64 (never available).
+            _ => scalar::compress(&mut self.0, blocks),
         }
     }
 

@@ -13,11 +13,10 @@ use super::K512;
 /// `((a ^ b) & (b ^ c)) ^ b`, whose `b ^ c` is the previous round's
 /// `a ^ b` (the compiler keeps it).
 macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
-        // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t (§4.1.3).
-        $h = $h
-            .wrapping_add($wk)
-            .wrapping_add((($f ^ $g) & $e) ^ $g)
+    ($pin:path; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
+        // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t (§4.1.3), summed so
+        // that what waits on e comes last (where `$pin` holds the order).
+        $h = $pin($pin($h.wrapping_add($wk)).wrapping_add((($f ^ $g) & $e) ^ $g))
             .wrapping_add($e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41));
         // e = d + T1.
         $d = $d.wrapping_add($h);
@@ -29,32 +28,39 @@ macro_rules! round {
 }
 
 /// Sixteen rounds on the working variables `$v: [u64; 8]` (a … h), the
-/// `i`-th taking `K_t + W_t` from `$wk!(i)`. After 16 renamings the names
-/// are back where they started.
+/// `i`-th taking `K_t + W_t` from `$wk!(args…, i)`. After 16 renamings the
+/// names are back where they started.
 macro_rules! sixteen_rounds {
-    ($v:ident, $wk:ident) => {{
+    ($pin:path; $v:ident, $wk:ident $(, $arg:expr)*) => {{
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
-        $crate::hash::sha512::scalar::round!(a, b, c, d, e, f, g, h, $wk!(0));
-        $crate::hash::sha512::scalar::round!(h, a, b, c, d, e, f, g, $wk!(1));
-        $crate::hash::sha512::scalar::round!(g, h, a, b, c, d, e, f, $wk!(2));
-        $crate::hash::sha512::scalar::round!(f, g, h, a, b, c, d, e, $wk!(3));
-        $crate::hash::sha512::scalar::round!(e, f, g, h, a, b, c, d, $wk!(4));
-        $crate::hash::sha512::scalar::round!(d, e, f, g, h, a, b, c, $wk!(5));
-        $crate::hash::sha512::scalar::round!(c, d, e, f, g, h, a, b, $wk!(6));
-        $crate::hash::sha512::scalar::round!(b, c, d, e, f, g, h, a, $wk!(7));
-        $crate::hash::sha512::scalar::round!(a, b, c, d, e, f, g, h, $wk!(8));
-        $crate::hash::sha512::scalar::round!(h, a, b, c, d, e, f, g, $wk!(9));
-        $crate::hash::sha512::scalar::round!(g, h, a, b, c, d, e, f, $wk!(10));
-        $crate::hash::sha512::scalar::round!(f, g, h, a, b, c, d, e, $wk!(11));
-        $crate::hash::sha512::scalar::round!(e, f, g, h, a, b, c, d, $wk!(12));
-        $crate::hash::sha512::scalar::round!(d, e, f, g, h, a, b, c, $wk!(13));
-        $crate::hash::sha512::scalar::round!(c, d, e, f, g, h, a, b, $wk!(14));
-        $crate::hash::sha512::scalar::round!(b, c, d, e, f, g, h, a, $wk!(15));
+        $crate::hash::sha512::scalar::round!($pin; a, b, c, d, e, f, g, h, $wk!($($arg,)* 0));
+        $crate::hash::sha512::scalar::round!($pin; h, a, b, c, d, e, f, g, $wk!($($arg,)* 1));
+        $crate::hash::sha512::scalar::round!($pin; g, h, a, b, c, d, e, f, $wk!($($arg,)* 2));
+        $crate::hash::sha512::scalar::round!($pin; f, g, h, a, b, c, d, e, $wk!($($arg,)* 3));
+        $crate::hash::sha512::scalar::round!($pin; e, f, g, h, a, b, c, d, $wk!($($arg,)* 4));
+        $crate::hash::sha512::scalar::round!($pin; d, e, f, g, h, a, b, c, $wk!($($arg,)* 5));
+        $crate::hash::sha512::scalar::round!($pin; c, d, e, f, g, h, a, b, $wk!($($arg,)* 6));
+        $crate::hash::sha512::scalar::round!($pin; b, c, d, e, f, g, h, a, $wk!($($arg,)* 7));
+        $crate::hash::sha512::scalar::round!($pin; a, b, c, d, e, f, g, h, $wk!($($arg,)* 8));
+        $crate::hash::sha512::scalar::round!($pin; h, a, b, c, d, e, f, g, $wk!($($arg,)* 9));
+        $crate::hash::sha512::scalar::round!($pin; g, h, a, b, c, d, e, f, $wk!($($arg,)* 10));
+        $crate::hash::sha512::scalar::round!($pin; f, g, h, a, b, c, d, e, $wk!($($arg,)* 11));
+        $crate::hash::sha512::scalar::round!($pin; e, f, g, h, a, b, c, d, $wk!($($arg,)* 12));
+        $crate::hash::sha512::scalar::round!($pin; d, e, f, g, h, a, b, c, $wk!($($arg,)* 13));
+        $crate::hash::sha512::scalar::round!($pin; c, d, e, f, g, h, a, b, $wk!($($arg,)* 14));
+        $crate::hash::sha512::scalar::round!($pin; b, c, d, e, f, g, h, a, $wk!($($arg,)* 15));
         $v = [a, b, c, d, e, f, g, h];
     }};
 }
 
 pub(super) use {round, sixteen_rounds};
+
+/// The identity: portable code leaves the order of the additions in a
+/// round to the compiler.
+#[inline(always)]
+fn as_is(x: u64) -> u64 {
+    x
+}
 
 /// σ0 (§4.1.3, (4.12)).
 #[inline(always)]
@@ -80,7 +86,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                 w[$i].wrapping_add(K512[$i])
             };
         }
-        sixteen_rounds!(v, first);
+        sixteen_rounds!(as_is; v, first);
         for t0 in (16..80).step_by(16) {
             macro_rules! scheduled {
                 ($i:literal) => {{
@@ -91,7 +97,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                     w[$i].wrapping_add(K512[t0 + $i])
                 }};
             }
-            sixteen_rounds!(v, scheduled);
+            sixteen_rounds!(as_is; v, scheduled);
         }
         // Step 4.
         for (h, x) in state.iter_mut().zip(v) {
