@@ -14,13 +14,13 @@
 //! second block, whose rounds are skipped.
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_broadcastsi128_si256,
-    _mm256_loadu2_m128i, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_loadu_si256, _mm256_loadu2_m128i,
+    _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use super::K512;
-use super::scalar::sixteen_rounds;
+use super::scalar::{round, sixteen_rounds};
 
 /// K_t + W_t for the 80 rounds of two blocks, as the schedule steps store
 /// them: in five groups of sixteen rounds, per pair of rounds t, t + 1 the
@@ -65,12 +65,24 @@ fn small_sigma1(x: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_xor_si256(rotr19, rotr61), _mm256_srli_epi64::<6>(x))
 }
 
+/// K_t, K_{t+1} for both blocks, as the schedule steps add them: one
+/// 32-byte row per pair of rounds, so the addition reads it from memory.
+static K_PAIRS: [[u64; 4]; 40] = {
+    let mut rows = [[0; 4]; 40];
+    let mut i = 0;
+    while i < 40 {
+        rows[i] = [K512[2 * i], K512[2 * i + 1], K512[2 * i], K512[2 * i + 1]];
+        i += 1;
+    }
+    rows
+};
+
 /// K_t, K_{t+1} in both 128-bit lanes.
 #[target_feature(enable = "avx2")]
 fn k_pair(t: usize) -> __m256i {
-    let k = &K512[t..t + 2];
-    // SAFETY: `k` is two words, the 16 bytes of the load.
-    _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(k.as_ptr().cast()) })
+    let row = &K_PAIRS[t / 2];
+    // SAFETY: `row` is four words, the 32 bytes of the unaligned load.
+    unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
 }
 
 /// Stores K_t + W_t, K_{t+1} + W_{t+1} of both blocks (`x` holds the W)
@@ -81,21 +93,6 @@ fn store_pair(buffer: &mut Scheduled, group: usize, k: usize, x: __m256i) {
     let slot = &mut buffer.0[group][4 * k..4 * k + 4];
     // SAFETY: `slot` is four words, the 32 bytes of the unaligned store.
     unsafe { _mm256_storeu_si256(slot.as_mut_ptr().cast(), _mm256_add_epi64(x, k_pair(t))) };
-}
-
-/// `x`, unchanged, through an empty `asm!` block that hides its value
-/// from the optimiser: the rounds' additions then keep the order written,
-/// the terms that wait on the previous round last. Costs no instruction.
-#[target_feature(enable = "avx2,bmi2")]
-#[inline]
-fn opaque(x: u64) -> u64 {
-    let mut x = x;
-    // SAFETY: the template is empty: no instruction runs, no register,
-    // memory or flag changes.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
-    }
-    x
 }
 
 /// Hashes `first`, then `second` if given, into `state` (§6.4.2).
@@ -122,7 +119,7 @@ fn two_blocks(
     // schedule step: W_t, W_{t+1} of both blocks for t = 16 (`group` + 1)
     // + 2k, in `x[k]`, which held W_{t−16}, W_{t−15}.
     macro_rules! scheduling {
-        ($group:literal, $i:literal) => {{
+        ($group:expr, $i:literal) => {{
             if $i % 2 == 0 {
                 let k = $i / 2;
                 let w15 = _mm256_alignr_epi8::<8>(x[(k + 1) % 8], x[k]);
@@ -136,18 +133,17 @@ fn two_blocks(
         }};
     }
     let mut v = *state;
-    sixteen_rounds!(opaque; v, scheduling, 0);
-    sixteen_rounds!(opaque; v, scheduling, 1);
-    sixteen_rounds!(opaque; v, scheduling, 2);
-    sixteen_rounds!(opaque; v, scheduling, 3);
-    sixteen_rounds!(opaque; v, read, buffer.0[4], 0);
+    for group in 0..4 {
+        sixteen_rounds!(round; v, scheduling, group);
+    }
+    sixteen_rounds!(round; v, read, buffer.0[4], 0);
     for (h, x) in state.iter_mut().zip(v) {
         *h = h.wrapping_add(x);
     }
     if second.is_some() {
         let mut v = *state;
         for group in &buffer.0 {
-            sixteen_rounds!(opaque; v, read, group, 2);
+            sixteen_rounds!(round; v, read, group, 2);
         }
         for (h, x) in state.iter_mut().zip(v) {
             *h = h.wrapping_add(x);

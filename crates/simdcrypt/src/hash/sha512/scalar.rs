@@ -10,57 +10,55 @@ use super::K512;
 /// so the next round names them `h, a, …, g`. `$wk` is `K_t + W_t`.
 ///
 /// Ch(e, f, g) is taken as `((f ^ g) & e) ^ g` and Maj(a, b, c) as
-/// `((a ^ b) & (b ^ c)) ^ b`, whose `b ^ c` is the previous round's
-/// `a ^ b` (the compiler keeps it).
+/// `((a ^ b) & (b ^ c)) ^ b`, whose `b ^ c` (`$bc`) is the previous
+/// round's `a ^ b`: three operations each.
 macro_rules! round {
-    ($pin:path; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
-        // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t (§4.1.3), summed so
-        // that what waits on e comes last (where `$pin` holds the order).
-        $h = $pin($pin($h.wrapping_add($wk)).wrapping_add((($f ^ $g) & $e) ^ $g))
+    ($bc:ident; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
+        // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t (§4.1.3).
+        $h = $h
+            .wrapping_add($wk)
+            .wrapping_add((($f ^ $g) & $e) ^ $g)
             .wrapping_add($e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41));
         // e = d + T1.
         $d = $d.wrapping_add($h);
         // a = T1 + T2, T2 = Σ0(a) + Maj(a, b, c).
+        let ab = $a ^ $b;
         $h = $h
-            .wrapping_add($a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39))
-            .wrapping_add((($a ^ $b) & ($b ^ $c)) ^ $b);
+            .wrapping_add((ab & $bc) ^ $b)
+            .wrapping_add($a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39));
+        $bc = ab;
     };
 }
 
-/// Sixteen rounds on the working variables `$v: [u64; 8]` (a … h), the
-/// `i`-th taking `K_t + W_t` from `$wk!(args…, i)`. After 16 renamings the
-/// names are back where they started.
+/// Sixteen rounds of `$round` (`round!` or another with its arguments)
+/// on the working variables `$v: [u64; 8]` (a … h), the `i`-th taking
+/// `K_t + W_t` from `$wk!(args…, i)`. After 16 renamings the names are
+/// back where they started.
 macro_rules! sixteen_rounds {
-    ($pin:path; $v:ident, $wk:ident $(, $arg:expr)*) => {{
+    ($round:ident; $v:ident, $wk:ident $(, $arg:expr)*) => {{
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
-        $crate::hash::sha512::scalar::round!($pin; a, b, c, d, e, f, g, h, $wk!($($arg,)* 0));
-        $crate::hash::sha512::scalar::round!($pin; h, a, b, c, d, e, f, g, $wk!($($arg,)* 1));
-        $crate::hash::sha512::scalar::round!($pin; g, h, a, b, c, d, e, f, $wk!($($arg,)* 2));
-        $crate::hash::sha512::scalar::round!($pin; f, g, h, a, b, c, d, e, $wk!($($arg,)* 3));
-        $crate::hash::sha512::scalar::round!($pin; e, f, g, h, a, b, c, d, $wk!($($arg,)* 4));
-        $crate::hash::sha512::scalar::round!($pin; d, e, f, g, h, a, b, c, $wk!($($arg,)* 5));
-        $crate::hash::sha512::scalar::round!($pin; c, d, e, f, g, h, a, b, $wk!($($arg,)* 6));
-        $crate::hash::sha512::scalar::round!($pin; b, c, d, e, f, g, h, a, $wk!($($arg,)* 7));
-        $crate::hash::sha512::scalar::round!($pin; a, b, c, d, e, f, g, h, $wk!($($arg,)* 8));
-        $crate::hash::sha512::scalar::round!($pin; h, a, b, c, d, e, f, g, $wk!($($arg,)* 9));
-        $crate::hash::sha512::scalar::round!($pin; g, h, a, b, c, d, e, f, $wk!($($arg,)* 10));
-        $crate::hash::sha512::scalar::round!($pin; f, g, h, a, b, c, d, e, $wk!($($arg,)* 11));
-        $crate::hash::sha512::scalar::round!($pin; e, f, g, h, a, b, c, d, $wk!($($arg,)* 12));
-        $crate::hash::sha512::scalar::round!($pin; d, e, f, g, h, a, b, c, $wk!($($arg,)* 13));
-        $crate::hash::sha512::scalar::round!($pin; c, d, e, f, g, h, a, b, $wk!($($arg,)* 14));
-        $crate::hash::sha512::scalar::round!($pin; b, c, d, e, f, g, h, a, $wk!($($arg,)* 15));
+        let mut bc = b ^ c;
+        $round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 0));
+        $round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 1));
+        $round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 2));
+        $round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 3));
+        $round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 4));
+        $round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 5));
+        $round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 6));
+        $round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 7));
+        $round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 8));
+        $round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 9));
+        $round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 10));
+        $round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 11));
+        $round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 12));
+        $round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 13));
+        $round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 14));
+        $round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 15));
         $v = [a, b, c, d, e, f, g, h];
     }};
 }
 
 pub(super) use {round, sixteen_rounds};
-
-/// The identity: portable code leaves the order of the additions in a
-/// round to the compiler.
-#[inline(always)]
-fn as_is(x: u64) -> u64 {
-    x
-}
 
 /// σ0 (§4.1.3, (4.12)).
 #[inline(always)]
@@ -86,7 +84,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                 w[$i].wrapping_add(K512[$i])
             };
         }
-        sixteen_rounds!(as_is; v, first);
+        sixteen_rounds!(round; v, first);
         for t0 in (16..80).step_by(16) {
             macro_rules! scheduled {
                 ($i:literal) => {{
@@ -97,7 +95,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                     w[$i].wrapping_add(K512[t0 + $i])
                 }};
             }
-            sixteen_rounds!(as_is; v, scheduled);
+            sixteen_rounds!(round; v, scheduled);
         }
         // Step 4.
         for (h, x) in state.iter_mut().zip(v) {
