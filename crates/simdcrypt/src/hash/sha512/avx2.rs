@@ -20,7 +20,7 @@ use core::arch::x86_64::{
 };
 
 use super::K512;
-use super::scalar::{round, sixteen_rounds};
+use super::scalar::sixteen_rounds;
 
 /// K_t + W_t for the 80 rounds of two blocks, as the schedule steps store
 /// them: in five groups of sixteen rounds, per pair of rounds t, t + 1 the
@@ -134,16 +134,16 @@ fn two_blocks(
     }
     let mut v = *state;
     for group in 0..4 {
-        sixteen_rounds!(round; v, scheduling, group);
+        sixteen_rounds!(v, scheduling, group);
     }
-    sixteen_rounds!(round; v, read, buffer.0[4], 0);
+    sixteen_rounds!(v, read, buffer.0[4], 0);
     for (h, x) in state.iter_mut().zip(v) {
         *h = h.wrapping_add(x);
     }
     if second.is_some() {
         let mut v = *state;
         for group in &buffer.0 {
-            sixteen_rounds!(round; v, read, group, 2);
+            sixteen_rounds!(v, read, group, 2);
         }
         for (h, x) in state.iter_mut().zip(v) {
             *h = h.wrapping_add(x);

@@ -6,6 +6,12 @@
 //! | `reference` | any | §6.4.2 literally: the 80-word schedule, then 80 rounds |
 //! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule |
 //! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, beside scalar `rorx` rounds |
+//!
+//! Rough SHA-512 throughput at 16 KiB on an AMD EPYC (Zen 3) shared with
+//! other builds, best of 40 runs in one process beside OpenSSL 3.0's
+//! `SHA512()`: `reference` 0.36 GB/s, `scalar` 0.51, `avx2` 0.71, OpenSSL
+//! 0.75. The rounds alone (schedule left out, wrong digests) ran at 0.75:
+//! the 22 integer operations of a round bound both.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -11,9 +11,10 @@ use super::K512;
 ///
 /// Ch(e, f, g) is taken as `((f ^ g) & e) ^ g` and Maj(a, b, c) as
 /// `((a ^ b) & (b ^ c)) ^ b`, whose `b ^ c` (`$bc`) is the previous
-/// round's `a ^ b`: three operations each.
+/// round's `a ^ b`: three operations each. The round's value is its
+/// `a ^ b`, the next round's `$bc`.
 macro_rules! round {
-    ($bc:ident; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
+    ($bc:ident; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {{
         // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t (§4.1.3).
         $h = $h
             .wrapping_add($wk)
@@ -26,34 +27,34 @@ macro_rules! round {
         $h = $h
             .wrapping_add((ab & $bc) ^ $b)
             .wrapping_add($a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39));
-        $bc = ab;
-    };
+        // The next round's b ^ c.
+        ab
+    }};
 }
 
-/// Sixteen rounds of `$round` (`round!` or another with its arguments)
-/// on the working variables `$v: [u64; 8]` (a … h), the `i`-th taking
-/// `K_t + W_t` from `$wk!(args…, i)`. After 16 renamings the names are
+/// Sixteen rounds on the working variables `$v: [u64; 8]` (a … h), the
+/// `i`-th taking `K_t + W_t` from `$wk!(args…, i)`. After 16 renamings the names are
 /// back where they started.
 macro_rules! sixteen_rounds {
-    ($round:ident; $v:ident, $wk:ident $(, $arg:expr)*) => {{
+    ($v:ident, $wk:ident $(, $arg:expr)*) => {{
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
         let mut bc = b ^ c;
-        $round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 0));
-        $round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 1));
-        $round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 2));
-        $round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 3));
-        $round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 4));
-        $round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 5));
-        $round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 6));
-        $round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 7));
-        $round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 8));
-        $round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 9));
-        $round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 10));
-        $round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 11));
-        $round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 12));
-        $round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 13));
-        $round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 14));
-        $round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 15));
+        bc = $crate::hash::sha512::scalar::round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 0));
+        bc = $crate::hash::sha512::scalar::round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 1));
+        bc = $crate::hash::sha512::scalar::round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 2));
+        bc = $crate::hash::sha512::scalar::round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 3));
+        bc = $crate::hash::sha512::scalar::round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 4));
+        bc = $crate::hash::sha512::scalar::round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 5));
+        bc = $crate::hash::sha512::scalar::round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 6));
+        bc = $crate::hash::sha512::scalar::round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 7));
+        bc = $crate::hash::sha512::scalar::round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 8));
+        bc = $crate::hash::sha512::scalar::round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 9));
+        bc = $crate::hash::sha512::scalar::round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 10));
+        bc = $crate::hash::sha512::scalar::round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 11));
+        bc = $crate::hash::sha512::scalar::round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 12));
+        bc = $crate::hash::sha512::scalar::round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 13));
+        bc = $crate::hash::sha512::scalar::round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 14));
+        let _ = $crate::hash::sha512::scalar::round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 15));
         $v = [a, b, c, d, e, f, g, h];
     }};
 }
@@ -84,7 +85,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                 w[$i].wrapping_add(K512[$i])
             };
         }
-        sixteen_rounds!(round; v, first);
+        sixteen_rounds!(v, first);
         for t0 in (16..80).step_by(16) {
             macro_rules! scheduled {
                 ($i:literal) => {{
@@ -95,7 +96,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                     w[$i].wrapping_add(K512[t0 + $i])
                 }};
             }
-            sixteen_rounds!(round; v, scheduled);
+            sixteen_rounds!(v, scheduled);
         }
         // Step 4.
         for (h, x) in state.iter_mut().zip(v) {
