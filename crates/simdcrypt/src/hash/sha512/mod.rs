@@ -6,6 +6,7 @@
 //! | `reference` | any | §6.4.2 literally: the 80-word schedule, then 80 rounds |
 //! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule |
 //! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, beside scalar `rorx` rounds |
+//! | `avx512` | AVX-512F/BW, BMI2 | the schedule of four blocks at once in zmm (`vprorq`, `vpternlogq`) |
 //!
 //! Rough SHA-512 throughput at 16 KiB on an AMD EPYC (Zen 3) shared with
 //! other builds, best of 40 runs in one process beside OpenSSL 3.0's
@@ -15,6 +16,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod reference;
 mod scalar;
 
@@ -34,17 +37,20 @@ rungs! {
         /// The schedule of two blocks at once in AVX2, scalar rounds with
         /// BMI2's `rorx`.
         Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, simd = true;
+        /// The schedule of four blocks at once in AVX-512, scalar rounds
+        /// with BMI2's `rorx`.
+        Avx512 = "avx512", needs "AVX-512F, AVX-512BW and BMI2",
+            if |f| f.avx512f && f.avx512bw && f.bmi2, simd = true;
     }
 }
 
 impl Impl {
     /// The fastest rung this CPU runs.
     pub fn best() -> Impl {
-        if Impl::Avx2.is_available() {
-            Impl::Avx2
-        } else {
-            Impl::Scalar
-        }
+        [Impl::Avx512, Impl::Avx2]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(Impl::Scalar)
     }
 }
 
@@ -198,7 +204,11 @@ impl Family<128> for State {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2 and BMI2.
             Impl::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
-            // The scalar rung, and the SIMD rung off x86-64 (never available).
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has
+            // AVX-512F, AVX-512BW and BMI2.
+            Impl::Avx512 => unsafe { avx512::compress(&mut self.0, blocks) },
+            // The scalar rung, and the SIMD rungs off x86-64 (never available).
             _ => scalar::compress(&mut self.0, blocks),
         }
     }
