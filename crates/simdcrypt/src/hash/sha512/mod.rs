@@ -10,8 +10,9 @@
 //!
 //! Rough SHA-512 throughput at 16 KiB on an AMD EPYC (Zen 3) shared with
 //! other builds, best of 40 runs in one process beside OpenSSL 3.0's
-//! `SHA512()`: `reference` 0.36 GB/s, `scalar` 0.51, `avx2` 0.71, OpenSSL
-//! 0.75. The rounds alone (schedule left out, wrong digests) ran at 0.75:
+//! `SHA512()`: `reference` 0.36 GB/s, `scalar` 0.51, `avx2` 0.67–0.71
+//! (the spread follows code layout between builds), OpenSSL 0.75. The
+//! rounds alone (schedule left out, wrong digests) ran at 0.75:
 //! the 22 integer operations of a round bound both.
 
 #[cfg(target_arch = "x86_64")]
