@@ -34,6 +34,7 @@ mod md;
 pub mod md5;
 pub mod sha1;
 pub mod sha256;
+pub mod sha512;
 
 pub use many::{md5_many, sha256_many};
 
@@ -215,4 +216,21 @@ hasher! {
 hasher! {
     /// SHA-256 (FIPS 180-4 §6.2).
     pub struct Sha256: sha256, block 64, output 32, iv sha256::H256, name "SHA-256";
+}
+
+hasher! {
+    /// SHA-384 (FIPS 180-4 §6.5): SHA-512's compression from another
+    /// initial value, the digest cut to 48 bytes.
+    pub struct Sha384: sha512, block 128, output 48, iv sha512::H384, name "SHA-384";
+}
+
+hasher! {
+    /// SHA-512 (FIPS 180-4 §6.4).
+    pub struct Sha512: sha512, block 128, output 64, iv sha512::H512, name "SHA-512";
+}
+
+hasher! {
+    /// SHA-512/256 (FIPS 180-4 §6.7): SHA-512's compression from the
+    /// SHA-512/t initial value for t = 256, the digest cut to 32 bytes.
+    pub struct Sha512_256: sha512, block 128, output 32, iv sha512::H512_256, name "SHA-512/256";
 }

@@ -1,0 +1,106 @@
+//! Portable scalar, tuned: the 80 rounds unrolled by a macro that renames
+//! the working variables instead of moving them, the schedule kept in a
+//! 16-word circular buffer and computed as the rounds need it, Ch and Maj
+//! in their cheapest forms (three operations each).
+
+use super::K512;
+
+/// One round of FIPS 180-4 §6.4.2 step 3 with the variables renamed
+/// rather than shifted: `$h` becomes the new `a` and `$d` the new `e`,
+/// so the next round names them `h, a, …, g`. `$wk` is `K_t + W_t`.
+///
+/// Ch(e, f, g) is taken as `((f ^ g) & e) ^ g` and Maj(a, b, c) as
+/// `((a ^ b) & (b ^ c)) ^ b`, whose `b ^ c` (`$bc`) is the previous
+/// round's `a ^ b`: three operations each. The round's value is its
+/// `a ^ b`, the next round's `$bc`.
+macro_rules! round {
+    ($bc:ident; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {{
+        // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t (§4.1.3).
+        $h = $h
+            .wrapping_add($wk)
+            .wrapping_add((($f ^ $g) & $e) ^ $g)
+            .wrapping_add($e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41));
+        // e = d + T1.
+        $d = $d.wrapping_add($h);
+        // a = T1 + T2, T2 = Σ0(a) + Maj(a, b, c).
+        let ab = $a ^ $b;
+        $h = $h
+            .wrapping_add((ab & $bc) ^ $b)
+            .wrapping_add($a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39));
+        // The next round's b ^ c.
+        ab
+    }};
+}
+
+/// Sixteen rounds on the working variables `$v: [u64; 8]` (a … h), the
+/// `i`-th taking `K_t + W_t` from `$wk!(args…, i)`. After 16 renamings the names are
+/// back where they started.
+macro_rules! sixteen_rounds {
+    ($v:ident, $wk:ident $(, $arg:expr)*) => {{
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
+        let mut bc = b ^ c;
+        bc = $crate::hash::sha512::scalar::round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 0));
+        bc = $crate::hash::sha512::scalar::round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 1));
+        bc = $crate::hash::sha512::scalar::round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 2));
+        bc = $crate::hash::sha512::scalar::round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 3));
+        bc = $crate::hash::sha512::scalar::round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 4));
+        bc = $crate::hash::sha512::scalar::round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 5));
+        bc = $crate::hash::sha512::scalar::round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 6));
+        bc = $crate::hash::sha512::scalar::round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 7));
+        bc = $crate::hash::sha512::scalar::round!(bc; a, b, c, d, e, f, g, h, $wk!($($arg,)* 8));
+        bc = $crate::hash::sha512::scalar::round!(bc; h, a, b, c, d, e, f, g, $wk!($($arg,)* 9));
+        bc = $crate::hash::sha512::scalar::round!(bc; g, h, a, b, c, d, e, f, $wk!($($arg,)* 10));
+        bc = $crate::hash::sha512::scalar::round!(bc; f, g, h, a, b, c, d, e, $wk!($($arg,)* 11));
+        bc = $crate::hash::sha512::scalar::round!(bc; e, f, g, h, a, b, c, d, $wk!($($arg,)* 12));
+        bc = $crate::hash::sha512::scalar::round!(bc; d, e, f, g, h, a, b, c, $wk!($($arg,)* 13));
+        bc = $crate::hash::sha512::scalar::round!(bc; c, d, e, f, g, h, a, b, $wk!($($arg,)* 14));
+        let _ = $crate::hash::sha512::scalar::round!(bc; b, c, d, e, f, g, h, a, $wk!($($arg,)* 15));
+        $v = [a, b, c, d, e, f, g, h];
+    }};
+}
+
+pub(super) use {round, sixteen_rounds};
+
+/// σ0 (§4.1.3, (4.12)).
+#[inline(always)]
+fn small_sigma0(x: u64) -> u64 {
+    x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7)
+}
+
+/// σ1 (§4.1.3, (4.13)).
+#[inline(always)]
+fn small_sigma1(x: u64) -> u64 {
+    x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6)
+}
+
+/// Hashes whole 1024-bit blocks into the hash value `state` (§6.4.2).
+pub(super) fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+    for block in blocks {
+        let (words, _) = block.as_chunks::<8>();
+        // W_0 … W_15 (§6.4.2 step 1), then W_t in place of W_{t−16}.
+        let mut w: [u64; 16] = core::array::from_fn(|t| u64::from_be_bytes(words[t]));
+        let mut v = *state;
+        macro_rules! first {
+            ($i:literal) => {
+                w[$i].wrapping_add(K512[$i])
+            };
+        }
+        sixteen_rounds!(v, first);
+        for t0 in (16..80).step_by(16) {
+            macro_rules! scheduled {
+                ($i:literal) => {{
+                    w[$i] = small_sigma1(w[($i + 14) & 15])
+                        .wrapping_add(w[($i + 9) & 15])
+                        .wrapping_add(small_sigma0(w[($i + 1) & 15]))
+                        .wrapping_add(w[$i]);
+                    w[$i].wrapping_add(K512[t0 + $i])
+                }};
+            }
+            sixteen_rounds!(v, scheduled);
+        }
+        // Step 4.
+        for (h, x) in state.iter_mut().zip(v) {
+            *h = h.wrapping_add(x);
+        }
+    }
+}
