@@ -1,5 +1,5 @@
-//! The hashes: every simdcrypt rung this CPU runs of MD5, SHA-1, SHA-256
-//! and SHA-512, simdcrypt's default, and the peers that have each (OpenSSL,
+//! The hashes: every simdcrypt rung this CPU runs of SHA-256, SHA-512,
+//! SHA-1 and MD5, simdcrypt's default, and the peers that have each (OpenSSL,
 //! ring, RustCrypto, libsodium), in one harness.
 //!
 //! Each iteration is one whole one-shot digest. Before anything is timed,

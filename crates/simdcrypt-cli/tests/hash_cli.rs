@@ -14,9 +14,10 @@ const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
 /// Each `--algo` name with the coreutils tool it mirrors.
 ///
-/// LEAD: add `("sha512", "sha512sum")`, `("sha384", "sha384sum")` as
-/// those hashes are built.
+/// Every hash with a coreutils tool.
 const ALGOS: &[(&str, &str)] = &[
+    ("sha512", "sha512sum"),
+    ("sha384", "sha384sum"),
     ("sha256", "sha256sum"),
     ("sha224", "sha224sum"),
     ("sha1", "sha1sum"),

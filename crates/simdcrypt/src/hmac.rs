@@ -19,7 +19,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::Error;
-use crate::hash::{Hash, Sha256};
+use crate::hash::{Hash, Sha256, Sha512};
 
 /// The longest block of any hash here (SHA-512's 128 bytes), the size of
 /// the buffer the padded key `K0` is built in.
@@ -186,4 +186,9 @@ impl<H: Hash> fmt::Debug for Hmac<H> {
 /// HMAC-SHA-256 (RFC 2104, RFC 4231) of `message` under `key`.
 pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
     Hmac::<Sha256>::mac(key, message)
+}
+
+/// HMAC-SHA-512 (RFC 2104, RFC 4231) of `message` under `key`.
+pub fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
+    Hmac::<Sha512>::mac(key, message)
 }

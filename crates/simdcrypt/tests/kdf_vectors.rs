@@ -7,9 +7,9 @@ mod common;
 use common::{bytes, field, hex, json, number, records};
 use proptest::prelude::*;
 use simdcrypt::Error;
-use simdcrypt::hash::{Hash, Sha256};
+use simdcrypt::hash::{Hash, Sha1, Sha256};
 use simdcrypt::kdf::scrypt::{self, Impl};
-use simdcrypt::kdf::{Hkdf, hkdf_sha256, pbkdf2_hmac, pbkdf2_hmac_sha256};
+use simdcrypt::kdf::{Hkdf, hkdf_sha256, hkdf_sha512, pbkdf2_hmac, pbkdf2_hmac_sha256};
 
 /// The scrypt rungs this CPU runs, saying in the log which were skipped.
 fn rungs(test: &str) -> Vec<Impl> {
@@ -107,6 +107,12 @@ fn hkdf_sha256_rfc5869() {
 }
 
 #[test]
+fn hkdf_sha1_rfc5869() {
+    // RFC 5869 A.4–A.7 are HKDF-SHA-1.
+    hkdf_rfc5869::<Sha1>(None);
+}
+
+#[test]
 fn hkdf_sha256_wycheproof() {
     hkdf_wycheproof::<Sha256>(include_str!("data/wycheproof/hkdf_sha256_test.json"));
 }
@@ -130,7 +136,21 @@ fn hkdf_against_rustcrypto() {
             got, want,
             "salt {salt_len}, ikm {ikm_len}, info {info_len}, okm {okm_len}"
         );
+        // HKDF-SHA-512: no official vectors here, so RustCrypto is the
+        // reference (its limit is 255 · 64 bytes).
+        let mut want = vec![0u8; okm_len];
+        hkdf::Hkdf::<sha2::Sha512>::new(Some(&salt), &ikm)
+            .expand(&info, &mut want)
+            .unwrap();
+        let mut got = vec![0u8; okm_len];
+        hkdf_sha512(&salt, &ikm, &info, &mut got).unwrap();
+        assert_eq!(
+            got, want,
+            "SHA-512: salt {salt_len}, ikm {ikm_len}, okm {okm_len}"
+        );
     }
+    let mut too_long = vec![0u8; 255 * 64 + 1];
+    assert!(hkdf_sha512(b"", b"ikm", b"", &mut too_long).is_err());
 }
 
 #[test]

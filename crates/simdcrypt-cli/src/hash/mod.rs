@@ -99,13 +99,12 @@ algorithms! {
     Sha224: "sha224", tag "SHA224", Sha224, sha256;
     Sha1: "sha1", tag "SHA1", Sha1, sha1;
     Md5: "md5", tag "MD5", Md5, md5;
-    // LEAD: the hashes other helpers are writing; enable each line once its
-    // type is merged (and `NAMES` needs no change). SHA-512/256 has no
-    // coreutils tool: its tag is the one Perl's `shasum -a 512256 --tag`
-    // writes (FreeBSD writes `SHA512t256`, OpenSSL `SHA2-512/256`).
-    // Sha512: "sha512", tag "SHA512", Sha512, sha512;
-    // Sha384: "sha384", tag "SHA384", Sha384, sha512;
-    // Sha512_256: "sha512-256", tag "SHA512/256", Sha512_256, sha512;
+    Sha512: "sha512", tag "SHA512", Sha512, sha512;
+    Sha384: "sha384", tag "SHA384", Sha384, sha512;
+    // SHA-512/256 has no coreutils tool: its tag is the one Perl's
+    // `shasum -a 512256 --tag` writes (FreeBSD writes `SHA512t256`,
+    // OpenSSL `SHA2-512/256`).
+    Sha512_256: "sha512-256", tag "SHA512/256", Sha512_256, sha512;
 
 }
 

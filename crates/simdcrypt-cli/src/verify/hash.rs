@@ -5,7 +5,7 @@
 //! reference row against itself in one call, which checks the buffering).
 
 use serde_json::Value;
-use simdcrypt::hash::{self, Md5, Sha1, Sha224, Sha256};
+use simdcrypt::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 
 use super::{Data, Outcome, Rng, Tally, Verifier, hex_field, records};
 
@@ -13,6 +13,8 @@ const SHA1_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA1Sho
 const SHA1_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA1LongMsg.rsp");
 const SHA256_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA256ShortMsg.rsp");
 const SHA256_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA256LongMsg.rsp");
+const SHA512_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA512ShortMsg.rsp");
+const SHA512_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA512LongMsg.rsp");
 
 /// Every message length up to this is cross-checked, once per rung.
 const MAX_CROSS_LEN: usize = 1000;
@@ -54,6 +56,15 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
     });
     hash_rows!(v, "sha1", Sha1, hash::sha1::Impl, |d| {
         [cavp(SHA1_SHORT), cavp(SHA1_LONG), fips180(d, "SHA-1")].concat()
+    });
+    hash_rows!(v, "sha512", Sha512, hash::sha512::Impl, |d| {
+        [cavp(SHA512_SHORT), cavp(SHA512_LONG), fips180(d, "SHA-512")].concat()
+    });
+    hash_rows!(v, "sha384", Sha384, hash::sha512::Impl, |d| {
+        examples(d, "SHA-384")
+    });
+    hash_rows!(v, "sha512-256", Sha512_256, hash::sha512::Impl, |d| {
+        examples(d, "SHA-512/256")
     });
     hash_rows!(v, "md5", Md5, hash::md5::Impl, |d| answers(
         &d.md5, "vectors", "MD5", "md5"

@@ -1,4 +1,4 @@
-//! HMAC, HKDF, PBKDF2 and scrypt: HMAC over every hash on RFC 2202, RFC
+//! HMAC, HKDF, PBKDF2 and scrypt: HMAC over the hashes on RFC 2202, RFC
 //! 4231 and Wycheproof (every invalid tag refused), and against RFC 2104's
 //! formula computed on the hashes' reference rungs; HKDF on RFC 5869 and
 //! Wycheproof (outputs past 255 hash lengths refused); PBKDF2 on RFC 7914
@@ -23,6 +23,8 @@ const WYCHEPROOF_HMAC_SHA1: &str =
     include_str!("../../../simdcrypt/tests/data/wycheproof/hmac_sha1_test.json");
 const WYCHEPROOF_HMAC_SHA256: &str =
     include_str!("../../../simdcrypt/tests/data/wycheproof/hmac_sha256_test.json");
+const WYCHEPROOF_HMAC_SHA512: &str =
+    include_str!("../../../simdcrypt/tests/data/wycheproof/hmac_sha512_test.json");
 const WYCHEPROOF_HKDF_SHA256: &str =
     include_str!("../../../simdcrypt/tests/data/wycheproof/hkdf_sha256_test.json");
 
@@ -44,6 +46,7 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
         rfc7914: parse(SCRYPT_RFC7914),
         wycheproof_sha1: parse(WYCHEPROOF_HMAC_SHA1),
         wycheproof_sha256: parse(WYCHEPROOF_HMAC_SHA256),
+        wycheproof_sha512: parse(WYCHEPROOF_HMAC_SHA512),
         wycheproof_hkdf: parse(WYCHEPROOF_HKDF_SHA256),
     };
     v.primitive("hmac", |_: &Data, _: BestRungs, streams| {
@@ -77,23 +80,31 @@ struct Files {
     rfc7914: Value,
     wycheproof_sha1: Value,
     wycheproof_sha256: Value,
+    wycheproof_sha512: Value,
     wycheproof_hkdf: Value,
 }
 
+/// What [`hmac_checks`] finds: the full tag, whether `verify_truncated`
+/// took the tag given, and whether it should have (the tag is at least
+/// [`Hmac::MIN_TRUNCATED_LEN`] bytes: RFC 2104 §5's half the output and 80
+/// bits).
+type HmacFindings = (Vec<u8>, bool, bool);
+
 /// HMAC-`H` of `msg` under `key`, and `verify_truncated` of `tag` (of any
 /// length) against it.
-fn hmac_checks<H: Hash>(key: &[u8], msg: &[u8], tag: &[u8]) -> (Vec<u8>, bool) {
+fn hmac_checks<H: Hash>(key: &[u8], msg: &[u8], tag: &[u8]) -> HmacFindings {
     let full = Hmac::<H>::mac(key, msg).as_ref().to_vec();
     let mut mac = Hmac::<H>::new(key);
     mac.update(msg);
-    (full, mac.verify_truncated(tag).is_ok())
+    let long_enough = tag.len() >= Hmac::<H>::MIN_TRUNCATED_LEN;
+    (full, mac.verify_truncated(tag).is_ok(), long_enough)
 }
 
 /// RFC 2202 (SHA-1), RFC 4231 (SHA-224/256 columns) and Wycheproof: valid
 /// tags made and accepted, invalid ones refused.
 fn hmac_vectors(files: &Files) -> Tally {
     let mut t = Tally::default();
-    let mut rfc = |list: &[Value], column: &str, f: fn(&[u8], &[u8], &[u8]) -> (Vec<u8>, bool)| {
+    let mut rfc = |list: &[Value], column: &str, f: fn(&[u8], &[u8], &[u8]) -> HmacFindings| {
         for r in list {
             let (Some(key), Some(msg), Some(want)) = (
                 hex_field(r, "key"),
@@ -103,9 +114,10 @@ fn hmac_vectors(files: &Files) -> Tally {
                 t.malformed(format!("{column} {}", label(r)));
                 continue;
             };
-            let (full, accepted) = f(&key, &msg, &want);
-            // RFC 4231 test 5 lists the tag truncated to 128 bits.
-            t.check(full.starts_with(&want) && accepted, || {
+            let (full, accepted, long_enough) = f(&key, &msg, &want);
+            // RFC 4231 test 5 lists tags truncated to 128 bits, which for
+            // SHA-384 and SHA-512 is under half the output: refused.
+            t.check(full.starts_with(&want) && accepted == long_enough, || {
                 format!("{column} case {}", r["test_case"])
             });
         }
@@ -122,12 +134,31 @@ fn hmac_vectors(files: &Files) -> Tally {
         hmac_checks::<simdcrypt::hash::Sha224>,
     );
     rfc(rfc4231, "hmac_sha_256", hmac_checks::<Sha256>);
+    rfc(
+        rfc4231,
+        "hmac_sha_384",
+        hmac_checks::<simdcrypt::hash::Sha384>,
+    );
+    rfc(
+        rfc4231,
+        "hmac_sha_512",
+        hmac_checks::<simdcrypt::hash::Sha512>,
+    );
+    rfc(
+        records(&files.rfc2202, "hmac_md5"),
+        "digest",
+        hmac_checks::<simdcrypt::hash::Md5>,
+    );
     let wycheproof = [
         (
             &files.wycheproof_sha1,
             hmac_checks::<Sha1> as fn(&[u8], &[u8], &[u8]) -> _,
         ),
         (&files.wycheproof_sha256, hmac_checks::<Sha256>),
+        (
+            &files.wycheproof_sha512,
+            hmac_checks::<simdcrypt::hash::Sha512>,
+        ),
     ];
     for (file, f) in wycheproof {
         for r in wycheproof_tests(file) {
@@ -140,7 +171,7 @@ fn hmac_vectors(files: &Files) -> Tally {
                 continue;
             };
             let valid = r["result"].as_str() == Some("valid");
-            let (_, accepted) = f(&key, &msg, &tag);
+            let (_, accepted, _) = f(&key, &msg, &tag);
             t.check(accepted == valid, || label(r));
         }
     }

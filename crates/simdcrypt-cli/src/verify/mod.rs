@@ -114,6 +114,7 @@ impl_rung!(
     simdcrypt::hash::sha256::Impl,
     simdcrypt::hash::sha1::Impl,
     simdcrypt::hash::md5::Impl,
+    simdcrypt::hash::sha512::Impl,
     simdcrypt::kdf::scrypt::Impl
 );
 

@@ -21,7 +21,7 @@ pub use pbkdf2::pbkdf2_hmac;
 pub use scrypt::scrypt;
 
 use crate::Error;
-use crate::hash::Sha256;
+use crate::hash::{Sha256, Sha512};
 
 /// HKDF-SHA-256 (RFC 5869 §2): extract a pseudorandom key from `ikm` with
 /// `salt` (empty when there is none: RFC 5869 §2.2's string of zeros gives
@@ -32,6 +32,15 @@ use crate::hash::Sha256;
 /// [`Error::KdfOutputTooLong`] when `okm` is longer than 255 · 32 bytes.
 pub fn hkdf_sha256(salt: &[u8], ikm: &[u8], info: &[u8], okm: &mut [u8]) -> Result<(), Error> {
     Hkdf::<Sha256>::new(salt, ikm).expand(info, okm)
+}
+
+/// HKDF-SHA-512 (RFC 5869 §2), as [`hkdf_sha256`] over SHA-512.
+///
+/// # Errors
+///
+/// [`Error::KdfOutputTooLong`] when `okm` is longer than 255 · 64 bytes.
+pub fn hkdf_sha512(salt: &[u8], ikm: &[u8], info: &[u8], okm: &mut [u8]) -> Result<(), Error> {
+    Hkdf::<Sha512>::new(salt, ikm).expand(info, okm)
 }
 
 /// PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2) of `password` and `salt` with
