@@ -23,6 +23,8 @@ mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
+use bytemuck::{Pod, Zeroable};
+use memmap2::{MmapMut, MmapOptions};
 use zeroize::Zeroize;
 
 use super::pbkdf2_hmac_sha256;
@@ -83,7 +85,7 @@ const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
 /// little-endian words, in the layout its rung computes in; aligned to a
 /// cache line, so that each sub-block of V is exactly one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C, align(64))]
 pub(crate) struct Block(pub(crate) [u32; 16]);
 
@@ -155,37 +157,125 @@ impl Layout {
 }
 
 /// The memory one lane's ROMix needs, in sub-blocks, allocated fallibly: V
-/// grows to `N·2r` sub-blocks (reserved here, filled by the rung), and the
-/// second buffer of X (the first is the lane's B) takes `2r`.
+/// (`N·2r` sub-blocks, filled by the rung) and the second buffer of X (the
+/// first is the lane's B: `2r`), per lane of a group run at once.
 pub(crate) struct Scratch {
-    v: Vec<Block>,
-    x: Vec<Block>,
+    v: Memory,
+    x: Box<[Block]>,
+}
+
+/// Where V lives: on the heap when small, else in its own memory mapping.
+enum Memory {
+    /// A zeroed heap allocation, wiped on drop: freed heap memory is handed
+    /// out again within the process.
+    Heap(Box<[Block]>),
+    /// The `blocks` sub-blocks at `start` (2 MiB-aligned) in an anonymous
+    /// private mapping, advised for transparent huge pages on Linux.
+    ///
+    /// Not wiped on drop, on purpose: unmapping it (the mapping's own drop)
+    /// is the wipe. The kernel gives a process only zeroed pages, so V's
+    /// pages reach no other process, and no later allocation of this one,
+    /// without being zeroed by the kernel first; and once unmapped, the
+    /// address range reads nothing back (a later mapping there is fresh
+    /// zeroed memory). A wipe before `munmap` would protect only what
+    /// `munmap` already does, and costs a pass over all of V (1–2 ms for
+    /// 16 MiB). (Neither wipe reaches copies already swapped out.)
+    Mapped {
+        map: MmapMut,
+        start: usize,
+        blocks: usize,
+    },
+}
+
+/// The size of a transparent huge page on x86-64 (and the usual one
+/// elsewhere): mapped V starts at a multiple of it, so that whole huge
+/// pages cover V.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The smallest V (in bytes) given its own mapping: below it, the `mmap`
+/// and `munmap` system calls and the zeroing of a whole 2 MiB huge page
+/// cost more than a heap allocation's page faults.
+const MIN_MAPPED_BYTES: usize = 1 << 20;
+
+impl Memory {
+    /// `blocks` zeroed sub-blocks: mapped when at least
+    /// [`MIN_MAPPED_BYTES`] and the mapping can be had, else on the heap.
+    fn new(blocks: usize, what: &'static str) -> Result<Memory, Error> {
+        let too_big = || Error::OutOfMemory {
+            what,
+            bytes: 64 * blocks as u128,
+        };
+        let bytes = blocks.checked_mul(64).ok_or_else(too_big)?;
+        if bytes >= MIN_MAPPED_BYTES
+            && let Some(memory) = Memory::mapped(bytes)
+        {
+            return Ok(memory);
+        }
+        bytemuck::allocation::try_zeroed_slice_box(blocks)
+            .map(Memory::Heap)
+            .map_err(|()| too_big())
+    }
+
+    /// `bytes` (a multiple of 64) of zeroed memory in a fresh anonymous
+    /// mapping, 2 MiB larger so that they can start on a huge page; `None`
+    /// when the system gives no such mapping (too large, out of memory,
+    /// no `mmap` on the platform).
+    fn mapped(bytes: usize) -> Option<Memory> {
+        let len = bytes.checked_add(HUGE_PAGE)?;
+        let map = MmapOptions::new().len(len).map_anon().ok()?;
+        // Transparent huge pages, where the kernel has them: a hint, so a
+        // refusal (no THP support) changes nothing but speed.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let start = map.as_ptr().addr().next_multiple_of(HUGE_PAGE) - map.as_ptr().addr();
+        Some(Memory::Mapped {
+            map,
+            start,
+            blocks: bytes / 64,
+        })
+    }
+
+    /// The sub-blocks.
+    fn blocks(&mut self) -> &mut [Block] {
+        match self {
+            Memory::Heap(blocks) => blocks,
+            // The start is 2 MiB-aligned within the page-aligned mapping,
+            // so the bytes are suitably aligned sub-blocks.
+            Memory::Mapped { map, start, blocks } => {
+                bytemuck::cast_slice_mut(&mut map[*start..*start + *blocks * 64])
+            }
+        }
+    }
 }
 
 impl Scratch {
     /// Room for `lanes` lanes of `2r`-sub-block blocks and `n` entries of V.
     fn new(lanes: usize, two_r: usize, n: usize) -> Result<Scratch, Error> {
+        const V: &str = "scrypt's V array (128·r·N bytes per lane)";
         let v_blocks = lanes
             .checked_mul(two_r)
             .and_then(|b| b.checked_mul(n))
             .ok_or(Error::OutOfMemory {
-                what: "scrypt's V array (128·r·N bytes per lane)",
+                what: V,
                 bytes: 64 * lanes as u128 * two_r as u128 * n as u128,
             })?;
         Ok(Scratch {
-            v: try_vec(v_blocks, 0, "scrypt's V array (128·r·N bytes per lane)")?,
-            x: try_vec(
-                lanes * two_r,
-                lanes * two_r,
-                "scrypt's X buffer (128·r bytes per lane)",
-            )?,
+            v: Memory::new(v_blocks, V)?,
+            x: try_blocks(lanes * two_r, "scrypt's X buffer (128·r bytes per lane)")?,
         })
+    }
+
+    /// V (all `N` entries of the lanes) and the second X buffer.
+    fn parts(&mut self) -> (&mut [Block], &mut [Block]) {
+        (self.v.blocks(), &mut self.x)
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        wipe(&mut self.v);
+        if let Memory::Heap(v) = &mut self.v {
+            wipe(v);
+        }
         wipe(&mut self.x);
     }
 }
@@ -199,16 +289,12 @@ fn wipe(blocks: &mut [Block]) {
     blocks.iter_mut().for_each(Zeroize::zeroize);
 }
 
-/// A vector of sub-blocks with room for `capacity`, `len` of them zero.
-fn try_vec(capacity: usize, len: usize, what: &'static str) -> Result<Vec<Block>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(capacity)
-        .map_err(|_| Error::OutOfMemory {
-            what,
-            bytes: 64 * capacity as u128,
-        })?;
-    v.resize(len, Block::ZERO);
-    Ok(v)
+/// `len` zeroed sub-blocks on the heap, allocated fallibly.
+fn try_blocks(len: usize, what: &'static str) -> Result<Box<[Block]>, Error> {
+    bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| Error::OutOfMemory {
+        what,
+        bytes: 64 * len as u128,
+    })
 }
 
 /// Checks scrypt's parameters against RFC 7914 §2 and §6 and returns `N`.
@@ -355,7 +441,7 @@ fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> 
     let v_bytes = 64 * two_r as u128 * n as u128;
     // The lanes being mixed, in the rung's layout.
     let widest = imp.lane_widths()[0];
-    let mut blocks = try_vec(widest * two_r, 0, "scrypt's B (128·r·p bytes)")?;
+    let mut blocks = try_blocks(widest * two_r, "scrypt's B (128·r·p bytes)")?;
     let mut done = 0;
     for &width in imp.lane_widths().iter().filter(|&&w| w > 1) {
         let group_len = width * lane_len;
@@ -416,17 +502,19 @@ impl Impl {
     }
 }
 
-/// Runs `f` on the sub-blocks of `bytes` loaded into `blocks` in
-/// `layout`, and stores them back.
+/// Runs `f` on the sub-blocks of `bytes` loaded into the first of `blocks`
+/// in `layout`, and stores them back.
 fn in_layout(
     layout: Layout,
     bytes: &mut [u8],
-    blocks: &mut Vec<Block>,
+    blocks: &mut [Block],
     f: impl FnOnce(&mut [Block]),
 ) {
     let (subs, _) = bytes.as_chunks_mut::<64>();
-    blocks.clear();
-    blocks.extend(subs.iter().map(|sub| layout.load(sub)));
+    let blocks = &mut blocks[..subs.len()];
+    for (block, sub) in blocks.iter_mut().zip(subs.iter()) {
+        *block = layout.load(sub);
+    }
     f(blocks);
     for (sub, block) in subs.iter_mut().zip(blocks.iter()) {
         layout.store(block, sub);
