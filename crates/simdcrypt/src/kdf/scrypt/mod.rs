@@ -73,9 +73,12 @@ impl Impl {
 /// every cycle to reach that bound, and loses it as soon as anything else
 /// (the other hyperthread of the core, BlockMix's own loads and stores)
 /// competes, while the SSE2 core leaves most vector ports idle. On an AMD
-/// EPYC (Zen 3) shared with other work, log_n = 10, r = 8, p = 1, thread CPU
-/// time, best of 40: `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms (RustCrypto's
-/// scalar `scrypt` 1.92–2.47 ms). Off x86-64, `scalar`.
+/// EPYC (Zen 3) shared with other work, r = 8, p = 1, thread CPU time:
+/// log_n = 10, best of 40, `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms
+/// (RustCrypto's scalar `scrypt` 1.92–2.47 ms); with V on huge pages,
+/// log_n = 14, best of 25, `scalar` 33.1–34.3 ms, `sse2` 29.0–30.4 ms
+/// (RustCrypto 33.2–35.0 ms), log_n = 17, best of 4, `scalar` 272–276 ms,
+/// `sse2` 244–252 ms (RustCrypto 364–381 ms). Off x86-64, `scalar`.
 const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
     Impl::Sse2
 } else {
@@ -178,8 +181,9 @@ enum Memory {
     /// without being zeroed by the kernel first; and once unmapped, the
     /// address range reads nothing back (a later mapping there is fresh
     /// zeroed memory). A wipe before `munmap` would protect only what
-    /// `munmap` already does, and costs a pass over all of V (1–2 ms for
-    /// 16 MiB). (Neither wipe reaches copies already swapped out.)
+    /// `munmap` already does, and costs a pass over all of V (measured
+    /// 0.5 ms at log_n = 14, r = 8, 16 MiB, about the noise). (Neither
+    /// wipe reaches copies already swapped out.)
     Mapped {
         map: MmapMut,
         start: usize,
@@ -188,13 +192,21 @@ enum Memory {
 }
 
 /// The size of a transparent huge page on x86-64 (and the usual one
-/// elsewhere): mapped V starts at a multiple of it, so that whole huge
-/// pages cover V.
+/// elsewhere): mapped V starts at a multiple of it and the mapping reaches
+/// the next multiple after V, so that whole huge pages cover V.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// The smallest V (in bytes) given its own mapping: below it, the `mmap`
-/// and `munmap` system calls and the zeroing of a whole 2 MiB huge page
-/// cost more than a heap allocation's page faults.
+/// The smallest V (in bytes) given its own mapping, by measurement: below
+/// it the heap (whose pages glibc keeps mapped from one call to the next)
+/// is as fast or faster than a fresh mapping's `mmap`, `munmap` and whole
+/// 2 MiB huge page zeroed by the kernel, and takes less memory. On an AMD
+/// EPYC (Zen 3) shared with other work, `sse2`, r = 8, p = 1, thread CPU
+/// time, best of 60, mapped against heap: log_n = 10 (128 KiB) 1.76–1.87
+/// against 1.71–1.75 ms, log_n = 11 and 12 the same within 1 %, log_n = 13
+/// (1 MiB) 14.2–14.8 against 14.7–15.4 ms; log_n = 14 (16 MiB) 29.0–30.4
+/// against 30.5–31.3 ms, 31 against 43 ms in a fresh process; log_n = 17
+/// 244–260 against 354–360 ms (4 KiB pages, mapped without the huge page
+/// advice: 335 ms).
 const MIN_MAPPED_BYTES: usize = 1 << 20;
 
 impl Memory {
@@ -217,11 +229,20 @@ impl Memory {
     }
 
     /// `bytes` (a multiple of 64) of zeroed memory in a fresh anonymous
-    /// mapping, 2 MiB larger so that they can start on a huge page; `None`
+    /// mapping of whole huge pages and one more, so that they can start on
+    /// a huge page and end within one (the rest is never touched); `None`
     /// when the system gives no such mapping (too large, out of memory,
     /// no `mmap` on the platform).
+    ///
+    /// Faulted in as the rung first writes V, one huge page at a time:
+    /// prefaulting all of it at once gains nothing (with `MADV_POPULATE_WRITE`
+    /// after the advice, log_n = 14 and 17 within the noise of the lazy
+    /// faults) or loses (`MAP_POPULATE` faults 4 KiB pages before the
+    /// advice can apply: 37.6–37.9 against 29.0–30.4 ms at log_n = 14).
     fn mapped(bytes: usize) -> Option<Memory> {
-        let len = bytes.checked_add(HUGE_PAGE)?;
+        let len = bytes
+            .checked_next_multiple_of(HUGE_PAGE)?
+            .checked_add(HUGE_PAGE)?;
         let map = MmapOptions::new().len(len).map_anon().ok()?;
         // Transparent huge pages, where the kernel has them: a hint, so a
         // refusal (no THP support) changes nothing but speed.
@@ -504,12 +525,7 @@ impl Impl {
 
 /// Runs `f` on the sub-blocks of `bytes` loaded into the first of `blocks`
 /// in `layout`, and stores them back.
-fn in_layout(
-    layout: Layout,
-    bytes: &mut [u8],
-    blocks: &mut [Block],
-    f: impl FnOnce(&mut [Block]),
-) {
+fn in_layout(layout: Layout, bytes: &mut [u8], blocks: &mut [Block], f: impl FnOnce(&mut [Block])) {
     let (subs, _) = bytes.as_chunks_mut::<64>();
     let blocks = &mut blocks[..subs.len()];
     for (block, sub) in blocks.iter_mut().zip(subs.iter()) {
@@ -608,4 +624,52 @@ pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Er
     let p = u32::try_from(b.len() / (128 * r as usize)).unwrap_or(u32::MAX);
     let n = check(log_n, r, p, 0)?;
     ro_mix(imp, 2 * r as usize, n, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HUGE_PAGE, MIN_MAPPED_BYTES, Memory};
+    use crate::Error;
+
+    /// V is zeroed, as long as asked for, and when mapped starts on a huge
+    /// page; small V stays on the heap, large V is mapped (on Unix; where
+    /// `mmap` is missing, on the heap).
+    #[test]
+    fn v_is_zeroed_and_mapped_on_huge_pages_when_large() {
+        for bytes in [64, MIN_MAPPED_BYTES - 64, MIN_MAPPED_BYTES, 3 * HUGE_PAGE] {
+            let mut memory = Memory::new(bytes / 64, "V").unwrap();
+            let mapped = matches!(memory, Memory::Mapped { .. });
+            assert_eq!(
+                mapped,
+                cfg!(unix) && bytes >= MIN_MAPPED_BYTES,
+                "{bytes} bytes"
+            );
+            let blocks = memory.blocks();
+            assert_eq!(blocks.len(), bytes / 64);
+            assert!(blocks.iter().all(|b| b.0 == [0; 16]));
+            if mapped {
+                assert!(blocks.as_ptr().addr().is_multiple_of(HUGE_PAGE));
+            }
+        }
+    }
+
+    /// More memory than the address space holds, or than the system
+    /// gives, is an error, not an abort.
+    #[test]
+    fn too_much_v_is_out_of_memory() {
+        // Bytes beyond `usize`, and beyond `isize::MAX`.
+        for blocks in [usize::MAX, usize::MAX / 64 + 1, usize::MAX / 128 + 1] {
+            assert!(matches!(
+                Memory::new(blocks, "V"),
+                Err(Error::OutOfMemory { what: "V", .. })
+            ));
+        }
+        // log_n = 40, r = 8: 2^50 bytes of V, more than the system gives
+        // (x86-64 user space is 2^47 bytes).
+        #[cfg(target_pointer_width = "64")]
+        assert!(matches!(
+            super::scrypt(b"pw", b"salt", 40, 8, 1, &mut [0; 32]),
+            Err(Error::OutOfMemory { .. })
+        ));
+    }
 }
