@@ -23,6 +23,8 @@ mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
+use bytemuck::{Pod, Zeroable};
+use memmap2::{MmapMut, MmapOptions};
 use zeroize::Zeroize;
 
 use super::pbkdf2_hmac_sha256;
@@ -71,9 +73,12 @@ impl Impl {
 /// every cycle to reach that bound, and loses it as soon as anything else
 /// (the other hyperthread of the core, BlockMix's own loads and stores)
 /// competes, while the SSE2 core leaves most vector ports idle. On an AMD
-/// EPYC (Zen 3) shared with other work, log_n = 10, r = 8, p = 1, thread CPU
-/// time, best of 40: `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms (RustCrypto's
-/// scalar `scrypt` 1.92–2.47 ms). Off x86-64, `scalar`.
+/// EPYC (Zen 3) shared with other work, r = 8, p = 1, thread CPU time:
+/// log_n = 10, best of 40, `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms
+/// (RustCrypto's scalar `scrypt` 1.92–2.47 ms); with V on huge pages,
+/// log_n = 14, best of 25, `scalar` 33.1–34.3 ms, `sse2` 29.0–30.4 ms
+/// (RustCrypto 33.2–35.0 ms), log_n = 17, best of 4, `scalar` 272–276 ms,
+/// `sse2` 244–252 ms (RustCrypto 364–381 ms). Off x86-64, `scalar`.
 const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
     Impl::Sse2
 } else {
@@ -83,7 +88,7 @@ const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
 /// little-endian words, in the layout its rung computes in; aligned to a
 /// cache line, so that each sub-block of V is exactly one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C, align(64))]
 pub(crate) struct Block(pub(crate) [u32; 16]);
 
@@ -155,37 +160,143 @@ impl Layout {
 }
 
 /// The memory one lane's ROMix needs, in sub-blocks, allocated fallibly: V
-/// grows to `N·2r` sub-blocks (reserved here, filled by the rung), and the
-/// second buffer of X (the first is the lane's B) takes `2r`.
+/// (`N·2r` sub-blocks, filled by the rung) and the second buffer of X (the
+/// first is the lane's B: `2r`), per lane of a group run at once.
 pub(crate) struct Scratch {
-    v: Vec<Block>,
-    x: Vec<Block>,
+    v: Memory,
+    x: Box<[Block]>,
+}
+
+/// Where V lives: on the heap when small, else in its own memory mapping.
+enum Memory {
+    /// A zeroed heap allocation, wiped on drop: freed heap memory is handed
+    /// out again within the process.
+    Heap(Box<[Block]>),
+    /// The `blocks` sub-blocks at `start` (2 MiB-aligned) in an anonymous
+    /// private mapping, advised for transparent huge pages on Linux.
+    ///
+    /// Not wiped on drop, on purpose: unmapping it (the mapping's own drop)
+    /// is the wipe. The kernel gives a process only zeroed pages, so V's
+    /// pages reach no other process, and no later allocation of this one,
+    /// without being zeroed by the kernel first; and once unmapped, the
+    /// address range reads nothing back (a later mapping there is fresh
+    /// zeroed memory). A wipe before `munmap` would protect only what
+    /// `munmap` already does, and costs a pass over all of V (measured
+    /// 0.5 ms at log_n = 14, r = 8, 16 MiB, about the noise). (Neither
+    /// wipe reaches copies already swapped out.)
+    Mapped {
+        map: MmapMut,
+        start: usize,
+        blocks: usize,
+    },
+}
+
+/// The size of a transparent huge page on x86-64 (and the usual one
+/// elsewhere): mapped V starts at a multiple of it and the mapping reaches
+/// the next multiple after V, so that whole huge pages cover V.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The smallest V (in bytes) given its own mapping, by measurement: below
+/// it the heap (whose pages glibc keeps mapped from one call to the next)
+/// is as fast or faster than a fresh mapping's `mmap`, `munmap` and whole
+/// 2 MiB huge page zeroed by the kernel, and takes less memory. On an AMD
+/// EPYC (Zen 3) shared with other work, `sse2`, r = 8, p = 1, thread CPU
+/// time, best of 60, mapped against heap: log_n = 10 (128 KiB) 1.76–1.87
+/// against 1.71–1.75 ms, log_n = 11 and 12 the same within 1 %, log_n = 13
+/// (1 MiB) 14.2–14.8 against 14.7–15.4 ms; log_n = 14 (16 MiB) 29.0–30.4
+/// against 30.5–31.3 ms, 31 against 43 ms in a fresh process; log_n = 17
+/// 244–260 against 354–360 ms (4 KiB pages, mapped without the huge page
+/// advice: 335 ms).
+const MIN_MAPPED_BYTES: usize = 1 << 20;
+
+impl Memory {
+    /// `blocks` zeroed sub-blocks: mapped when at least
+    /// [`MIN_MAPPED_BYTES`] and the mapping can be had, else on the heap.
+    fn new(blocks: usize, what: &'static str) -> Result<Memory, Error> {
+        let too_big = || Error::OutOfMemory {
+            what,
+            bytes: 64 * blocks as u128,
+        };
+        let bytes = blocks.checked_mul(64).ok_or_else(too_big)?;
+        if bytes >= MIN_MAPPED_BYTES
+            && let Some(memory) = Memory::mapped(bytes)
+        {
+            return Ok(memory);
+        }
+        bytemuck::allocation::try_zeroed_slice_box(blocks)
+            .map(Memory::Heap)
+            .map_err(|()| too_big())
+    }
+
+    /// `bytes` (a multiple of 64) of zeroed memory in a fresh anonymous
+    /// mapping of whole huge pages and one more, so that they can start on
+    /// a huge page and end within one (the rest is never touched); `None`
+    /// when the system gives no such mapping (too large, out of memory,
+    /// no `mmap` on the platform).
+    ///
+    /// Faulted in as the rung first writes V, one huge page at a time:
+    /// prefaulting all of it at once gains nothing (with `MADV_POPULATE_WRITE`
+    /// after the advice, log_n = 14 and 17 within the noise of the lazy
+    /// faults) or loses (`MAP_POPULATE` faults 4 KiB pages before the
+    /// advice can apply: 37.6–37.9 against 29.0–30.4 ms at log_n = 14).
+    fn mapped(bytes: usize) -> Option<Memory> {
+        let len = bytes
+            .checked_next_multiple_of(HUGE_PAGE)?
+            .checked_add(HUGE_PAGE)?;
+        let map = MmapOptions::new().len(len).map_anon().ok()?;
+        // Transparent huge pages, where the kernel has them: a hint, so a
+        // refusal (no THP support) changes nothing but speed.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let start = map.as_ptr().addr().next_multiple_of(HUGE_PAGE) - map.as_ptr().addr();
+        Some(Memory::Mapped {
+            map,
+            start,
+            blocks: bytes / 64,
+        })
+    }
+
+    /// The sub-blocks.
+    fn blocks(&mut self) -> &mut [Block] {
+        match self {
+            Memory::Heap(blocks) => blocks,
+            // The start is 2 MiB-aligned within the page-aligned mapping,
+            // so the bytes are suitably aligned sub-blocks.
+            Memory::Mapped { map, start, blocks } => {
+                bytemuck::cast_slice_mut(&mut map[*start..*start + *blocks * 64])
+            }
+        }
+    }
 }
 
 impl Scratch {
     /// Room for `lanes` lanes of `2r`-sub-block blocks and `n` entries of V.
     fn new(lanes: usize, two_r: usize, n: usize) -> Result<Scratch, Error> {
+        const V: &str = "scrypt's V array (128·r·N bytes per lane)";
         let v_blocks = lanes
             .checked_mul(two_r)
             .and_then(|b| b.checked_mul(n))
             .ok_or(Error::OutOfMemory {
-                what: "scrypt's V array (128·r·N bytes per lane)",
+                what: V,
                 bytes: 64 * lanes as u128 * two_r as u128 * n as u128,
             })?;
         Ok(Scratch {
-            v: try_vec(v_blocks, 0, "scrypt's V array (128·r·N bytes per lane)")?,
-            x: try_vec(
-                lanes * two_r,
-                lanes * two_r,
-                "scrypt's X buffer (128·r bytes per lane)",
-            )?,
+            v: Memory::new(v_blocks, V)?,
+            x: try_blocks(lanes * two_r, "scrypt's X buffer (128·r bytes per lane)")?,
         })
+    }
+
+    /// V (all `N` entries of the lanes) and the second X buffer.
+    fn parts(&mut self) -> (&mut [Block], &mut [Block]) {
+        (self.v.blocks(), &mut self.x)
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        wipe(&mut self.v);
+        if let Memory::Heap(v) = &mut self.v {
+            wipe(v);
+        }
         wipe(&mut self.x);
     }
 }
@@ -199,16 +310,12 @@ fn wipe(blocks: &mut [Block]) {
     blocks.iter_mut().for_each(Zeroize::zeroize);
 }
 
-/// A vector of sub-blocks with room for `capacity`, `len` of them zero.
-fn try_vec(capacity: usize, len: usize, what: &'static str) -> Result<Vec<Block>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(capacity)
-        .map_err(|_| Error::OutOfMemory {
-            what,
-            bytes: 64 * capacity as u128,
-        })?;
-    v.resize(len, Block::ZERO);
-    Ok(v)
+/// `len` zeroed sub-blocks on the heap, allocated fallibly.
+fn try_blocks(len: usize, what: &'static str) -> Result<Box<[Block]>, Error> {
+    bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| Error::OutOfMemory {
+        what,
+        bytes: 64 * len as u128,
+    })
 }
 
 /// Checks scrypt's parameters against RFC 7914 §2 and §6 and returns `N`.
@@ -355,7 +462,7 @@ fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> 
     let v_bytes = 64 * two_r as u128 * n as u128;
     // The lanes being mixed, in the rung's layout.
     let widest = imp.lane_widths()[0];
-    let mut blocks = try_vec(widest * two_r, 0, "scrypt's B (128·r·p bytes)")?;
+    let mut blocks = try_blocks(widest * two_r, "scrypt's B (128·r·p bytes)")?;
     let mut done = 0;
     for &width in imp.lane_widths().iter().filter(|&&w| w > 1) {
         let group_len = width * lane_len;
@@ -416,17 +523,14 @@ impl Impl {
     }
 }
 
-/// Runs `f` on the sub-blocks of `bytes` loaded into `blocks` in
-/// `layout`, and stores them back.
-fn in_layout(
-    layout: Layout,
-    bytes: &mut [u8],
-    blocks: &mut Vec<Block>,
-    f: impl FnOnce(&mut [Block]),
-) {
+/// Runs `f` on the sub-blocks of `bytes` loaded into the first of `blocks`
+/// in `layout`, and stores them back.
+fn in_layout(layout: Layout, bytes: &mut [u8], blocks: &mut [Block], f: impl FnOnce(&mut [Block])) {
     let (subs, _) = bytes.as_chunks_mut::<64>();
-    blocks.clear();
-    blocks.extend(subs.iter().map(|sub| layout.load(sub)));
+    let blocks = &mut blocks[..subs.len()];
+    for (block, sub) in blocks.iter_mut().zip(subs.iter()) {
+        *block = layout.load(sub);
+    }
     f(blocks);
     for (sub, block) in subs.iter_mut().zip(blocks.iter()) {
         layout.store(block, sub);
@@ -520,4 +624,52 @@ pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Er
     let p = u32::try_from(b.len() / (128 * r as usize)).unwrap_or(u32::MAX);
     let n = check(log_n, r, p, 0)?;
     ro_mix(imp, 2 * r as usize, n, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HUGE_PAGE, MIN_MAPPED_BYTES, Memory};
+    use crate::Error;
+
+    /// V is zeroed, as long as asked for, and when mapped starts on a huge
+    /// page; small V stays on the heap, large V is mapped (on Unix; where
+    /// `mmap` is missing, on the heap).
+    #[test]
+    fn v_is_zeroed_and_mapped_on_huge_pages_when_large() {
+        for bytes in [64, MIN_MAPPED_BYTES - 64, MIN_MAPPED_BYTES, 3 * HUGE_PAGE] {
+            let mut memory = Memory::new(bytes / 64, "V").unwrap();
+            let mapped = matches!(memory, Memory::Mapped { .. });
+            assert_eq!(
+                mapped,
+                cfg!(unix) && bytes >= MIN_MAPPED_BYTES,
+                "{bytes} bytes"
+            );
+            let blocks = memory.blocks();
+            assert_eq!(blocks.len(), bytes / 64);
+            assert!(blocks.iter().all(|b| b.0 == [0; 16]));
+            if mapped {
+                assert!(blocks.as_ptr().addr().is_multiple_of(HUGE_PAGE));
+            }
+        }
+    }
+
+    /// More memory than the address space holds, or than the system
+    /// gives, is an error, not an abort.
+    #[test]
+    fn too_much_v_is_out_of_memory() {
+        // Bytes beyond `usize`, and beyond `isize::MAX`.
+        for blocks in [usize::MAX, usize::MAX / 64 + 1, usize::MAX / 128 + 1] {
+            assert!(matches!(
+                Memory::new(blocks, "V"),
+                Err(Error::OutOfMemory { what: "V", .. })
+            ));
+        }
+        // log_n = 40, r = 8: 2^50 bytes of V, more than the system gives
+        // (x86-64 user space is 2^47 bytes).
+        #[cfg(target_pointer_width = "64")]
+        assert!(matches!(
+            super::scrypt(b"pw", b"salt", 40, 8, 1, &mut [0; 32]),
+            Err(Error::OutOfMemory { .. })
+        ));
+    }
 }

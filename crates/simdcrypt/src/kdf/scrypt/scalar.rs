@@ -27,14 +27,13 @@ pub(super) fn block_mix(b: &[Block], out: &mut [Block]) {
 /// with `N = n`.
 pub(super) fn ro_mix(b: &mut [Block], scratch: &mut Scratch, n: usize) {
     let two_r = b.len();
-    let Scratch { v, x: t } = scratch;
+    let (v, t) = scratch.parts();
     // 1. X = B
     let x = b;
     // 2. for i = 0 to N − 1: V_i = X; X = scryptBlockMix(X)
-    v.clear();
-    for i in 0..n {
-        v.extend_from_slice(x);
-        block_mix(&v[i * two_r..], x);
+    for v_i in v.chunks_exact_mut(two_r).take(n) {
+        v_i.copy_from_slice(x);
+        block_mix(v_i, x);
     }
     // 3. for i = 0 to N − 1: j = Integerify(X) mod N; T = X xor V_j;
     //    X = scryptBlockMix(T)

@@ -96,15 +96,14 @@ macro_rules! simd_rung {
         pub(in crate::kdf::scrypt) unsafe fn ro_mix(b: &mut [Block], scratch: &mut Scratch, n: usize) {
             let entry = b.len();
             let two_r = entry / $lanes;
-            let Scratch { v, x } = scratch;
+            let (v, x) = scratch.parts();
+            let v = &mut v[..n * entry];
             // 1–2. V_0 = B; V_{i+1} = BlockMix(V_i), written straight into
             // V; the last BlockMix goes to B.
-            v.clear();
-            v.extend_from_slice(b);
+            v[..entry].copy_from_slice(b);
             for i in 0..n - 1 {
-                v.resize((i + 2) * entry, Block::ZERO);
                 let (filled, next) = v.split_at_mut((i + 1) * entry);
-                block_mix::<false>(&filled[i * entry..], &[], [0; $lanes], next);
+                block_mix::<false>(&filled[i * entry..], &[], [0; $lanes], &mut next[..entry]);
             }
             block_mix::<false>(&v[(n - 1) * entry..], &[], [0; $lanes], b);
             // 3. j = Integerify(X) mod N; X = BlockMix(X xor V_j), X
