@@ -2,7 +2,8 @@
 //! SHA-512 and SHA-512/256 (FIPS 180-4), each family a ladder of rungs.
 //!
 //! **MD5 and SHA-1 are broken** for collision resistance (practical
-//! collisions exist for both; chosen-prefix ones for MD5): they are here for
+//! collisions exist for both, chosen-prefix ones too: MD5 since 2007, SHA-1
+//! since 2020): they are here for
 //! compatibility and checksums, never for signatures or anything an
 //! adversary may choose the input of. HMAC-SHA-1 and HMAC-MD5 are not
 //! affected in the same way, but new designs should not use them either.
@@ -32,6 +33,8 @@
 pub mod many;
 mod md;
 pub mod md5;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 pub mod sha1;
 pub mod sha256;
 pub mod sha512;

@@ -1,0 +1,69 @@
+//! scrypt (RFC 7914) at the two settings, N = 2^14 and N = 2^17
+//! with r = 8, p = 1 (64-byte output): every simdcrypt rung this CPU runs,
+//! simdcrypt's default, RustCrypto's `scrypt`, libsodium's
+//! `crypto_pwhash_scryptsalsa208sha256_ll` and OpenSSL's `EVP_PBE_scrypt`.
+//!
+//! Each iteration is one whole derivation, the allocation of V included.
+//! Before anything is timed, every contender's output is checked against
+//! simdcrypt's `scalar` rung.
+
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use simdcrypt::kdf::scrypt::{self, Impl};
+use simdcrypt_bench::peers;
+
+const PASSWORD: &[u8] = b"pleaseletmein";
+const SALT: &[u8] = b"SodiumChloride";
+
+/// A derivation: password, salt, log2 N, r, p, output.
+type Kdf = fn(&[u8], &[u8], u8, u32, u32, &mut [u8]);
+
+fn on(imp: Impl) -> impl Fn(&[u8], &[u8], u8, u32, u32, &mut [u8]) {
+    move |pw, salt, log_n, r, p, out| {
+        scrypt::scrypt_with_impl(imp, pw, salt, log_n, r, p, out).expect("valid parameters")
+    }
+}
+
+fn kdf(c: &mut Criterion) {
+    let mut contenders: Vec<(String, Box<dyn Fn(&[u8], &[u8], u8, u32, u32, &mut [u8])>)> =
+        Impl::available()
+            .map(|i| (i.name().to_owned(), Box::new(on(i)) as Box<_>))
+            .collect();
+    contenders.push(("simdcrypt-best".to_owned(), Box::new(on(Impl::best()))));
+    let peers: [(&str, Kdf); 3] = [
+        ("rustcrypto", peers::rustcrypto::scrypt),
+        ("libsodium", peers::libsodium::scrypt),
+        ("openssl", peers::openssl::scrypt),
+    ];
+    for (name, f) in peers {
+        contenders.push((name.to_owned(), Box::new(f)));
+    }
+    eprintln!("scrypt: simdcrypt-best = {}", Impl::best().name());
+    for (label, log_n) in [("n2e14", 14u8), ("n2e17", 17)] {
+        let mut want = [0u8; 64];
+        on(Impl::Scalar)(PASSWORD, SALT, log_n, 8, 1, &mut want);
+        for (name, f) in &contenders {
+            let mut got = [0u8; 64];
+            f(PASSWORD, SALT, log_n, 8, 1, &mut got);
+            assert_eq!(got, want, "scrypt {label}: {name} differs from scalar");
+        }
+        let mut g = c.benchmark_group("scrypt");
+        g.sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(if log_n > 14 { 8 } else { 3 }));
+        for (name, f) in &contenders {
+            g.bench_function(format!("{label}/{name}"), |b| {
+                b.iter(|| {
+                    let mut out = [0u8; 64];
+                    f(PASSWORD, SALT, log_n, 8, 1, &mut out);
+                    out
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, kdf);
+criterion_main!(benches);
