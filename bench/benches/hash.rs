@@ -46,6 +46,32 @@ fn hashes(c: &mut Criterion) {
             libsodium::sha256
         ]
     );
+    hash_group!(
+        c,
+        "sha512",
+        hash::Sha512,
+        hash::sha512::Impl,
+        [
+            openssl::sha512,
+            ring::sha512,
+            rustcrypto::sha512,
+            libsodium::sha512
+        ]
+    );
+    hash_group!(
+        c,
+        "sha1",
+        hash::Sha1,
+        hash::sha1::Impl,
+        [openssl::sha1, ring::sha1, rustcrypto::sha1]
+    );
+    hash_group!(
+        c,
+        "md5",
+        hash::Md5,
+        hash::md5::Impl,
+        [openssl::md5, rustcrypto::md5]
+    );
 }
 
 criterion_group! {
