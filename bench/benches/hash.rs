@@ -74,9 +74,44 @@ fn hashes(c: &mut Criterion) {
     );
 }
 
+/// Many messages at once: the buffer cut into messages of 1 KiB (16 of
+/// them at 16 KiB), hashed by every multi-buffer rung this CPU runs and
+/// one after another on the best single-message rung.
+fn many(c: &mut Criterion) {
+    use hash::many::Impl;
+    fn messages(buf: &[u8]) -> Vec<&[u8]> {
+        buf.chunks(1024).collect()
+    }
+    macro_rules! many_group {
+        ($group:literal, $Hash:ty, $with:path) => {{
+            let mut contenders: Vec<Contender<Vec<u8>>> = Impl::available()
+                .map(|i| {
+                    Contender::new(i.name(), move |m: &mut [u8]| {
+                        $with(i, &messages(m)).expect("an available rung").concat()
+                    })
+                })
+                .collect();
+            contenders.push(Contender::new("single-best", |m: &mut [u8]| {
+                messages(m)
+                    .iter()
+                    .flat_map(|msg| <$Hash>::digest(msg))
+                    .collect()
+            }));
+            let reference = Contender::new("sequential", |m: &mut [u8]| {
+                $with(Impl::Sequential, &messages(m))
+                    .expect("sequential runs anywhere")
+                    .concat()
+            });
+            run(c, $group, &[("16x1kib", 16 << 10)], &reference, &contenders);
+        }};
+    }
+    many_group!("sha256-many", hash::Sha256, hash::many::sha256_many_with);
+    many_group!("md5-many", hash::Md5, hash::many::md5_many_with);
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = hashes
+    targets = hashes, many
 }
 criterion_main!(benches);
