@@ -1,9 +1,10 @@
 //! The built `simdcrypt` binary, run as a user runs it: results, messages
 //! and exit codes.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -15,22 +16,7 @@ const WARNING: &str =
 
 /// Runs the binary with `args`, feeding `stdin`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may exit without reading (an error): ignore the pipe.
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_command(Command::new(BIN).args(args), stdin)
 }
 
 fn stderr(out: &Output) -> String {

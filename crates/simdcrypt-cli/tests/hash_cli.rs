@@ -3,8 +3,9 @@
 //! same exit status, on files of odd names and sizes. A test whose system
 //! tool is missing says so on stderr and passes.
 
+mod common;
+
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -82,23 +83,13 @@ fn odd_files() -> (TempDir, Vec<String>) {
 /// Runs `program args` in `dir` with `stdin`, in a UTF-8 locale (where
 /// coreutils leaves printable non-ASCII names unquoted, as we do).
 fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the program runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    common::run_command(
+        Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .env("LC_ALL", "C.UTF-8"),
+        stdin,
+    )
 }
 
 /// Asserts that `simdcrypt hash --algo ALGO ARGS` does what `TOOL ARGS`
