@@ -11,6 +11,28 @@ macro_rules! quarterround {
         $y0 ^= $y3.wrapping_add($y2).rotate_left(18);
     };
 }
+pub(crate) use quarterround;
+
+/// One double-round (spec §6) on sixteen named words, in place: the column
+/// round then the row round, spelled out word by word.
+macro_rules! double_round {
+    (
+        $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident, $x5:ident, $x6:ident, $x7:ident,
+        $x8:ident, $x9:ident, $x10:ident, $x11:ident, $x12:ident, $x13:ident, $x14:ident, $x15:ident
+    ) => {
+        // columnround
+        $crate::salsa20::no_transpose::quarterround!($x0, $x4, $x8, $x12);
+        $crate::salsa20::no_transpose::quarterround!($x5, $x9, $x13, $x1);
+        $crate::salsa20::no_transpose::quarterround!($x10, $x14, $x2, $x6);
+        $crate::salsa20::no_transpose::quarterround!($x15, $x3, $x7, $x11);
+        // rowround
+        $crate::salsa20::no_transpose::quarterround!($x0, $x1, $x2, $x3);
+        $crate::salsa20::no_transpose::quarterround!($x5, $x6, $x7, $x4);
+        $crate::salsa20::no_transpose::quarterround!($x10, $x11, $x8, $x9);
+        $crate::salsa20::no_transpose::quarterround!($x15, $x12, $x13, $x14);
+    };
+}
+pub(crate) use double_round;
 
 /// `double_rounds` double-rounds of the state, without the final addition.
 #[inline]
@@ -34,16 +56,9 @@ pub(crate) fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16
         mut x15,
     ] = *input;
     for _ in 0..double_rounds {
-        // columnround
-        quarterround!(x0, x4, x8, x12);
-        quarterround!(x5, x9, x13, x1);
-        quarterround!(x10, x14, x2, x6);
-        quarterround!(x15, x3, x7, x11);
-        // rowround
-        quarterround!(x0, x1, x2, x3);
-        quarterround!(x5, x6, x7, x4);
-        quarterround!(x10, x11, x8, x9);
-        quarterround!(x15, x12, x13, x14);
+        double_round!(
+            x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15
+        );
     }
     [
         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15,
