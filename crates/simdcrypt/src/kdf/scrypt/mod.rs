@@ -78,17 +78,17 @@ impl Impl {
 /// an or, xor: 4 cycles), but the scalar core needs all four integer ALUs
 /// every cycle to reach that bound, and the sixteen words, the feedforward
 /// input and BlockMix's pointers do not fit the fifteen general-purpose
-/// registers, so spills and moves take part of the edge; the literal
+/// registers (LLVM adds some 150 moves and spills to the 420 ALU
+/// operations of a core), so most of the edge is lost; the literal
 /// `scalar` rung (copies, `T = X ⊕ V_j` computed apart, `V_j` not
 /// prefetched, the double-round loop not unrolled) loses all of it. On an
 /// AMD EPYC (Zen 3) shared with other work, r = 8, p = 1, V on huge pages,
 /// thread CPU time, rungs interleaved, five rounds: log_n = 10, best of 40,
-/// `scalar-fused` 1.70–1.70 ms, `sse2` 1.74–1.76 ms, `scalar` 1.95–1.97 ms
-/// (RustCrypto's scalar `scrypt` 1.91–1.93 ms); log_n = 14, best of 10,
-/// `scalar-fused` 27.6–28.7 ms, `sse2` 28.8–29.6 ms, `scalar` 32.1–33.4 ms
-/// (RustCrypto 33.5–34.8 ms); log_n = 17, best of 3, `scalar-fused`
-/// 240–257 ms, `sse2` 246–255 ms (a tie), `scalar` 275–291 ms (RustCrypto
-/// 365–403 ms).
+/// `scalar-fused` 1.67–1.72 ms, `sse2` 1.74–1.80 ms, `scalar` 1.83–1.89 ms
+/// (RustCrypto's scalar `scrypt` 1.92–2.00 ms); log_n = 14, best of 10,
+/// `scalar-fused` 28.7–29.7 ms, `sse2` 29.8–30.3 ms, `scalar` 31.7–32.5 ms
+/// (RustCrypto 34.6–35.6 ms); log_n = 17, best of 6, three rounds,
+/// `scalar-fused` 247–253 ms, `sse2` 253–265 ms (RustCrypto 381–383 ms).
 const SINGLE_LANE: Impl = Impl::ScalarFused;
 
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
