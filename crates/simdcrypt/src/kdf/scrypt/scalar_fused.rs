@@ -1,10 +1,13 @@
 //! Scalar, one lane, tuned for the latency of the chain of Salsa20/8 cores:
 //! BlockMix's `X` stays in sixteen local variables (general-purpose
-//! registers) from one sub-block to the next, the XORs into `X` (with `B_i` and `V_j`) and the feedforward are
-//! fused around a fully unrolled core on Salsa20's `no-transpose`
-//! double-round, V grows entry by entry with BlockMix writing straight into
-//! it, all of `V_j` is prefetched as soon as Integerify (read from the
-//! registers) gives `j`, and X alternates between two buffers.
+//! registers) from one sub-block to the next, the XORs into `X` (with `B_i`
+//! and `V_j`) and the feedforward are fused around a fully unrolled core on
+//! Salsa20's `no-transpose` double-round, V grows entry by entry with
+//! BlockMix writing straight into it, all of `V_j` is prefetched as soon as
+//! Integerify (read from the registers) gives `j`, and X alternates between
+//! two buffers. (Also tried, slower or no faster: the double-rounds as a
+//! loop, the core not inlined, `X ⊕ V_j` formed whole with SSE2 before each
+//! BlockMix, and the last `X` carried in registers into the next BlockMix.)
 
 use super::{Block, Scratch};
 use crate::salsa20::no_transpose::double_round;
@@ -16,8 +19,8 @@ fn xor(x: &[u32; 16], y: &[u32; 16]) -> [u32; 16] {
 }
 
 /// The Salsa20/8 core (RFC 7914 §3) of `t`: four double-rounds, unrolled
-/// (so that nothing but the state competes for registers), then the final
-/// addition.
+/// (a few per cent faster than LLVM's own choice for a loop), then the
+/// final addition.
 #[inline(always)]
 fn salsa20_8(t: [u32; 16]) -> [u32; 16] {
     let [
