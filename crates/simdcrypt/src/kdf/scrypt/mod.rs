@@ -6,7 +6,8 @@
 //! | --- | --- | --- |
 //! | `scalar` | any | RFC 7914 §4–§5 literally, on the double-rounds of Salsa20's `no-transpose` rung |
 //! | `sse2` | SSE2 | one lane, each 64-byte sub-block kept in the `sse2-shuffle` diagonal layout for the whole ROMix; BlockMix writes straight into V, `V_j` prefetched |
-//! | `avx2` | AVX2 | four lanes of `p` at once (two ymm chains interleaved), then two (one block of each lane in the halves of every ymm register); a single or odd last lane on `sse2` |
+//! | `scalar-fused` | any | one lane, `X` in sixteen general-purpose registers around a fully unrolled `no-transpose` core, BlockMix's XORs and feedforward fused into it; BlockMix writes straight into V, `V_j` prefetched |
+//! | `avx2` | AVX2 | four lanes of `p` at once (two ymm chains interleaved), then two (one block of each lane in the halves of every ymm register); a single or odd last lane on `scalar-fused` |
 //!
 //! One lane's ROMix is a single chain of 2·N·2r dependent Salsa20/8 cores
 //! (each BlockMix sub-block feeds the next, each BlockMix the next), so
@@ -18,6 +19,7 @@
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod scalar;
+mod scalar_fused;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 #[cfg(target_arch = "x86_64")]
@@ -39,6 +41,8 @@ rungs! {
         Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
         /// One lane, blocks kept in the SSE2 diagonal layout.
         Sse2 = "sse2", needs "SSE2", if |f| f.sse2, simd = true;
+        /// One lane, in general-purpose registers, tuned for the latency of the core.
+        ScalarFused = "scalar-fused", needs "nothing", if |_f| true, simd = false;
         /// Two lanes at once in ymm registers.
         Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
     }
@@ -46,44 +50,46 @@ rungs! {
 
 impl Impl {
     /// The fastest rung this CPU runs: `avx2` (which hands a single or odd
-    /// last lane down to `sse2`, the fastest one-lane rung), else `sse2`,
-    /// else `scalar`.
+    /// last lane down to `scalar-fused`, the fastest one-lane rung), else
+    /// `scalar-fused`.
     pub fn best() -> Impl {
-        [Impl::Avx2, SINGLE_LANE]
-            .into_iter()
-            .find(|i| i.is_available())
-            .unwrap_or(Impl::Scalar)
+        if Impl::Avx2.is_available() {
+            Impl::Avx2
+        } else {
+            SINGLE_LANE
+        }
     }
 
     /// How many lanes of `p` the rung runs at once, widest first: `avx2`
     /// takes four lanes while at least four are left, then two; a single
-    /// or odd last lane goes to the fastest one-lane rung (`sse2`).
+    /// or odd last lane goes to the fastest one-lane rung (`scalar-fused`).
     pub fn lane_widths(self) -> &'static [usize] {
         match self {
             Impl::Avx2 => &[4, 2],
-            Impl::Scalar | Impl::Sse2 => &[1],
+            Impl::Scalar | Impl::Sse2 | Impl::ScalarFused => &[1],
         }
     }
 }
 
-/// The fastest rung for one lane, by measurement: `sse2`. A lane is one
-/// chain of dependent Salsa20/8 cores; the scalar quarter-round step (add,
+/// The fastest rung for one lane, by measurement: `scalar-fused`, by a
+/// few per cent. A lane is one chain of dependent Salsa20/8 cores, so what
+/// counts is the latency of one core: the scalar quarter-round step (add,
 /// `rol`, xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and
 /// an or, xor: 4 cycles), but the scalar core needs all four integer ALUs
-/// every cycle to reach that bound, and loses it as soon as anything else
-/// (the other hyperthread of the core, BlockMix's own loads and stores)
-/// competes, while the SSE2 core leaves most vector ports idle. On an AMD
-/// EPYC (Zen 3) shared with other work, r = 8, p = 1, thread CPU time:
-/// log_n = 10, best of 40, `scalar` 1.98–2.52 ms, `sse2` 1.73–1.83 ms
-/// (RustCrypto's scalar `scrypt` 1.92–2.47 ms); with V on huge pages,
-/// log_n = 14, best of 25, `scalar` 33.1–34.3 ms, `sse2` 29.0–30.4 ms
-/// (RustCrypto 33.2–35.0 ms), log_n = 17, best of 4, `scalar` 272–276 ms,
-/// `sse2` 244–252 ms (RustCrypto 364–381 ms). Off x86-64, `scalar`.
-const SINGLE_LANE: Impl = if cfg!(target_arch = "x86_64") {
-    Impl::Sse2
-} else {
-    Impl::Scalar
-};
+/// every cycle to reach that bound, and the sixteen words, the feedforward
+/// input and BlockMix's pointers do not fit the fifteen general-purpose
+/// registers (LLVM adds some 150 moves and spills to the 420 ALU
+/// operations of a core), so most of the edge is lost; the literal
+/// `scalar` rung (copies, `T = X ⊕ V_j` computed apart, `V_j` not
+/// prefetched, the double-round loop not unrolled) loses all of it. On an
+/// AMD EPYC (Zen 3) shared with other work, r = 8, p = 1, V on huge pages,
+/// thread CPU time, rungs interleaved, five rounds: log_n = 10, best of 40,
+/// `scalar-fused` 1.67–1.72 ms, `sse2` 1.74–1.80 ms, `scalar` 1.83–1.89 ms
+/// (RustCrypto's scalar `scrypt` 1.92–2.00 ms); log_n = 14, best of 10,
+/// `scalar-fused` 28.7–29.7 ms, `sse2` 29.8–30.3 ms, `scalar` 31.7–32.5 ms
+/// (RustCrypto 34.6–35.6 ms); log_n = 17, best of 6, three rounds,
+/// `scalar-fused` 247–253 ms, `sse2` 253–265 ms (RustCrypto 381–383 ms).
+const SINGLE_LANE: Impl = Impl::ScalarFused;
 
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
 /// little-endian words, in the layout its rung computes in; aligned to a
@@ -516,6 +522,7 @@ impl Impl {
                 // SAFETY: this rung passed `require()`, so the CPU has AVX2.
                 unsafe { avx2::two::ro_mix(b, s, n) }
             }),
+            (Impl::ScalarFused, _) => (Layout::NATURAL, scalar_fused::ro_mix),
             // A single or odd last lane of `avx2`: on the fastest one-lane rung.
             (Impl::Avx2, _) => SINGLE_LANE.group(1),
             _ => (Layout::NATURAL, scalar::ro_mix),
@@ -601,6 +608,7 @@ pub fn block_mix(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
         (Impl::Avx2, _) => unsafe { avx2::two::block_mix_lanes(&input, &mut mixed) },
+        (Impl::ScalarFused, _) => scalar_fused::block_mix_lanes(&input, &mut mixed),
         _ => scalar::block_mix(&input, &mut mixed),
     }
     let (subs, _) = output.as_chunks_mut::<64>();

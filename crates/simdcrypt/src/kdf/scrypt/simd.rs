@@ -120,11 +120,7 @@ macro_rules! simd_rung {
                     (j * $lanes + l) * two_r
                 });
                 for at in v_at {
-                    for sub in &v[at..at + two_r] {
-                        ::core::arch::x86_64::_mm_prefetch::<{ ::core::arch::x86_64::_MM_HINT_T0 }>(
-                            sub.0.as_ptr().cast(),
-                        );
-                    }
+                    $crate::kdf::scrypt::sse2::prefetch(&v[at..at + two_r]);
                 }
                 block_mix::<true>(src, v, v_at, dst);
             }

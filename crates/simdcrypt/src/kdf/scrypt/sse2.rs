@@ -2,8 +2,8 @@
 //! `sse2-shuffle` diagonal layout, whose double-round it reuses.
 
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_load_si128, _mm_setzero_si128, _mm_shuffle_epi32, _mm_store_si128,
-    _mm_xor_si128,
+    __m128i, _MM_HINT_T0, _mm_add_epi32, _mm_load_si128, _mm_prefetch, _mm_setzero_si128,
+    _mm_shuffle_epi32, _mm_store_si128, _mm_xor_si128,
 };
 use core::sync::atomic::{Ordering, compiler_fence};
 
@@ -61,4 +61,16 @@ pub(super) fn wipe(blocks: &mut [Block]) {
         }
     }
     compiler_fence(Ordering::SeqCst);
+}
+
+/// Asks for all the cache lines of `blocks` (one per sub-block) at once,
+/// so that they arrive in parallel rather than one by one as BlockMix
+/// reaches them: `V_j` in ROMix's second loop, for every rung.
+#[inline(always)]
+pub(super) fn prefetch(blocks: &[Block]) {
+    for block in blocks {
+        // SAFETY: SSE is part of the x86-64 baseline; a prefetch reads
+        // nothing back and cannot fault.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(block.0.as_ptr().cast()) };
+    }
 }
