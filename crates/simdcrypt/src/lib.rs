@@ -44,4 +44,5 @@ mod vertical;
 mod xor;
 
 pub use error::Error;
+pub use rung::Rung;
 pub use xor::Xor;

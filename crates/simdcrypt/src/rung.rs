@@ -1,5 +1,24 @@
 //! The `Impl` enum every primitive declares: its rungs, their command-line
-//! names, what each needs from the CPU, and choosing one by name.
+//! names, what each needs from the CPU, and choosing one by name; and the
+//! [`Rung`] trait they all implement, for code generic over primitives.
+
+use std::fmt;
+
+/// What every primitive's `Impl` enum offers (each is declared by one
+/// macro, so the inherent methods of the same names agree): for code
+/// generic over the primitives, such as the tool's `verify` and the tests.
+pub trait Rung: Copy + Eq + fmt::Debug + fmt::Display + 'static {
+    /// The primitive these rungs implement, as the CLI names it.
+    const PRIMITIVE: &'static str;
+    /// Every rung, slowest (the reference) first.
+    fn all() -> &'static [Self];
+    /// The rung's stable command-line name.
+    fn name(self) -> &'static str;
+    /// The CPU features the rung needs, for messages.
+    fn needs(self) -> &'static str;
+    /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the rung.
+    fn is_available(self) -> bool;
+}
 
 /// Declares a primitive's `Impl` enum, listing its rungs slowest first.
 ///
@@ -97,6 +116,22 @@ macro_rules! rungs {
         impl ::std::fmt::Display for Impl {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.name())
+            }
+        }
+
+        impl $crate::Rung for Impl {
+            const PRIMITIVE: &'static str = $primitive;
+            fn all() -> &'static [Impl] {
+                Impl::ALL
+            }
+            fn name(self) -> &'static str {
+                Impl::name(self)
+            }
+            fn needs(self) -> &'static str {
+                Impl::needs(self)
+            }
+            fn is_available(self) -> bool {
+                Impl::is_available(self)
             }
         }
 

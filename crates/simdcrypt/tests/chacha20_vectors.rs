@@ -20,10 +20,7 @@ fn draft() -> Value {
 
 /// The rungs this CPU runs; prints the ones it skips.
 fn rungs(test: &str) -> Vec<Impl> {
-    for imp in Impl::ALL.iter().filter(|i| !i.is_available()) {
-        eprintln!("{test}: skipped rung {imp}: needs {}", imp.needs());
-    }
-    Impl::available().collect()
+    common::rungs(test)
 }
 
 /// `data` through `cipher` on every rung and XOR form, from byte `offset`,

@@ -9,19 +9,7 @@ use simdcrypt::hash::{Md5, Sha256, md5_many, sha256_many};
 
 /// The rungs this CPU runs, saying in the log which were skipped.
 fn rungs(test: &str) -> Vec<Impl> {
-    let names = |available: bool| {
-        Impl::ALL
-            .iter()
-            .filter(|i| i.is_available() == available)
-            .map(|i| i.name())
-            .collect::<Vec<_>>()
-    };
-    eprintln!(
-        "{test}: rungs exercised {:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {:?}",
-        names(true),
-        names(false)
-    );
-    Impl::available().collect()
+    common::rungs(test)
 }
 
 /// Message counts: none, one, each lane width (8, 16) ± 1, and more.

@@ -289,11 +289,7 @@ fn hmac_sha256_against_rustcrypto() {
 fn hmac_sha256_every_rung() {
     use simdcrypt::hash::sha256::Impl;
     let file = json(include_str!("data/kdf/hmac_rfc4231.json"));
-    let (run, skip): (Vec<Impl>, Vec<Impl>) = Impl::ALL.iter().partition(|i| i.is_available());
-    eprintln!(
-        "hmac_sha256_every_rung: SHA-256 rungs exercised {run:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {skip:?}"
-    );
-    for imp in run {
+    for imp in common::rungs::<Impl>("hmac_sha256_every_rung") {
         for case in records(&file, "test_cases") {
             let (key, data, want) = (
                 hex(field(case, "key")),

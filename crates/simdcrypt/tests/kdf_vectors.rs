@@ -13,16 +13,7 @@ use simdcrypt::kdf::{Hkdf, hkdf_sha256, hkdf_sha512, pbkdf2_hmac, pbkdf2_hmac_sh
 
 /// The scrypt rungs this CPU runs, saying in the log which were skipped.
 fn rungs(test: &str) -> Vec<Impl> {
-    let (run, skip): (Vec<Impl>, Vec<Impl>) = Impl::ALL.iter().partition(|i| i.is_available());
-    let names = |v: &[Impl]| v.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ");
-    eprintln!("{test}: rungs exercised: {}", names(&run));
-    if !skip.is_empty() {
-        eprintln!(
-            "{test}: rungs skipped (CPU lacks them or SIMDCRYPT_MAX_ISA caps them): {}",
-            names(&skip)
-        );
-    }
-    run
+    common::rungs(test)
 }
 
 /// A one-shot HKDF: `(salt, ikm, info, okm)`.

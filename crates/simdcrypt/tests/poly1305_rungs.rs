@@ -16,19 +16,7 @@ use simdcrypt::poly1305::{Impl, Poly1305, mac, reference};
 /// The rungs this CPU runs, and in the log the ones a test exercised and
 /// the ones it skipped (the CPU lacks them or `SIMDCRYPT_MAX_ISA` caps them).
 fn rungs(test: &str) -> Vec<Impl> {
-    let names = |available: bool| {
-        Impl::ALL
-            .iter()
-            .filter(|i| i.is_available() == available)
-            .map(|i| i.name())
-            .collect::<Vec<_>>()
-    };
-    eprintln!(
-        "{test}: rungs exercised {:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {:?}",
-        names(true),
-        names(false)
-    );
-    Impl::available().collect()
+    common::rungs(test)
 }
 
 /// The rungs other than the reference, which the tests compare against it.

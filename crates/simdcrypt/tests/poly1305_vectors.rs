@@ -32,15 +32,7 @@ fn load(list: &str, each: impl FnMut(Record)) {
 
 /// The rungs this CPU runs; prints the ones it skips.
 fn rungs(test: &str) -> Vec<Impl> {
-    let skipped: Vec<String> = Impl::ALL
-        .iter()
-        .filter(|i| !i.is_available())
-        .map(|i| format!("{i} (needs {})", i.needs()))
-        .collect();
-    if !skipped.is_empty() {
-        eprintln!("{test}: skipped rungs {}", skipped.join(", "));
-    }
-    Impl::available().collect()
+    common::rungs(test)
 }
 
 fn tag_on(imp: Impl, key: &[u8; 32], pieces: &[&[u8]]) -> [u8; 16] {

@@ -15,16 +15,7 @@ use simdcrypt::{Error, Xor};
 /// The rungs this CPU runs, printed once per test so the log shows what was
 /// exercised and what was skipped.
 fn rungs(test: &str) -> Vec<Impl> {
-    let (run, skip): (Vec<Impl>, Vec<Impl>) = Impl::ALL.iter().partition(|i| i.is_available());
-    let names = |v: &[Impl]| v.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ");
-    eprintln!("{test}: rungs exercised: {}", names(&run));
-    if !skip.is_empty() {
-        eprintln!(
-            "{test}: rungs skipped (CPU lacks them or SIMDCRYPT_MAX_ISA caps them): {}",
-            names(&skip)
-        );
-    }
-    run
+    common::rungs(test)
 }
 
 /// The reference keystream XOR at any byte offset, from spec §10 directly.

@@ -27,10 +27,7 @@ fn nacl() -> Value {
 
 /// The rungs this CPU runs; prints the ones it skips.
 fn rungs(test: &str) -> Vec<Impl> {
-    for imp in Impl::ALL.iter().filter(|i| !i.is_available()) {
-        eprintln!("{test}: skipped rung {imp}: needs {}", imp.needs());
-    }
-    Impl::available().collect()
+    common::rungs(test)
 }
 
 fn records<'a>(v: &'a Value, key: &str) -> &'a [Value] {

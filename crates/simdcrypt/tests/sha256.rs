@@ -54,19 +54,7 @@ mod against_sha2 {
 
     /// The rungs this CPU runs, saying in the log which were skipped.
     fn rungs(test: &str) -> Vec<Impl> {
-        let names = |available: bool| {
-            Impl::ALL
-                .iter()
-                .filter(|i| i.is_available() == available)
-                .map(|i| i.name())
-                .collect::<Vec<_>>()
-        };
-        eprintln!(
-            "{test}: rungs exercised {:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {:?}",
-            names(true),
-            names(false)
-        );
-        Impl::available().collect()
+        crate::common::rungs(test)
     }
 
     /// SHA-256 and SHA-224 of `data` on `imp`, fed in pieces of `splits`

@@ -19,7 +19,7 @@ mod salsa20;
 use std::io::Write;
 
 use serde_json::{Value, json};
-use simdcrypt::{Error, Xor};
+use simdcrypt::{Error, Rung, Xor};
 
 use crate::cli::VerifyArgs;
 use crate::error::CliError;
@@ -69,60 +69,28 @@ struct Data {
 
 // ------------------------------------------------------------------ rungs
 
-/// What the table needs of a primitive's rungs: the library's `Impl`
-/// enums, and [`BestRungs`] for the AEADs, which choose their own.
-trait Rung: Copy + PartialEq + 'static {
-    /// Every rung, slowest first.
-    fn all() -> &'static [Self];
-    fn name(self) -> &'static str;
-    fn needs(self) -> &'static str;
-    fn is_available(self) -> bool;
-
-    /// The rungs this CPU runs, other than `self`.
-    fn others(self) -> Vec<Self> {
-        Self::all()
-            .iter()
-            .copied()
-            .filter(|&r| r != self && r.is_available())
-            .collect()
-    }
+/// The rungs other than `rung` that this CPU runs.
+fn others<R: Rung>(rung: R) -> Vec<R> {
+    R::all()
+        .iter()
+        .copied()
+        .filter(|&r| r != rung && r.is_available())
+        .collect()
 }
 
-macro_rules! impl_rung {
-    ($($t:ty),*) => {$(
-        impl Rung for $t {
-            fn all() -> &'static [Self] {
-                <$t>::ALL
-            }
-            fn name(self) -> &'static str {
-                <$t>::name(self)
-            }
-            fn needs(self) -> &'static str {
-                <$t>::needs(self)
-            }
-            fn is_available(self) -> bool {
-                <$t>::is_available(self)
-            }
-        }
-    )*};
-}
-
-impl_rung!(
-    simdcrypt::salsa20::Impl,
-    simdcrypt::chacha20::Impl,
-    simdcrypt::poly1305::Impl,
-    simdcrypt::hash::sha256::Impl,
-    simdcrypt::hash::sha1::Impl,
-    simdcrypt::hash::md5::Impl,
-    simdcrypt::hash::sha512::Impl,
-    simdcrypt::kdf::scrypt::Impl
-);
-
-/// The one "rung" of an AEAD: each primitive inside on its best rung.
+/// The one "rung" of an AEAD (and of HMAC and HKDF): each primitive inside
+/// on its best rung.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct BestRungs;
 
+impl std::fmt::Display for BestRungs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Rung for BestRungs {
+    const PRIMITIVE: &'static str = "composition";
     fn all() -> &'static [Self] {
         &[BestRungs]
     }
@@ -973,7 +941,7 @@ fn keystream_end<A: StreamAlgo>(algo: A, rung: A::Rung, rng: &mut Rng, t: &mut T
 /// Encrypt on `rung`, decrypt on every other rung this CPU runs, and the
 /// other way round, each split at a different point.
 fn round_trips<A: StreamAlgo>(algo: A, rung: A::Rung, rng: &mut Rng, per_pair: u64) -> Outcome {
-    let others = rung.others();
+    let others = others(rung);
     if others.is_empty() {
         return Outcome::Skipped("no other rung available".to_owned());
     }

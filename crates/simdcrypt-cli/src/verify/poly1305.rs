@@ -5,7 +5,7 @@
 
 use simdcrypt::poly1305::{self, Impl, Poly1305, TAG_LEN, reference};
 
-use super::{Data, Outcome, Rng, Rung, Tally, Verifier, hex_array, hex_field, label, records};
+use super::{Data, Outcome, Rng, Tally, Verifier, hex_array, hex_field, label, others, records};
 
 /// Every message length up to this is cross-checked, once per rung.
 const MAX_CROSS_LEN: usize = 1100;
@@ -188,7 +188,7 @@ fn cross_check(imp: Impl, rng: &mut Rng) -> Tally {
 /// round (a flipped bit refused); and the rung switched mid-message
 /// (`with_impl` carries the absorbed data over), against `reference::mac`.
 fn round_trips(imp: Impl, rng: &mut Rng) -> Outcome {
-    let others = imp.others();
+    let others = others(imp);
     if others.is_empty() {
         return Outcome::Skipped("no other rung available".to_owned());
     }

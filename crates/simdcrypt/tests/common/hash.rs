@@ -60,19 +60,7 @@ macro_rules! hash_ladder_tests {
     ($Hash:ty, $Impl:ty, $vectors:expr) => {
         /// The rungs this CPU runs, saying in the log which were skipped.
         fn rungs(test: &str) -> Vec<$Impl> {
-            let names = |available: bool| {
-                <$Impl>::ALL
-                    .iter()
-                    .filter(|i| i.is_available() == available)
-                    .map(|i| i.name())
-                    .collect::<Vec<_>>()
-            };
-            eprintln!(
-                "{test}: rungs exercised {:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {:?}",
-                names(true),
-                names(false)
-            );
-            <$Impl>::available().collect()
+            $crate::common::rungs(test)
         }
 
         fn on(imp: $Impl) -> $Hash {

@@ -90,6 +90,30 @@ pub fn words<const N: usize>(v: &serde_json::Value) -> [u32; N] {
     list.try_into().expect("word count")
 }
 
+/// The rungs of `I` this CPU runs, saying in the log which ones `test`
+/// exercised and which it skipped (the CPU lacks them or
+/// `SIMDCRYPT_MAX_ISA` caps them).
+pub fn rungs<I: simdcrypt::Rung>(test: &str) -> Vec<I> {
+    let names = |available: bool| {
+        I::all()
+            .iter()
+            .filter(|i| i.is_available() == available)
+            .map(|i| i.name())
+            .collect::<Vec<_>>()
+    };
+    eprintln!(
+        "{test}: {} rungs exercised {:?}, skipped (CPU or SIMDCRYPT_MAX_ISA) {:?}",
+        I::PRIMITIVE,
+        names(true),
+        names(false)
+    );
+    I::all()
+        .iter()
+        .copied()
+        .filter(|i| i.is_available())
+        .collect()
+}
+
 /// A deterministic filler: `len` bytes from a seed (splitmix64).
 pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
     let mut s = seed;
