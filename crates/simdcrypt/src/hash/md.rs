@@ -24,6 +24,18 @@ pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
     fn write_output(&self, out: &mut [u8]);
 }
 
+/// A chaining value: `N` words of `W` (the `H` of FIPS 180-4 §6, RFC
+/// 1321's `A, B, C, D`), each family's [`Family`]. Zeroized with the
+/// engine that holds it.
+#[derive(Clone, Copy)]
+pub(crate) struct Words<W, const N: usize>(pub(crate) [W; N]);
+
+impl<W: Zeroize, const N: usize> Zeroize for Words<W, N> {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
 /// Pads in place after the `tail_len < BLOCK` message bytes at the start of
 /// `block` (RFC 1321 §3.1, FIPS 180-4 §5.1): the 0x80 byte, then zeros.
 /// Returns whether the length field still fits in this block; if not, it

@@ -199,7 +199,7 @@ impl LaneState<8> for sha256::State {
         self.0
     }
     fn from_words(words: [u32; 8]) -> Self {
-        sha256::State(words)
+        md::Words(words)
     }
 }
 
@@ -208,7 +208,7 @@ impl LaneState<4> for md5::State {
         self.0
     }
     fn from_words(words: [u32; 4]) -> Self {
-        md5::State(words)
+        md::Words(words)
     }
 }
 

@@ -18,8 +18,6 @@
 mod reference;
 mod scalar;
 
-use zeroize::Zeroize;
-
 use super::md::{self, Family};
 use crate::rung::rungs;
 
@@ -64,18 +62,11 @@ pub(crate) const S: [[u32; 4]; 4] = [
 ];
 
 /// The chaining value of RFC 1321 §3.3–3.4: the words A, B, C, D.
-#[derive(Clone, Copy)]
-pub(crate) struct State(pub(crate) [u32; 4]);
+pub(crate) type State = md::Words<u32, 4>;
 
 /// MD5's initial value (RFC 1321 §3.3: "word A: 01 23 45 67", low-order
 /// bytes first).
-pub(crate) const IV: State = State([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476]);
-
-impl Zeroize for State {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
+pub(crate) const IV: State = md::Words([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476]);
 
 impl Family<64> for State {
     type Impl = Impl;

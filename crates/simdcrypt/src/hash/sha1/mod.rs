@@ -28,8 +28,6 @@ mod shani;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
 
-use zeroize::Zeroize;
-
 use super::md::{self, Family};
 use crate::rung::rungs;
 
@@ -90,17 +88,11 @@ impl Impl {
 pub(crate) const K: [u32; 4] = [0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6];
 
 /// The chaining value H of §6.1: five 32-bit words.
-#[derive(Clone, Copy)]
-pub(crate) struct State(pub(crate) [u32; 5]);
+pub(crate) type State = md::Words<u32, 5>;
 
 /// SHA-1's initial hash value H(0) (§5.3.1).
-pub(crate) const H0: State = State([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
-
-impl Zeroize for State {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
+pub(crate) const H0: State =
+    md::Words([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
 
 impl Family<64> for State {
     type Impl = Impl;

@@ -34,8 +34,6 @@ mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod shani;
 
-use zeroize::Zeroize;
-
 use super::md::{self, Family};
 use crate::rung::rungs;
 
@@ -174,24 +172,17 @@ macro_rules! rounds {
 use {round, rounds};
 
 /// The chaining value H of §6.2: eight 32-bit words.
-#[derive(Clone, Copy)]
-pub(crate) struct State(pub(crate) [u32; 8]);
+pub(crate) type State = md::Words<u32, 8>;
 
 /// SHA-256's initial hash value (§5.3.3).
-pub(crate) const H256: State = State([
+pub(crate) const H256: State = md::Words([
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ]);
 
 /// SHA-224's initial hash value (§5.3.2).
-pub(crate) const H224: State = State([
+pub(crate) const H224: State = md::Words([
     0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
 ]);
-
-impl Zeroize for State {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
 
 impl Family<64> for State {
     type Impl = Impl;
