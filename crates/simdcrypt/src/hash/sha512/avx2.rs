@@ -14,28 +14,47 @@
 //! second block, whose rounds are skipped. [`multi_block_rung!`] writes
 //! this once for this rung and for `avx512` (four blocks in zmm).
 //!
-//! Tried and dropped (16 KiB, beside OpenSSL's 0.746 GB/s in one
-//! process): K loaded with `vbroadcasti128` rather than from a table of
-//! doubled rows, 0.655 GB/s against 0.707; the rounds and steps of the
-//! first block unrolled in full, 0.66; each block's K + W contiguous
-//! (two 128-bit stores a step) and one loop of rounds for all, 0.645;
-//! the schedule software-pipelined (the next pair's first rows beside the
-//! second block's rounds), 0.657; rounds in `asm!` in OpenSSL's order,
-//! no faster than the compiler's.
+//! The first block's rounds and the steps are one `asm!` per two rounds
+//! ([`two_rounds!`]), a vector instruction after every two scalar ones,
+//! as OpenSSL's `sha512_block_data_order_avx2` interleaves them (it too
+//! schedules a pair of blocks during the first one's rounds, and nothing
+//! across pairs). Written in Rust, the compiler gathers the steps in runs
+//! of vector instructions ahead of the rounds, and the rounds wait behind
+//! them in the out-of-order window: at 16 KiB here (Zen 3, 3.2 GHz, best
+//! of runs, beside OpenSSL's 0.746 GB/s in one process) that ran at
+//! 0.667 GB/s (0.70 in some processes, by the stack's address), the same
+//! rounds with no schedule at 0.741, the whole schedule first and then
+//! the rounds at 0.626; the `asm!` steps run at 0.70–0.705.
+//!
+//! Tried and dropped (same measure): K loaded with `vbroadcasti128`
+//! rather than from a table of doubled rows, 0.655 GB/s against 0.707;
+//! the rounds and steps of the first block unrolled in full, 0.66; each
+//! block's K + W contiguous (two 128-bit stores a step) and one loop of
+//! rounds for all, 0.645; the schedule software-pipelined (the next pair's
+//! first rows beside the second block's rounds), 0.657; rounds in `asm!`
+//! in OpenSSL's order with the steps left to the compiler, no faster than
+//! the compiler's; the next pair's whole schedule spread over both blocks'
+//! rounds (in Rust: the compiler gathers it the same way), 0.56–0.61;
+//! Ch as `(e & f) + (!e & g)` with BMI1's `andn`, 0.64; e = d + T1 summed
+//! as (d + h + K + W + Ch) + Σ1 for a shorter path, 0.67–0.69 (and the
+//! scalar rung slower); an empty `asm!` after each Rust step to keep them
+//! apart, 0.666; the buffer 64-byte aligned, no change.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_loadu_si256, _mm256_loadu2_m128i,
-    _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm256_add_epi64, _mm256_loadu_si256, _mm256_loadu2_m128i, _mm256_setr_epi8,
+    _mm256_shuffle_epi8, _mm256_storeu_si256,
 };
 
 /// The rung over `$blocks` blocks at once: their schedule in vectors of
 /// type `Vector` (two words of each block per 128-bit lane, block j in
 /// lane j), the rounds in scalar code, the first block's beside the
 /// schedule's steps, the others' reading the stored K + W alone. The
-/// invoking module defines `Vector` and the lane operations `load_words`,
-/// `small_sigma0`, `small_sigma1`, `add`, `alignr`, `load` and `store`;
-/// `others` lists the blocks 1 … `$blocks` − 1.
+/// invoking module defines `Vector`, the lane operations `load_words`,
+/// `add`, `load` and `store`, and `first_block_group!(v, x, buffer,
+/// group)`: sixteen rounds of the first block on the working variables
+/// `v` with the eight steps, on `x`, that store group `group + 1` of the
+/// K + W in `buffer` (the rounds read group `group`, and `store_row`
+/// stores a row); `others` lists the blocks 1 … `$blocks` − 1.
 macro_rules! multi_block_rung {
     (features = $features:literal, blocks = $blocks:literal, others = [$($other:literal),+]) => {
         use $crate::hash::sha512::K512;
@@ -43,9 +62,10 @@ macro_rules! multi_block_rung {
 
         /// K_t + W_t for the 80 rounds of the blocks, as the schedule steps
         /// store them: in five groups of sixteen rounds, per pair of rounds
-        /// t, t + 1 two words of each block in turn.
-        #[repr(align(32))]
-        struct Scheduled([[u64; 16 * $blocks]; 5]);
+        /// t, t + 1 two words of each block in turn; then a copy of
+        /// [`K_ROWS`], next to them (one register addresses both).
+        #[repr(C, align(32))]
+        struct Scheduled([[u64; 16 * $blocks]; 5], [[u64; 2 * $blocks]; 40]);
 
         /// K_t, K_{t+1} for every block, as the schedule steps add them:
         /// one row per pair of rounds, so the addition reads it from memory
@@ -70,8 +90,8 @@ macro_rules! multi_block_rung {
         #[target_feature(enable = $features)]
         fn store_row(buffer: &mut Scheduled, group: usize, k: usize, x: Vector) {
             let t = 16 * group + 2 * k;
-            let row = &mut buffer.0[group][2 * $blocks * k..2 * $blocks * (k + 1)];
-            store(row, add(x, load(&K_ROWS[t / 2])));
+            let sum = add(x, load(&buffer.1[t / 2]));
+            store(&mut buffer.0[group][2 * $blocks * k..2 * $blocks * (k + 1)], sum);
         }
 
         /// Hashes the first `count` of `blocks` into `state` (§6.4.2); the
@@ -93,26 +113,9 @@ macro_rules! multi_block_rung {
                     $group[2 * $blocks * ($i / 2) + 2 * $j + ($i & 1)]
                 };
             }
-            // As `read` for the first block, and before every even round
-            // one schedule step: W_t, W_{t+1} of every block for t = 16
-            // (`group` + 1) + 2k, in `x[k]`, which held W_{t−16}, W_{t−15}.
-            macro_rules! scheduling {
-                ($group:expr, $i:literal) => {{
-                    if $i % 2 == 0 {
-                        let k = $i / 2;
-                        let w15 = alignr(x[(k + 1) % 8], x[k]);
-                        let w7 = alignr(x[(k + 5) % 8], x[(k + 4) % 8]);
-                        let sum = add(x[k], small_sigma0(w15));
-                        let sum = add(sum, w7);
-                        x[k] = add(sum, small_sigma1(x[(k + 7) % 8]));
-                        store_row(buffer, $group + 1, k, x[k]);
-                    }
-                    read!(buffer.0[$group], 0, $i)
-                }};
-            }
             let mut v = *state;
             for group in 0..4 {
-                sixteen_rounds!(v, scheduling, group);
+                first_block_group!(v, x, buffer, group);
             }
             sixteen_rounds!(v, read, buffer.0[4], 0);
             for (h, x) in state.iter_mut().zip(v) {
@@ -141,7 +144,7 @@ macro_rules! multi_block_rung {
         #[target_feature(enable = $features)]
         pub(super) unsafe fn compress(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
             // One buffer for the whole call: initialising it is not free.
-            let mut buffer = Scheduled([[0; 16 * $blocks]; 5]);
+            let mut buffer = Scheduled([[0; 16 * $blocks]; 5], K_ROWS);
             let (groups, rest) = blocks.as_chunks::<$blocks>();
             for group in groups {
                 blocks_at_once(state, &mut buffer, group.each_ref(), $blocks);
@@ -155,6 +158,170 @@ macro_rules! multi_block_rung {
 }
 
 pub(super) use multi_block_rung;
+
+/// Rounds 2k and 2k + 1 of a group of sixteen (`$k` is k) of the first
+/// block, as [`super::scalar::round!`] writes them, on `$a` … `$h` and the
+/// carried `b ^ c` in `$bc`, interleaved instruction by instruction with
+/// the schedule step on `x[k]` (W_t, W_{t+1} of both blocks, t sixteen
+/// rounds on), which adds K and stores the row one group ahead. `$p`
+/// points at the group's K + W in the `Scheduled` buffer.
+/// The scalar lines are the rounds (T1 into h, then e = d + T1, then
+/// a = T1 + Maj + Σ0 into h; Ch as ((f ^ g) & e) ^ g and Maj as
+/// ((a ^ b) & (b ^ c)) ^ b); the vector lines are the step: W_{t−16} +
+/// W_{t−7} + σ0(W_{t−15}) + σ1(W_{t−2}), σ0's ROTR^8 as a byte shuffle
+/// (`rot8`), the other rotations as two shifts.
+macro_rules! two_rounds {
+    ($x:ident, $p:ident, $rot8:ident, $bc:ident => $next:tt, $k:literal; $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
+        // SAFETY: the CPU has AVX2 and BMI2 (the caller's features). `$p`
+        // points at group g ≤ 3 of a `Scheduled`: the rounds read its row
+        // k, the step reads row 8 (g + 1) + k of the K copy and writes
+        // row k of group g + 1, all inside the buffer (`ko` and `so` are
+        // these offsets from `$p`); it uses no stack.
+        unsafe {
+            core::arch::asm!(
+                // h += K + W; t1 = Σ1(e); t0 = Ch(e, f, g);
+                // w15 = W_{t−15}, W_{t−14}; w7 = W_{t−7}, W_{t−6}.
+                "add {h}, qword ptr [{p} + {w0}]",
+                "rorx {t1}, {e}, 14",
+                "vpalignr {w15}, {x1}, {x0}, 8",
+                "mov {t0}, {f}",
+                "rorx {t2}, {e}, 18",
+                "vpalignr {w7}, {x5}, {x4}, 8",
+                "xor {t0}, {g}",
+                "xor {t1}, {t2}",
+                "vpaddq {x0}, {x0}, {w7}",
+                "and {t0}, {e}",
+                "rorx {t2}, {e}, 41",
+                "vpsrlq {vt}, {w15}, 1",
+                "xor {t0}, {g}",
+                "xor {t1}, {t2}",
+                "vpsllq {vu}, {w15}, 63",
+                // h = T1; d += T1; t0 = a ^ b; bc = Maj(a, b, c);
+                // t1 = Σ0(a); h = T1 + Maj + Σ0; vt = σ0(w15).
+                "add {h}, {t0}",
+                "mov {t0}, {a}",
+                "vpxor {vt}, {vt}, {vu}",
+                "add {h}, {t1}",
+                "xor {t0}, {b}",
+                "vpsrlq {vu}, {w15}, 7",
+                "rorx {t1}, {a}, 28",
+                "add {d}, {h}",
+                "vpxor {vt}, {vt}, {vu}",
+                "and {bc}, {t0}",
+                "rorx {t2}, {a}, 34",
+                "vpshufb {w15}, {w15}, {rot8}",
+                "xor {bc}, {b}",
+                "xor {t1}, {t2}",
+                "vpxor {vt}, {vt}, {w15}",
+                "add {h}, {bc}",
+                "rorx {t2}, {a}, 39",
+                "vpaddq {x0}, {x0}, {vt}",
+                "xor {t1}, {t2}",
+                "add {h}, {t1}",
+                // vt = σ1(W_{t−2}, W_{t−1}), finished in the second round.
+                "vpsrlq {vt}, {x7}, 19",
+                // The second round: a … h are h, a, …, g; b ^ c in t0,
+                // and bc the temporary that t0 was.
+                "add {g}, qword ptr [{p} + {w1}]",
+                "rorx {t1}, {d}, 14",
+                "vpsllq {vu}, {x7}, 45",
+                "mov {bc}, {e}",
+                "rorx {t2}, {d}, 18",
+                "vpxor {vt}, {vt}, {vu}",
+                "xor {bc}, {f}",
+                "xor {t1}, {t2}",
+                "vpsrlq {vu}, {x7}, 61",
+                "and {bc}, {d}",
+                "rorx {t2}, {d}, 41",
+                "vpxor {vt}, {vt}, {vu}",
+                "xor {bc}, {f}",
+                "xor {t1}, {t2}",
+                "vpsllq {vu}, {x7}, 3",
+                "add {g}, {bc}",
+                "mov {bc}, {h}",
+                "vpxor {vt}, {vt}, {vu}",
+                "add {g}, {t1}",
+                "xor {bc}, {a}",
+                "vpsrlq {vu}, {x7}, 6",
+                "rorx {t1}, {h}, 28",
+                "add {c}, {g}",
+                "vpxor {vt}, {vt}, {vu}",
+                "and {t0}, {bc}",
+                "rorx {t2}, {h}, 34",
+                "vpaddq {x0}, {x0}, {vt}",
+                "xor {t0}, {a}",
+                "xor {t1}, {t2}",
+                // The row: K + W_t, K + W_{t+1} of both blocks.
+                "vpaddq {vt}, {x0}, ymmword ptr [{p} + {ko}]",
+                "add {g}, {t0}",
+                "rorx {t2}, {h}, 39",
+                "vmovdqu ymmword ptr [{p} + {so}], {vt}",
+                "xor {t1}, {t2}",
+                "add {g}, {t1}",
+                a = inout(reg) $a,
+                b = inout(reg) $b,
+                c = inout(reg) $c,
+                d = inout(reg) $d,
+                e = inout(reg) $e,
+                f = inout(reg) $f,
+                g = inout(reg) $g,
+                h = inout(reg) $h,
+                bc = inout(reg) $bc => $next,
+                t0 = out(reg) _,
+                t1 = out(reg) _,
+                t2 = out(reg) _,
+                p = in(reg) $p,
+                x0 = inout(ymm_reg) $x[$k],
+                x1 = in(ymm_reg) $x[($k + 1) % 8],
+                x4 = in(ymm_reg) $x[($k + 4) % 8],
+                x5 = in(ymm_reg) $x[($k + 5) % 8],
+                x7 = in(ymm_reg) $x[($k + 7) % 8],
+                rot8 = in(ymm_reg) $rot8,
+                w15 = out(ymm_reg) _,
+                w7 = out(ymm_reg) _,
+                vt = out(ymm_reg) _,
+                vu = out(ymm_reg) _,
+                w0 = const ROW * $k,
+                w1 = const ROW * $k + 8,
+                ko = const core::mem::offset_of!(Scheduled, 1) + GROUP + ROW * $k,
+                so = const GROUP + ROW * $k,
+                options(nostack),
+            );
+        }
+    };
+}
+
+/// Bytes of a row of K + W in the `Scheduled` buffer: one vector.
+const ROW: usize = size_of::<__m256i>();
+
+/// Bytes of a group of sixteen rounds' K + W: eight rows.
+const GROUP: usize = 8 * ROW;
+
+/// Sixteen rounds of the first block with the eight steps that make the
+/// next group's K + W, in [`two_rounds!`]; the rounds renamed as in
+/// [`super::scalar::sixteen_rounds!`].
+macro_rules! first_block_group {
+    ($v:ident, $x:ident, $buffer:ident, $group:ident) => {{
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
+        let mut bc = b ^ c;
+        let p = core::ptr::from_mut($buffer)
+            .cast::<u8>()
+            .wrapping_add(GROUP * $group);
+        let rot8 = _mm256_setr_epi8(
+            1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, //
+            1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8,
+        );
+        two_rounds!($x, p, rot8, bc => bc, 0; a, b, c, d, e, f, g, h);
+        two_rounds!($x, p, rot8, bc => bc, 1; g, h, a, b, c, d, e, f);
+        two_rounds!($x, p, rot8, bc => bc, 2; e, f, g, h, a, b, c, d);
+        two_rounds!($x, p, rot8, bc => bc, 3; c, d, e, f, g, h, a, b);
+        two_rounds!($x, p, rot8, bc => bc, 4; a, b, c, d, e, f, g, h);
+        two_rounds!($x, p, rot8, bc => bc, 5; g, h, a, b, c, d, e, f);
+        two_rounds!($x, p, rot8, bc => bc, 6; e, f, g, h, a, b, c, d);
+        two_rounds!($x, p, rot8, bc => _, 7; c, d, e, f, g, h, a, b);
+        $v = [a, b, c, d, e, f, g, h];
+    }};
+}
 
 /// Two words of each of two blocks.
 type Vector = __m256i;
@@ -176,40 +343,10 @@ fn load_words(blocks: [&[u8; 128]; 2], k: usize) -> __m256i {
     _mm256_shuffle_epi8(x, bswap64)
 }
 
-/// σ0 (§4.1.3, (4.12)) on each 64-bit lane: ROTR^8 as a byte shuffle,
-/// ROTR^1 as two shifts.
-#[target_feature(enable = "avx2")]
-fn small_sigma0(x: __m256i) -> __m256i {
-    let rotr8 = _mm256_setr_epi8(
-        1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, //
-        1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8,
-    );
-    let shifts = _mm256_xor_si256(
-        _mm256_xor_si256(_mm256_srli_epi64::<1>(x), _mm256_slli_epi64::<63>(x)),
-        _mm256_srli_epi64::<7>(x),
-    );
-    _mm256_xor_si256(shifts, _mm256_shuffle_epi8(x, rotr8))
-}
-
-/// σ1 (§4.1.3, (4.13)) on each 64-bit lane.
-#[target_feature(enable = "avx2")]
-fn small_sigma1(x: __m256i) -> __m256i {
-    let rotr19 = _mm256_xor_si256(_mm256_srli_epi64::<19>(x), _mm256_slli_epi64::<45>(x));
-    let rotr61 = _mm256_xor_si256(_mm256_srli_epi64::<61>(x), _mm256_slli_epi64::<3>(x));
-    _mm256_xor_si256(_mm256_xor_si256(rotr19, rotr61), _mm256_srli_epi64::<6>(x))
-}
-
 /// Addition modulo 2^64 on each lane.
 #[target_feature(enable = "avx2")]
 fn add(a: __m256i, b: __m256i) -> __m256i {
     _mm256_add_epi64(a, b)
-}
-
-/// Within each 128-bit lane, the high word of `lo` then the low word of
-/// `hi`: W_{t+1}, W_{t+2} from W_t, W_{t+1} and W_{t+2}, W_{t+3}.
-#[target_feature(enable = "avx2")]
-fn alignr(hi: __m256i, lo: __m256i) -> __m256i {
-    _mm256_alignr_epi8::<8>(hi, lo)
 }
 
 /// A row of four words.

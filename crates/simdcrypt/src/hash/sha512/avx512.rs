@@ -1,6 +1,7 @@
 //! AVX-512F/BW + BMI2: the message schedule of four blocks at once in zmm
 //! registers, the rounds in scalar code (`rorx`), as [`super::avx2`]
-//! does for two (the same [`multi_block_rung!`]): block j in 128-bit
+//! does for two (the same [`multi_block_rung!`]; the first block's rounds
+//! beside the steps here in plain Rust, not `asm!`): block j in 128-bit
 //! lane j. AVX-512 makes a step cheap: `vprorq` rotates, and one
 //! `vpternlogq` is a three-way XOR, so σ0 and σ1 take four instructions
 //! each. The first block's rounds run beside the steps, the other three
@@ -103,6 +104,29 @@ fn store(row: &mut [u64], x: __m512i) {
     let row = &mut row[..8];
     // SAFETY: `row` is 64 bytes, the size of the unaligned store.
     unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), x) };
+}
+
+/// Sixteen rounds of the first block (on `$v`) with, before every even
+/// round i = 2k, one schedule step: W_t, W_{t+1} of every block for
+/// t = 16 (`group` + 1) + 2k, in `x[k]`, which held W_{t−16}, W_{t−15}.
+macro_rules! first_block_group {
+    ($v:ident, $x:ident, $buffer:ident, $group:ident) => {{
+        macro_rules! scheduling {
+            ($i:literal) => {{
+                if $i % 2 == 0 {
+                    let k = $i / 2;
+                    let w15 = alignr($x[(k + 1) % 8], $x[k]);
+                    let w7 = alignr($x[(k + 5) % 8], $x[(k + 4) % 8]);
+                    let sum = add($x[k], small_sigma0(w15));
+                    let sum = add(sum, w7);
+                    $x[k] = add(sum, small_sigma1($x[(k + 7) % 8]));
+                    store_row($buffer, $group + 1, k, $x[k]);
+                }
+                read!($buffer.0[$group], 0, $i)
+            }};
+        }
+        sixteen_rounds!($v, scheduling);
+    }};
 }
 
 multi_block_rung!(

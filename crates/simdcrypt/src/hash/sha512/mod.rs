@@ -5,15 +5,15 @@
 //! |---|---|---|
 //! | `reference` | any | §6.4.2 literally: the 80-word schedule, then 80 rounds |
 //! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule |
-//! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, beside scalar `rorx` rounds |
+//! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, interleaved in `asm!` with the first block's `rorx` rounds |
 //! | `avx512` | AVX-512F/BW, BMI2 | the schedule of four blocks at once in zmm (`vprorq`, `vpternlogq`) |
 //!
 //! Rough SHA-512 throughput at 16 KiB on an AMD EPYC (Zen 3) shared with
 //! other builds, best of 40 runs in one process beside OpenSSL 3.0's
-//! `SHA512()`: `reference` 0.36 GB/s, `scalar` 0.51, `avx2` 0.67–0.71
-//! (the spread follows code layout between builds), OpenSSL 0.75. The
-//! rounds alone (schedule left out, wrong digests) ran at 0.75:
-//! the 22 integer operations of a round bound both.
+//! `SHA512()`: `reference` 0.36 GB/s, `scalar` 0.51, `avx2` 0.70
+//! (0.667 before its steps went into `asm!`), OpenSSL 0.745. The rounds
+//! alone (schedule left out, wrong digests) ran at 0.74: the 22 integer
+//! operations of a round bound both.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
