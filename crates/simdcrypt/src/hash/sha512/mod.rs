@@ -22,8 +22,6 @@ mod avx512;
 mod reference;
 mod scalar;
 
-use zeroize::Zeroize;
-
 use super::md::{self, Family};
 use crate::rung::rungs;
 
@@ -141,12 +139,11 @@ pub(crate) const K512: [u64; 80] = [
 ];
 
 /// The chaining value H of §6.4: eight 64-bit words.
-#[derive(Clone, Copy)]
-pub(crate) struct State(pub(crate) [u64; 8]);
+pub(crate) type State = md::Words<u64, 8>;
 
 /// SHA-512's initial hash value (§5.3.5): the first 64 bits of the
 /// fractional parts of the square roots of the first 8 primes.
-pub(crate) const H512: State = State([
+pub(crate) const H512: State = md::Words([
     0x6a09e667f3bcc908,
     0xbb67ae8584caa73b,
     0x3c6ef372fe94f82b,
@@ -158,7 +155,7 @@ pub(crate) const H512: State = State([
 ]);
 
 /// SHA-384's initial hash value (§5.3.4): from the 9th to the 16th primes.
-pub(crate) const H384: State = State([
+pub(crate) const H384: State = md::Words([
     0xcbbb9d5dc1059ed8,
     0x629a292a367cd507,
     0x9159015a3070dd17,
@@ -171,7 +168,7 @@ pub(crate) const H384: State = State([
 
 /// SHA-512/256's initial hash value (§5.3.6.2): the SHA-512/t IV
 /// generation function (§5.3.6) on "SHA-512/256".
-pub(crate) const H512_256: State = State([
+pub(crate) const H512_256: State = md::Words([
     0x22312194fc2bf72c,
     0x9f555fa3c84c64c2,
     0x2393b86b6f53b151,
@@ -181,12 +178,6 @@ pub(crate) const H512_256: State = State([
     0x2b0199fc2c85b8aa,
     0x0eb72ddc81c52ca2,
 ]);
-
-impl Zeroize for State {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
 
 impl Family<128> for State {
     type Impl = Impl;
