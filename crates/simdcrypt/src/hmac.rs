@@ -110,16 +110,21 @@ impl<H: Hash> Hmac<H> {
     }
 
     /// The tag of everything absorbed.
-    pub fn finalize(mut self) -> H::Digest {
-        self.finalize_reset()
+    pub fn finalize(self) -> H::Digest {
+        Self::tag(self.inner, self.outer_keyed)
     }
 
     /// The tag of everything absorbed; the MAC starts over with the same
     /// key, without hashing it again.
     pub fn finalize_reset(&mut self) -> H::Digest {
         let inner = std::mem::replace(&mut self.inner, self.inner_keyed.clone());
+        Self::tag(inner, self.outer_keyed.clone())
+    }
+
+    /// RFC 2104 §2 steps 5–9 from the inner hash of the message and the
+    /// hash keyed with `K0 ⊕ opad`.
+    fn tag(inner: H, mut outer: H) -> H::Digest {
         let mut inner_digest = inner.finalize();
-        let mut outer = self.outer_keyed.clone();
         outer.update(inner_digest.as_ref());
         inner_digest.as_mut().zeroize();
         outer.finalize()
