@@ -1,0 +1,80 @@
+//! What can go wrong reading and writing age files, in words a user can act
+//! on.
+
+use std::io;
+
+/// An error of the age format or of the I/O around it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The header breaks c2sp.org/age's grammar or a stanza's rules.
+    #[error("header is malformed: {0}")]
+    Header(String),
+    /// The version line names a version other than v1.
+    #[error("unsupported age version {0:?}: only age-encryption.org/v1 is known")]
+    UnsupportedVersion(String),
+    /// The ASCII armor is not strict RFC 7468 PEM with canonical base64.
+    #[error("armor is malformed: {0}")]
+    Armor(String),
+    /// No identity unwrapped any stanza.
+    #[error("no identity matched any of the recipients")]
+    NoMatch,
+    /// The passphrase did not unwrap the scrypt stanza.
+    #[error("wrong passphrase")]
+    WrongPassphrase,
+    /// A scrypt stanza sits beside other stanzas, or a passphrase beside
+    /// other recipients.
+    #[error("a passphrase (scrypt) recipient must be the only recipient of a file")]
+    ScryptNotAlone,
+    /// The scrypt work factor is above the limit the reader accepts.
+    #[error(
+        "scrypt work factor 2^{found} is above the limit 2^{limit} (raise it with --max-work-factor if you trust the file)"
+    )]
+    WorkFactorTooLarge {
+        /// The file's log2 N.
+        found: u8,
+        /// The largest accepted log2 N.
+        limit: u8,
+    },
+    /// The header MAC does not match the header under the unwrapped key.
+    #[error("header MAC does not match: the header was modified or corrupted")]
+    HeaderMac,
+    /// The payload ends before its final chunk.
+    #[error("file is truncated")]
+    Truncated,
+    /// A payload chunk failed its tag.
+    #[error("chunk {0} failed authentication: the file was modified or corrupted")]
+    Chunk(u64),
+    /// The final chunk is empty after a full chunk, which a writer never
+    /// produces.
+    #[error("chunk {0} is an empty final chunk after a full one: the file was modified")]
+    EmptyFinalChunk(u64),
+    /// Data follows the final chunk.
+    #[error("trailing data after the final chunk: the file was modified")]
+    TrailingData,
+    /// Encryption was asked for no recipients.
+    #[error("no recipients given")]
+    NoRecipients,
+    /// A recipient string could not be parsed.
+    #[error("invalid recipient {0:?}: {1}")]
+    Recipient(String, String),
+    /// An identity string could not be parsed.
+    #[error("invalid identity: {0}")]
+    Identity(String),
+    /// The operating system gave no randomness.
+    #[error("the operating system's random number generator failed: {0}")]
+    Random(String),
+    /// A primitive refused its input (scrypt memory, for one).
+    #[error(transparent)]
+    Crypto(#[from] simdcrypt::Error),
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+impl Error {
+    /// A header error with its reason.
+    pub(crate) fn header(reason: impl Into<String>) -> Self {
+        Error::Header(reason.into())
+    }
+}

@@ -1,0 +1,1 @@
+//! Identity and recipient files as age reads them.

@@ -1,0 +1,267 @@
+//! The age v1 file format ([c2sp.org/age](https://c2sp.org/age)) on
+//! simdcrypt's own primitives.
+//!
+//! An age file is a textual header that wraps a 16-byte *file key* for one
+//! or more recipients, then a binary payload: a 16-byte nonce and the
+//! plaintext in 64 KiB chunks sealed with ChaCha20-Poly1305 (the STREAM
+//! construction). simdcrypt's ChaCha20-Poly1305, HKDF-SHA-256,
+//! HMAC-SHA-256 and scrypt do all of the symmetric work; X25519, ML-KEM-768,
+//! SHA-3, Bech32 and base64 come from their well-kept crates.
+//!
+//! Files written here are read by `age` and `rage`, and theirs here.
+//!
+//! ```
+//! use simdcrypt_age::{decrypt, encrypt, x25519};
+//!
+//! let identity = x25519::Identity::generate()?;
+//! let recipient = identity.to_public();
+//! let mut sealed = Vec::new();
+//! encrypt(&[&recipient], &b"attack at dawn"[..], &mut sealed)?;
+//!
+//! let mut opened = Vec::new();
+//! decrypt(&[&identity], &sealed[..], &mut opened)?;
+//! assert_eq!(opened, b"attack at dawn");
+//! # Ok::<(), simdcrypt_age::Error>(())
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod armor;
+mod bech32;
+mod error;
+pub mod format;
+pub mod keys;
+pub mod pq;
+pub mod scrypt;
+pub mod stream;
+pub mod x25519;
+
+use std::io::{BufRead, BufReader, Read, Write};
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+pub use error::Error;
+pub use format::{Header, Stanza};
+pub use stream::Threads;
+
+/// The 128-bit symmetric key a file's payload is derived from (c2sp.org/age,
+/// "File key"): 16 bytes from the CSPRNG, never reused, wiped on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct FileKey([u8; FileKey::LEN]);
+
+impl FileKey {
+    /// The length of a file key in bytes.
+    pub const LEN: usize = 16;
+
+    /// A fresh file key from the operating system's CSPRNG.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Random`] when the operating system cannot give randomness.
+    pub fn generate() -> Result<Self, Error> {
+        Ok(FileKey(random()?))
+    }
+
+    /// A file key from its bytes (for unwrapping and for tests).
+    pub fn from_bytes(bytes: [u8; FileKey::LEN]) -> Self {
+        FileKey(bytes)
+    }
+
+    /// The key's bytes.
+    pub fn expose(&self) -> &[u8; FileKey::LEN] {
+        &self.0
+    }
+}
+
+/// Something a file can be encrypted to: wraps the file key into one or
+/// more recipient stanzas (c2sp.org/age, "Recipient stanza").
+pub trait Recipient {
+    /// The stanzas that carry `file_key` to this recipient.
+    ///
+    /// # Errors
+    ///
+    /// When randomness or a key derivation fails.
+    fn wrap(&self, file_key: &FileKey) -> Result<Vec<Stanza>, Error>;
+
+    /// Whether this recipient's stanza must be the only one in a header
+    /// (scrypt's rule, c2sp.org/age "scrypt recipient stanza").
+    fn must_be_alone(&self) -> bool {
+        false
+    }
+}
+
+/// Something that can unwrap a file key from a header's stanzas.
+pub trait Identity {
+    /// The file key carried by `stanza`, `Ok(None)` when the stanza is not
+    /// addressed to this identity (another type, or another key of this
+    /// type), and an error when a stanza of this identity's type is
+    /// malformed: the specification's "MUST reject".
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Header`] for a malformed stanza of this identity's type.
+    fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error>;
+}
+
+/// Fills an array from the operating system's CSPRNG (`getrandom`).
+pub(crate) fn random<const N: usize>() -> Result<[u8; N], Error> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).map_err(|e| Error::Random(e.to_string()))?;
+    Ok(bytes)
+}
+
+/// Encrypts everything `input` gives to `recipients`, writing the age file
+/// to `output`, on every core ([`Threads::Auto`]).
+///
+/// # Errors
+///
+/// As [`Encryptor::new`] and [`stream::encrypt`].
+pub fn encrypt(
+    recipients: &[&dyn Recipient],
+    input: impl Read + Send,
+    output: impl Write,
+) -> Result<u64, Error> {
+    Encryptor::new(recipients)?.encrypt(input, output, Threads::Auto)
+}
+
+/// Decrypts the age file `input` (binary or armored) with the first of
+/// `identities` that matches, writing the plaintext to `output`.
+///
+/// # Errors
+///
+/// As [`Decryptor::new`], [`Decryptor::file_key`] and [`stream::decrypt`].
+pub fn decrypt(
+    identities: &[&dyn Identity],
+    input: impl Read + Send,
+    output: impl Write,
+) -> Result<u64, Error> {
+    let decryptor = Decryptor::new(armor::ArmoredReader::new(BufReader::new(input)))?;
+    let file_key = decryptor.file_key(identities)?;
+    decryptor.decrypt(&file_key, output, Threads::Auto)
+}
+
+/// The header side of encryption: a fresh file key wrapped for every
+/// recipient, and the MACed header.
+pub struct Encryptor {
+    file_key: FileKey,
+    header: Header,
+}
+
+impl Encryptor {
+    /// A new file key wrapped for `recipients`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoRecipients`] for none, [`Error::ScryptNotAlone`] when a
+    /// passphrase is mixed with other recipients, and what wrapping gives.
+    pub fn new(recipients: &[&dyn Recipient]) -> Result<Self, Error> {
+        if recipients.is_empty() {
+            return Err(Error::NoRecipients);
+        }
+        if recipients.len() > 1 && recipients.iter().any(|r| r.must_be_alone()) {
+            return Err(Error::ScryptNotAlone);
+        }
+        let file_key = FileKey::generate()?;
+        let mut stanzas = Vec::new();
+        for recipient in recipients {
+            stanzas.extend(recipient.wrap(&file_key)?);
+        }
+        let header = Header::new(stanzas, &file_key)?;
+        Ok(Encryptor { file_key, header })
+    }
+
+    /// The header this file starts with.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Writes the header and the payload of everything `input` gives.
+    /// Returns the number of plaintext bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`stream::encrypt`].
+    pub fn encrypt(
+        &self,
+        input: impl Read + Send,
+        mut output: impl Write,
+        threads: Threads,
+    ) -> Result<u64, Error> {
+        self.header.write(&mut output)?;
+        stream::encrypt(&self.file_key, input, output, threads)
+    }
+}
+
+/// The header side of decryption: the parsed header, then the payload.
+pub struct Decryptor<R> {
+    header: Header,
+    input: R,
+}
+
+impl<R: BufRead + Send> Decryptor<R> {
+    /// Reads and parses the header from `input` (binary; wrap armored input
+    /// in [`armor::ArmoredReader`] first).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Header`] (or [`Error::UnsupportedVersion`]) when the header
+    /// breaks c2sp.org/age's grammar, [`Error::Io`] when reading fails.
+    pub fn new(mut input: R) -> Result<Self, Error> {
+        let header = Header::read(&mut input)?;
+        Ok(Decryptor { header, input })
+    }
+
+    /// The parsed header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Whether the file is passphrase-encrypted: its one stanza is scrypt.
+    pub fn is_passphrase(&self) -> bool {
+        self.header.stanzas().iter().any(|s| s.tag == scrypt::TAG)
+    }
+
+    /// Unwraps the file key with the first identity that matches a stanza,
+    /// then checks the header MAC with it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ScryptNotAlone`] for a scrypt stanza beside others,
+    /// [`Error::Header`] for a malformed stanza, [`Error::WrongPassphrase`]
+    /// or [`Error::NoMatch`] when nothing unwraps, [`Error::HeaderMac`] when
+    /// the MAC does not match.
+    pub fn file_key(&self, identities: &[&dyn Identity]) -> Result<FileKey, Error> {
+        let stanzas = self.header.stanzas();
+        if stanzas.len() > 1 && self.is_passphrase() {
+            return Err(Error::ScryptNotAlone);
+        }
+        for identity in identities {
+            for stanza in stanzas {
+                if let Some(file_key) = identity.unwrap(stanza)? {
+                    self.header.verify_mac(&file_key)?;
+                    return Ok(file_key);
+                }
+            }
+        }
+        Err(if self.is_passphrase() {
+            Error::WrongPassphrase
+        } else {
+            Error::NoMatch
+        })
+    }
+
+    /// Decrypts the payload with `file_key` to `output`, releasing each
+    /// chunk only after its tag verified. Returns the plaintext length.
+    ///
+    /// # Errors
+    ///
+    /// As [`stream::decrypt`].
+    pub fn decrypt(
+        self,
+        file_key: &FileKey,
+        output: impl Write,
+        threads: Threads,
+    ) -> Result<u64, Error> {
+        stream::decrypt(file_key, self.input, output, threads)
+    }
+}

@@ -1,0 +1,404 @@
+//! The payload (c2sp.org/age, "Payload"): a 16-byte nonce, then the
+//! plaintext in 64 KiB chunks, each sealed with ChaCha20-Poly1305 under the
+//! payload key and the nonce `counter (11 bytes, big endian) || last flag`.
+//!
+//! Chunks are independent, so both directions run as a pipeline: one thread
+//! reads batches of chunks, workers on every core seal or open them in
+//! place, and the calling thread writes them in order. Memory stays bounded
+//! by a fixed pool of batch buffers whatever the file's size. Decryption
+//! writes a chunk only after its own tag verified, and on a failure writes
+//! the chunks before it and nothing after.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read, Write};
+use std::num::NonZeroUsize;
+use std::sync::{Mutex, mpsc};
+use std::thread;
+
+use simdcrypt::aead::{ChaCha20Poly1305, TAG_LEN};
+use simdcrypt::kdf::hkdf_sha256;
+use zeroize::Zeroizing;
+
+use crate::{Error, FileKey, random};
+
+/// Plaintext bytes in every chunk but the last.
+pub const CHUNK_LEN: usize = 64 * 1024;
+/// A full chunk once sealed: plaintext and tag.
+pub const SEALED_CHUNK_LEN: usize = CHUNK_LEN + TAG_LEN;
+/// The payload nonce that starts the payload.
+pub const NONCE_LEN: usize = 16;
+/// Chunks handed to a worker at once: 1 MiB, enough to make the hand-over
+/// negligible and few enough to keep every core busy on small files.
+const BATCH_CHUNKS: usize = 16;
+/// Bytes of a batch buffer: room for its chunks sealed.
+const BATCH_LEN: usize = BATCH_CHUNKS * SEALED_CHUNK_LEN;
+
+/// How many threads seal or open chunks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Threads {
+    /// One per core the operating system gives this process.
+    #[default]
+    Auto,
+    /// Exactly this many; one runs everything on the calling thread.
+    Count(NonZeroUsize),
+}
+
+impl Threads {
+    /// The number of worker threads this stands for.
+    fn count(self) -> usize {
+        match self {
+            Threads::Auto => thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            Threads::Count(n) => n.get(),
+        }
+    }
+}
+
+/// The payload key: `HKDF-SHA-256(ikm = file key, salt = nonce, info =
+/// "payload")`, as its AEAD.
+fn payload_aead(file_key: &FileKey, nonce: &[u8; NONCE_LEN]) -> Result<ChaCha20Poly1305, Error> {
+    let mut key = Zeroizing::new([0u8; 32]);
+    hkdf_sha256(nonce, file_key.expose(), b"payload", &mut *key)?;
+    Ok(ChaCha20Poly1305::new(&key))
+}
+
+/// The nonce of chunk `counter`: an 11-byte big-endian counter, then 0x01
+/// for the final chunk and 0x00 before it. A `u64` counter is 2^80 bytes of
+/// payload, so the 88-bit field never fills.
+fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
+    let mut nonce = [0u8; 12];
+    nonce[3..11].copy_from_slice(&counter.to_be_bytes());
+    nonce[11] = u8::from(last);
+    nonce
+}
+
+/// A run of consecutive chunks in one buffer, chunk `i` at
+/// `i * SEALED_CHUNK_LEN`.
+struct Batch {
+    /// The batch's place in the stream.
+    sequence: u64,
+    buf: Vec<u8>,
+    /// Length of each chunk's slot as read: plaintext when sealing, sealed
+    /// chunk when opening.
+    lens: Vec<usize>,
+    /// Whether the batch's last chunk ends the stream.
+    at_end: bool,
+    /// Chunks verified, and the error that stopped the batch early.
+    verified: usize,
+    error: Option<Error>,
+}
+
+impl Batch {
+    /// The counter of the batch's first chunk.
+    fn first_counter(&self) -> u64 {
+        self.sequence * BATCH_CHUNKS as u64
+    }
+
+    /// Whether chunk `i` of the batch is the stream's final chunk.
+    fn is_last(&self, i: usize) -> bool {
+        self.at_end && i + 1 == self.lens.len()
+    }
+}
+
+/// The input side: full reads, and one byte of look-ahead to tell whether a
+/// full chunk is the last.
+struct Source<R> {
+    input: R,
+    carry: Option<u8>,
+    eof: bool,
+}
+
+impl<R: Read> Source<R> {
+    /// Fills `dst` as far as the input goes; short only at end of input.
+    fn fill(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        if let (Some(byte), Some(first)) = (self.carry, dst.first_mut()) {
+            *first = byte;
+            self.carry = None;
+            n = 1;
+        }
+        while n < dst.len() && !self.eof {
+            match self.input.read(&mut dst[n..]) {
+                Ok(0) => self.eof = true,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Whether the input is exhausted, reading one byte ahead if need be.
+    fn at_end(&mut self) -> io::Result<bool> {
+        if self.carry.is_none() && !self.eof {
+            let mut byte = [0u8];
+            if self.fill(&mut byte)? == 1 {
+                self.carry = Some(byte[0]);
+            }
+        }
+        Ok(self.carry.is_none() && self.eof)
+    }
+}
+
+/// Runs `read → work → write` over batches, on `threads` workers, writing
+/// in stream order; stops at the first error, the reader's or the writer's.
+/// Every batch buffer comes from a pool of fixed size, so memory is bounded.
+fn pipeline(
+    threads: Threads,
+    mut read: impl FnMut(Vec<u8>, u64) -> Result<Option<Batch>, Error> + Send,
+    work: impl Fn(&mut Batch) + Sync,
+    mut write: impl FnMut(&mut Batch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let workers = threads.count();
+    if workers == 1 {
+        let mut buf = Vec::new();
+        for sequence in 0.. {
+            let Some(mut batch) = read(buf, sequence)? else {
+                return Ok(());
+            };
+            work(&mut batch);
+            write(&mut batch)?;
+            buf = batch.buf;
+        }
+    }
+    let (pool_tx, pool_rx) = mpsc::channel::<Vec<u8>>();
+    for _ in 0..2 * workers + 2 {
+        // Buffers are allocated by the reader on first use.
+        let _ = pool_tx.send(Vec::new());
+    }
+    let (work_tx, work_rx) = mpsc::sync_channel::<Batch>(workers);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::channel::<Result<Batch, (u64, Error)>>();
+    thread::scope(|scope| {
+        let reader_done = done_tx.clone();
+        scope.spawn(move || {
+            for sequence in 0.. {
+                let Ok(buf) = pool_rx.recv() else { return };
+                match read(buf, sequence) {
+                    Ok(Some(batch)) => {
+                        if work_tx.send(batch).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(e) => {
+                        let _ = reader_done.send(Err((sequence, e)));
+                        return;
+                    }
+                }
+            }
+        });
+        for _ in 0..workers {
+            let (work_rx, done_tx, work) = (&work_rx, done_tx.clone(), &work);
+            scope.spawn(move || {
+                loop {
+                    let next = work_rx
+                        .lock()
+                        .map_err(drop)
+                        .and_then(|rx| rx.recv().map_err(drop));
+                    let Ok(mut batch) = next else { return };
+                    work(&mut batch);
+                    if done_tx.send(Ok(batch)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let mut pending = BTreeMap::new();
+        let mut next = 0u64;
+        for done in done_rx {
+            let (sequence, item) = match done {
+                Ok(batch) => (batch.sequence, Ok(batch)),
+                Err((sequence, e)) => (sequence, Err(e)),
+            };
+            pending.insert(sequence, item);
+            while let Some(item) = pending.remove(&next) {
+                let mut batch = item?;
+                write(&mut batch)?;
+                next += 1;
+                let _ = pool_tx.send(batch.buf);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Encrypts everything `input` gives as an age payload (nonce, then
+/// chunks) to `output`. Returns the number of plaintext bytes.
+///
+/// # Errors
+///
+/// [`Error::Io`] when reading or writing fails, [`Error::Random`] without
+/// randomness for the nonce.
+pub fn encrypt(
+    file_key: &FileKey,
+    input: impl Read + Send,
+    mut output: impl Write,
+    threads: Threads,
+) -> Result<u64, Error> {
+    let nonce = random::<NONCE_LEN>()?;
+    let aead = payload_aead(file_key, &nonce)?;
+    output.write_all(&nonce)?;
+    let mut source = Source {
+        input,
+        carry: None,
+        eof: false,
+    };
+    let mut total = 0u64;
+    let read = |mut buf: Vec<u8>, sequence| -> Result<Option<Batch>, Error> {
+        if sequence > 0 && source.at_end()? {
+            return Ok(None);
+        }
+        buf.resize(BATCH_LEN, 0);
+        let mut lens = Vec::with_capacity(BATCH_CHUNKS);
+        let mut at_end = false;
+        for slot in buf.chunks_exact_mut(SEALED_CHUNK_LEN) {
+            let n = source.fill(&mut slot[..CHUNK_LEN])?;
+            lens.push(n);
+            at_end = n < CHUNK_LEN || source.at_end()?;
+            if at_end {
+                break;
+            }
+        }
+        Ok(Some(Batch {
+            sequence,
+            buf,
+            lens,
+            at_end,
+            verified: 0,
+            error: None,
+        }))
+    };
+    let seal = |batch: &mut Batch| {
+        let first = batch.first_counter();
+        for (i, &len) in batch.lens.iter().enumerate() {
+            let nonce = chunk_nonce(first + i as u64, batch.is_last(i));
+            let slot = &mut batch.buf[i * SEALED_CHUNK_LEN..][..len + TAG_LEN];
+            let (data, tag) = slot.split_at_mut(len);
+            tag.copy_from_slice(&aead.encrypt_in_place_detached(&nonce, &[], data));
+        }
+        batch.verified = batch.lens.len();
+    };
+    pipeline(threads, read, seal, |batch| {
+        let plain: usize = batch.lens.iter().sum();
+        let sealed = plain + batch.lens.len() * TAG_LEN;
+        output.write_all(&batch.buf[..sealed])?;
+        total += plain as u64;
+        Ok(())
+    })?;
+    output.flush()?;
+    Ok(total)
+}
+
+/// Opens sealed chunk `counter` in place; false when its tag does not match
+/// (the AEAD then zeroes it).
+fn open_chunk(aead: &ChaCha20Poly1305, counter: u64, last: bool, slot: &mut [u8]) -> bool {
+    let (data, tag) = slot.split_at_mut(slot.len() - TAG_LEN);
+    let tag: &[u8; TAG_LEN] = (&*tag).try_into().unwrap_or(&[0; TAG_LEN]);
+    aead.decrypt_in_place_detached(&chunk_nonce(counter, last), &[], data, tag)
+        .is_ok()
+}
+
+/// Decrypts an age payload from `input` to `output`, writing each chunk
+/// only after its tag verified. Returns the number of plaintext bytes.
+///
+/// # Errors
+///
+/// [`Error::Truncated`] when the payload ends before a final chunk,
+/// [`Error::Chunk`] for a chunk that fails its tag (trailing data included),
+/// [`Error::EmptyFinalChunk`], [`Error::Io`]. The chunks before the failing
+/// one have been written.
+pub fn decrypt(
+    file_key: &FileKey,
+    input: impl Read + Send,
+    mut output: impl Write,
+    threads: Threads,
+) -> Result<u64, Error> {
+    let mut source = Source {
+        input,
+        carry: None,
+        eof: false,
+    };
+    let mut nonce = [0u8; NONCE_LEN];
+    if source.fill(&mut nonce)? < NONCE_LEN {
+        return Err(Error::Truncated);
+    }
+    let aead = payload_aead(file_key, &nonce)?;
+    let mut total = 0u64;
+    let read = |mut buf: Vec<u8>, sequence| -> Result<Option<Batch>, Error> {
+        if sequence > 0 && source.at_end()? {
+            return Ok(None);
+        }
+        buf.resize(BATCH_LEN, 0);
+        let n = source.fill(&mut buf)?;
+        let at_end = n < BATCH_LEN || source.at_end()?;
+        let mut lens: Vec<usize> = (0..n)
+            .step_by(SEALED_CHUNK_LEN)
+            .map(|at| (n - at).min(SEALED_CHUNK_LEN))
+            .collect();
+        match lens.last() {
+            // No chunk at all: the payload stops after its nonce.
+            None => Err(Error::Truncated),
+            // Too short to hold even a tag: a cut inside the last chunk.
+            // Too short to hold even a tag: a cut inside the last chunk. The
+            // chunks before it are still opened and written.
+            Some(&last) if last < TAG_LEN => {
+                lens.pop();
+                Ok(Some(Batch {
+                    sequence,
+                    buf,
+                    lens,
+                    at_end: false,
+                    verified: 0,
+                    error: Some(Error::Truncated),
+                }))
+            }
+            Some(_) => Ok(Some(Batch {
+                sequence,
+                buf,
+                lens,
+                at_end,
+                verified: 0,
+                error: None,
+            })),
+        }
+    };
+    let open = |batch: &mut Batch| {
+        let first = batch.first_counter();
+        let count = batch.lens.len();
+        for i in 0..count {
+            let counter = first + i as u64;
+            let last = batch.is_last(i);
+            let slot = &mut batch.buf[i * SEALED_CHUNK_LEN..][..batch.lens[i]];
+            // The final chunk is kept, so that a failure can tell a cut
+            // after a full non-final chunk from a damaged chunk.
+            let kept = last.then(|| slot.to_vec());
+            if !open_chunk(&aead, counter, last, slot) {
+                let cut = kept.is_some_and(|mut kept| {
+                    kept.len() == SEALED_CHUNK_LEN && open_chunk(&aead, counter, false, &mut kept)
+                });
+                batch.error = Some(if cut {
+                    Error::Truncated
+                } else {
+                    Error::Chunk(counter)
+                });
+                break;
+            }
+            if last && slot.len() == TAG_LEN && counter > 0 {
+                batch.error = Some(Error::EmptyFinalChunk(counter));
+                break;
+            }
+            batch.verified = i + 1;
+        }
+    };
+    pipeline(threads, read, open, |batch| {
+        for (i, &len) in batch.lens.iter().enumerate().take(batch.verified) {
+            let plain = &batch.buf[i * SEALED_CHUNK_LEN..][..len - TAG_LEN];
+            output.write_all(plain)?;
+            total += plain.len() as u64;
+        }
+        batch.error.take().map_or(Ok(()), Err)
+    })?;
+    output.flush()?;
+    Ok(total)
+}

@@ -1,0 +1,169 @@
+//! The X25519 recipient type (c2sp.org/age, "The X25519 recipient type"):
+//! an ephemeral Diffie–Hellman share per stanza, the shared secret through
+//! HKDF-SHA-256, and the file key sealed with ChaCha20-Poly1305.
+
+use std::fmt;
+use std::str::FromStr;
+
+use simdcrypt::aead::ChaCha20Poly1305;
+use simdcrypt::kdf::hkdf_sha256;
+use x25519_dalek::{X25519_BASEPOINT_BYTES, x25519};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+use crate::format::b64_encode;
+use crate::{Error, FileKey, Stanza, bech32, random};
+
+/// The stanza tag, the first argument.
+pub const TAG: &str = "X25519";
+/// HKDF's info string for the wrap key.
+const INFO: &[u8] = b"age-encryption.org/v1/X25519";
+/// The Bech32 prefix of identities (upper case when encoded).
+const IDENTITY_HRP: &str = "AGE-SECRET-KEY-";
+/// The Bech32 prefix of recipients.
+const RECIPIENT_HRP: &str = "age";
+
+/// Seals or opens a 16-byte file key under a 32-byte wrap key with
+/// ChaCha20-Poly1305 and the all-zero nonce, as every native stanza body is
+/// made: `body = ChaCha20-Poly1305(key = wrap key, plaintext = file key)`.
+pub(crate) fn seal_file_key(wrap_key: &[u8; 32], file_key: &FileKey) -> Vec<u8> {
+    ChaCha20Poly1305::new(wrap_key).encrypt(&[0; 12], &[], file_key.expose())
+}
+
+/// Opens a 32-byte stanza body: the file key, or `None` when the tag does
+/// not match (the stanza is for someone else, or the secret is wrong).
+pub(crate) fn open_file_key(wrap_key: &[u8; 32], body: &[u8; 32]) -> Option<FileKey> {
+    let plain = Zeroizing::new(
+        ChaCha20Poly1305::new(wrap_key)
+            .decrypt(&[0; 12], &[], body)
+            .ok()?,
+    );
+    Some(FileKey::from_bytes(plain.as_slice().try_into().ok()?))
+}
+
+/// The wrap key: `HKDF-SHA-256(ikm = shared secret, salt = ephemeral share
+/// || recipient, info = "age-encryption.org/v1/X25519")`.
+fn wrap_key(
+    shared: &[u8; 32],
+    share: &[u8; 32],
+    recipient: &[u8; 32],
+) -> Result<Zeroizing<[u8; 32]>, Error> {
+    let mut salt = [0u8; 64];
+    salt[..32].copy_from_slice(share);
+    salt[32..].copy_from_slice(recipient);
+    let mut key = Zeroizing::new([0u8; 32]);
+    hkdf_sha256(&salt, shared, INFO, &mut *key)?;
+    Ok(key)
+}
+
+/// An X25519 recipient: the public key `age1…`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recipient([u8; 32]);
+
+impl Recipient {
+    /// The public key's bytes (RFC 7748 u-coordinate).
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl FromStr for Recipient {
+    type Err = Error;
+
+    /// Parses `age1…` (lower case Bech32 of 32 bytes).
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let invalid = |why: String| Error::Recipient(s.to_owned(), why);
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(invalid("recipients are lower case".into()));
+        }
+        let data = bech32::decode(s, RECIPIENT_HRP).map_err(invalid)?;
+        let key = <[u8; 32]>::try_from(data)
+            .map_err(|d| invalid(format!("holds {} bytes, expected 32", d.len())))?;
+        Ok(Recipient(key))
+    }
+}
+
+impl fmt::Display for Recipient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&bech32::encode(RECIPIENT_HRP, &self.0, false))
+    }
+}
+
+impl crate::Recipient for Recipient {
+    fn wrap(&self, file_key: &FileKey) -> Result<Vec<Stanza>, Error> {
+        let ephemeral = Zeroizing::new(random::<32>()?);
+        let share = x25519(*ephemeral, X25519_BASEPOINT_BYTES);
+        let shared = Zeroizing::new(x25519(*ephemeral, self.0));
+        let key = wrap_key(&shared, &share, &self.0)?;
+        Ok(vec![Stanza {
+            tag: TAG.into(),
+            args: vec![b64_encode(&share)],
+            body: seal_file_key(&key, file_key),
+        }])
+    }
+}
+
+/// An X25519 identity: the secret scalar `AGE-SECRET-KEY-1…`, wiped on
+/// drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct Identity([u8; 32]);
+
+impl Identity {
+    /// A new identity from the operating system's CSPRNG.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Random`] when there is no randomness.
+    pub fn generate() -> Result<Self, Error> {
+        Ok(Identity(random()?))
+    }
+
+    /// The recipient of this identity: `X25519(identity, basepoint)`.
+    pub fn to_public(&self) -> Recipient {
+        Recipient(x25519(self.0, X25519_BASEPOINT_BYTES))
+    }
+
+    /// The identity in its Bech32 form, `AGE-SECRET-KEY-1…`.
+    pub fn to_bech32(&self) -> Zeroizing<String> {
+        Zeroizing::new(bech32::encode(IDENTITY_HRP, &self.0, true))
+    }
+}
+
+impl FromStr for Identity {
+    type Err = Error;
+
+    /// Parses `AGE-SECRET-KEY-1…` (upper case Bech32 of 32 bytes).
+    fn from_str(s: &str) -> Result<Self, Error> {
+        if s.bytes().any(|b| b.is_ascii_lowercase()) {
+            return Err(Error::Identity(
+                "X25519 identities are upper case AGE-SECRET-KEY-1…".into(),
+            ));
+        }
+        let data = Zeroizing::new(bech32::decode(s, IDENTITY_HRP).map_err(Error::Identity)?);
+        let key = <[u8; 32]>::try_from(data.as_slice()).map_err(|_| {
+            Error::Identity(format!(
+                "an X25519 identity holds 32 bytes, this one {}",
+                data.len()
+            ))
+        })?;
+        Ok(Identity(key))
+    }
+}
+
+impl crate::Identity for Identity {
+    fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error> {
+        if stanza.tag != TAG {
+            return Ok(None);
+        }
+        stanza.expect_args(1)?;
+        let share = stanza.arg_bytes::<32>(0, "ephemeral share")?;
+        let body = stanza.body_bytes::<32>()?;
+        let shared = Zeroizing::new(x25519(self.0, share));
+        if shared.iter().all(|&b| b == 0) {
+            return Err(Error::header(
+                "X25519 ephemeral share is a low-order point (all-zero shared secret)",
+            ));
+        }
+        let key = wrap_key(&shared, &share, &self.to_public().0)?;
+        Ok(open_file_key(&key, body))
+    }
+}
