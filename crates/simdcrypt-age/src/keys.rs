@@ -1,1 +1,150 @@
-//! Identity and recipient files as age reads them.
+//! Identity and recipient files as age reads them: one key a line, `#`
+//! comments and empty lines ignored; and the enums that hold a key of any
+//! native type.
+
+use std::fmt;
+use std::str::FromStr;
+
+use zeroize::Zeroizing;
+
+use crate::{Error, FileKey, Stanza, x25519};
+
+/// An identity of any type this crate reads.
+pub enum AnyIdentity {
+    /// `AGE-SECRET-KEY-1…`
+    X25519(x25519::Identity),
+}
+
+impl AnyIdentity {
+    /// The recipient files are encrypted to for this identity.
+    pub fn to_public(&self) -> AnyRecipient {
+        match self {
+            AnyIdentity::X25519(i) => AnyRecipient::X25519(i.to_public()),
+        }
+    }
+
+    /// The identity in its Bech32 form.
+    pub fn to_bech32(&self) -> Zeroizing<String> {
+        match self {
+            AnyIdentity::X25519(i) => i.to_bech32(),
+        }
+    }
+}
+
+impl FromStr for AnyIdentity {
+    type Err = Error;
+
+    /// Parses an identity by its prefix.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        if s.starts_with("AGE-SECRET-KEY-1") {
+            Ok(AnyIdentity::X25519(s.parse()?))
+        } else if s.starts_with("AGE-PLUGIN-") {
+            Err(Error::Identity(
+                "plugin identities (AGE-PLUGIN-…) are not supported".into(),
+            ))
+        } else {
+            Err(Error::Identity(
+                "expected an identity starting with AGE-SECRET-KEY-1 or AGE-SECRET-KEY-PQ-1".into(),
+            ))
+        }
+    }
+}
+
+impl crate::Identity for AnyIdentity {
+    fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error> {
+        match self {
+            AnyIdentity::X25519(i) => i.unwrap(stanza),
+        }
+    }
+}
+
+/// A recipient of any type this crate writes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyRecipient {
+    /// `age1…`
+    X25519(x25519::Recipient),
+}
+
+impl FromStr for AnyRecipient {
+    type Err = Error;
+
+    /// Parses a recipient by its prefix.
+    fn from_str(s: &str) -> Result<Self, Error> {
+        if s.starts_with("age1") {
+            Ok(AnyRecipient::X25519(s.parse()?))
+        } else if s.starts_with("ssh-") {
+            Err(Error::Recipient(
+                s.to_owned(),
+                "SSH keys are not supported".into(),
+            ))
+        } else {
+            Err(Error::Recipient(
+                s.to_owned(),
+                "expected a recipient starting with age1 or age1pq1".into(),
+            ))
+        }
+    }
+}
+
+impl fmt::Display for AnyRecipient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyRecipient::X25519(r) => r.fmt(f),
+        }
+    }
+}
+
+impl crate::Recipient for AnyRecipient {
+    fn wrap(&self, file_key: &FileKey) -> Result<Vec<Stanza>, Error> {
+        match self {
+            AnyRecipient::X25519(r) => r.wrap(file_key),
+        }
+    }
+}
+
+/// The keys of a key file's text: every line that is neither empty nor a
+/// `#` comment, parsed by `parse`; an error names the line.
+fn parse_lines<T>(
+    text: &str,
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Vec<T>, (usize, Error)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim_end_matches('\r')))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(n, line)| parse(line).map_err(|e| (n, e)))
+        .collect()
+}
+
+/// The identities of an identity file (as `age-keygen` writes it, or
+/// several concatenated). An error gives the line it is on.
+///
+/// # Errors
+///
+/// `(line, error)` for the first line that is not an identity; an error on
+/// line 0 when the file holds none.
+pub fn parse_identities(text: &str) -> Result<Vec<AnyIdentity>, (usize, Error)> {
+    let ids = parse_lines(text, str::parse)?;
+    if ids.is_empty() {
+        return Err((0, Error::Identity("the file holds no identity".into())));
+    }
+    Ok(ids)
+}
+
+/// The recipients of a recipients file (`-R`). An error gives the line it
+/// is on.
+///
+/// # Errors
+///
+/// `(line, error)` for the first line that is not a recipient; an error on
+/// line 0 when the file holds none.
+pub fn parse_recipients(text: &str) -> Result<Vec<AnyRecipient>, (usize, Error)> {
+    let rs = parse_lines(text, str::parse)?;
+    if rs.is_empty() {
+        return Err((
+            0,
+            Error::Recipient(String::new(), "the file holds no recipient".into()),
+        ));
+    }
+    Ok(rs)
+}
