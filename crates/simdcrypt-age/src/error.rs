@@ -45,13 +45,16 @@ pub enum Error {
     /// A payload chunk failed its tag.
     #[error("chunk {0} failed authentication: the file was modified or corrupted")]
     Chunk(u64),
+    /// The chunk at the end of the file failed its tag: as final chunk and
+    /// as any other. A cut inside a chunk looks the same as damage to it.
+    #[error(
+        "chunk {0}, the last in the file, failed authentication: the file was truncated, modified or corrupted"
+    )]
+    LastChunk(u64),
     /// The final chunk is empty after a full chunk, which a writer never
     /// produces.
     #[error("chunk {0} is an empty final chunk after a full one: the file was modified")]
     EmptyFinalChunk(u64),
-    /// Data follows the final chunk.
-    #[error("trailing data after the final chunk: the file was modified")]
-    TrailingData,
     /// Encryption was asked for no recipients.
     #[error("no recipients given")]
     NoRecipients,

@@ -306,6 +306,7 @@ fn open_chunk(aead: &ChaCha20Poly1305, counter: u64, last: bool, slot: &mut [u8]
 ///
 /// [`Error::Truncated`] when the payload ends before a final chunk,
 /// [`Error::Chunk`] for a chunk that fails its tag (trailing data included),
+/// [`Error::LastChunk`] when that chunk ends the file,
 /// [`Error::EmptyFinalChunk`], [`Error::Io`]. The chunks before the failing
 /// one have been written.
 pub fn decrypt(
@@ -377,10 +378,10 @@ pub fn decrypt(
                 let cut = kept.is_some_and(|mut kept| {
                     kept.len() == SEALED_CHUNK_LEN && open_chunk(&aead, counter, false, &mut kept)
                 });
-                batch.error = Some(if cut {
-                    Error::Truncated
-                } else {
-                    Error::Chunk(counter)
+                batch.error = Some(match (cut, last) {
+                    (true, _) => Error::Truncated,
+                    (false, true) => Error::LastChunk(counter),
+                    (false, false) => Error::Chunk(counter),
                 });
                 break;
             }

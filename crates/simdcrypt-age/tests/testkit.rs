@@ -68,7 +68,7 @@ fn class(e: &Error) -> &'static str {
         | Error::WorkFactorTooLarge { .. } => "header failure",
         Error::NoMatch | Error::WrongPassphrase => "no match",
         Error::HeaderMac => "HMAC failure",
-        Error::Truncated | Error::Chunk(_) | Error::EmptyFinalChunk(_) | Error::TrailingData => {
+        Error::Truncated | Error::Chunk(_) | Error::LastChunk(_) | Error::EmptyFinalChunk(_) => {
             "payload failure"
         }
         _ => "an error outside the testkit's classes",
