@@ -30,6 +30,7 @@ pub mod armor;
 mod bech32;
 mod error;
 pub mod format;
+mod hpke;
 pub mod keys;
 pub mod pq;
 pub mod scrypt;
