@@ -26,6 +26,11 @@ pub enum Error {
     /// other recipients.
     #[error("a passphrase (scrypt) recipient must be the only recipient of a file")]
     ScryptNotAlone,
+    /// Post-quantum recipients are mixed with classic ones.
+    #[error(
+        "post-quantum (age1pq1…) recipients cannot be mixed with classic ones: the classic stanza would undo their protection"
+    )]
+    MixedPostQuantum,
     /// The scrypt work factor is above the limit the reader accepts.
     #[error(
         "scrypt work factor 2^{found} is above the limit 2^{limit} (raise it with --max-work-factor if you trust the file)"
@@ -51,6 +56,9 @@ pub enum Error {
         "chunk {0}, the last in the file, failed authentication: the file was truncated, modified or corrupted"
     )]
     LastChunk(u64),
+    /// A final chunk is followed by more data.
+    #[error("trailing data after the final chunk {0}: the file was modified")]
+    TrailingData(u64),
     /// The final chunk is empty after a full chunk, which a writer never
     /// produces.
     #[error("chunk {0} is an empty final chunk after a full one: the file was modified")]

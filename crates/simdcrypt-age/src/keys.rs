@@ -7,12 +7,14 @@ use std::str::FromStr;
 
 use zeroize::Zeroizing;
 
-use crate::{Error, FileKey, Stanza, x25519};
+use crate::{Error, FileKey, Stanza, pq, x25519};
 
 /// An identity of any type this crate reads.
 pub enum AnyIdentity {
     /// `AGE-SECRET-KEY-1…`
     X25519(x25519::Identity),
+    /// `AGE-SECRET-KEY-PQ-1…`
+    Hybrid(pq::Identity),
 }
 
 impl AnyIdentity {
@@ -20,6 +22,7 @@ impl AnyIdentity {
     pub fn to_public(&self) -> AnyRecipient {
         match self {
             AnyIdentity::X25519(i) => AnyRecipient::X25519(i.to_public()),
+            AnyIdentity::Hybrid(i) => AnyRecipient::Hybrid(i.to_public()),
         }
     }
 
@@ -27,6 +30,7 @@ impl AnyIdentity {
     pub fn to_bech32(&self) -> Zeroizing<String> {
         match self {
             AnyIdentity::X25519(i) => i.to_bech32(),
+            AnyIdentity::Hybrid(i) => i.to_bech32(),
         }
     }
 }
@@ -36,7 +40,9 @@ impl FromStr for AnyIdentity {
 
     /// Parses an identity by its prefix.
     fn from_str(s: &str) -> Result<Self, Error> {
-        if s.starts_with("AGE-SECRET-KEY-1") {
+        if s.starts_with("AGE-SECRET-KEY-PQ-1") {
+            Ok(AnyIdentity::Hybrid(s.parse()?))
+        } else if s.starts_with("AGE-SECRET-KEY-1") {
             Ok(AnyIdentity::X25519(s.parse()?))
         } else if s.starts_with("AGE-PLUGIN-") {
             Err(Error::Identity(
@@ -54,6 +60,7 @@ impl crate::Identity for AnyIdentity {
     fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error> {
         match self {
             AnyIdentity::X25519(i) => i.unwrap(stanza),
+            AnyIdentity::Hybrid(i) => i.unwrap(stanza),
         }
     }
 }
@@ -63,6 +70,8 @@ impl crate::Identity for AnyIdentity {
 pub enum AnyRecipient {
     /// `age1…`
     X25519(x25519::Recipient),
+    /// `age1pq1…`
+    Hybrid(pq::Recipient),
 }
 
 impl FromStr for AnyRecipient {
@@ -70,7 +79,9 @@ impl FromStr for AnyRecipient {
 
     /// Parses a recipient by its prefix.
     fn from_str(s: &str) -> Result<Self, Error> {
-        if s.starts_with("age1") {
+        if s.starts_with("age1pq1") {
+            Ok(AnyRecipient::Hybrid(s.parse()?))
+        } else if s.starts_with("age1") {
             Ok(AnyRecipient::X25519(s.parse()?))
         } else if s.starts_with("ssh-") {
             Err(Error::Recipient(
@@ -90,6 +101,7 @@ impl fmt::Display for AnyRecipient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnyRecipient::X25519(r) => r.fmt(f),
+            AnyRecipient::Hybrid(r) => r.fmt(f),
         }
     }
 }
@@ -98,7 +110,12 @@ impl crate::Recipient for AnyRecipient {
     fn wrap(&self, file_key: &FileKey) -> Result<Vec<Stanza>, Error> {
         match self {
             AnyRecipient::X25519(r) => r.wrap(file_key),
+            AnyRecipient::Hybrid(r) => r.wrap(file_key),
         }
+    }
+
+    fn is_post_quantum(&self) -> bool {
+        matches!(self, AnyRecipient::Hybrid(_))
     }
 }
 

@@ -89,6 +89,14 @@ pub trait Recipient {
     fn must_be_alone(&self) -> bool {
         false
     }
+
+    /// Whether the stanza resists a quantum computer. A file is encrypted
+    /// to quantum-resistant recipients only or to none, as age does: one
+    /// classic recipient would undo the others' protection (c2sp.org/age,
+    /// "SHOULD NOT be encrypted to both").
+    fn is_post_quantum(&self) -> bool {
+        false
+    }
 }
 
 /// Something that can unwrap a file key from a header's stanzas.
@@ -154,13 +162,20 @@ impl Encryptor {
     /// # Errors
     ///
     /// [`Error::NoRecipients`] for none, [`Error::ScryptNotAlone`] when a
-    /// passphrase is mixed with other recipients, and what wrapping gives.
+    /// passphrase is mixed with other recipients, [`Error::MixedPostQuantum`]
+    /// when post-quantum recipients are mixed with classic ones, and what
+    /// wrapping gives.
     pub fn new(recipients: &[&dyn Recipient]) -> Result<Self, Error> {
         if recipients.is_empty() {
             return Err(Error::NoRecipients);
         }
         if recipients.len() > 1 && recipients.iter().any(|r| r.must_be_alone()) {
             return Err(Error::ScryptNotAlone);
+        }
+        if recipients.iter().any(|r| r.is_post_quantum())
+            && !recipients.iter().all(|r| r.is_post_quantum())
+        {
+            return Err(Error::MixedPostQuantum);
         }
         let file_key = FileKey::generate()?;
         let mut stanzas = Vec::new();

@@ -306,7 +306,8 @@ fn open_chunk(aead: &ChaCha20Poly1305, counter: u64, last: bool, slot: &mut [u8]
 ///
 /// [`Error::Truncated`] when the payload ends before a final chunk,
 /// [`Error::Chunk`] for a chunk that fails its tag (trailing data included),
-/// [`Error::LastChunk`] when that chunk ends the file,
+/// [`Error::LastChunk`] when that chunk ends the file, [`Error::TrailingData`]
+/// after a final chunk,
 /// [`Error::EmptyFinalChunk`], [`Error::Io`]. The chunks before the failing
 /// one have been written.
 pub fn decrypt(
@@ -371,17 +372,32 @@ pub fn decrypt(
             let counter = first + i as u64;
             let last = batch.is_last(i);
             let slot = &mut batch.buf[i * SEALED_CHUNK_LEN..][..batch.lens[i]];
-            // The final chunk is kept, so that a failure can tell a cut
-            // after a full non-final chunk from a damaged chunk.
-            let kept = last.then(|| slot.to_vec());
+            // A full chunk may carry the other flag than its place says: at
+            // the end of the file it may be a non-final chunk of a cut file;
+            // before a short tail (or at a batch's end, where the tail is
+            // not yet seen) it may be a final chunk with data after it.
+            // Those few are kept, so that a failure can try the other flag:
+            // when that opens, the chunk is authentic and is released, as
+            // age does, before the error says which.
+            let ambiguous = slot.len() == SEALED_CHUNK_LEN
+                && (i + 1 == count || (batch.at_end && i + 2 == count));
+            let mut kept = ambiguous.then(|| slot.to_vec());
             if !open_chunk(&aead, counter, last, slot) {
-                let cut = kept.is_some_and(|mut kept| {
-                    kept.len() == SEALED_CHUNK_LEN && open_chunk(&aead, counter, false, &mut kept)
-                });
-                batch.error = Some(match (cut, last) {
-                    (true, _) => Error::Truncated,
-                    (false, true) => Error::LastChunk(counter),
-                    (false, false) => Error::Chunk(counter),
+                let other = kept
+                    .as_mut()
+                    .is_some_and(|k| open_chunk(&aead, counter, !last, k));
+                batch.error = Some(match (other, kept) {
+                    (true, Some(kept)) => {
+                        slot.copy_from_slice(&kept);
+                        batch.verified = i + 1;
+                        if last {
+                            Error::Truncated
+                        } else {
+                            Error::TrailingData(counter)
+                        }
+                    }
+                    _ if last => Error::LastChunk(counter),
+                    _ => Error::Chunk(counter),
                 });
                 break;
             }

@@ -68,9 +68,11 @@ fn class(e: &Error) -> &'static str {
         | Error::WorkFactorTooLarge { .. } => "header failure",
         Error::NoMatch | Error::WrongPassphrase => "no match",
         Error::HeaderMac => "HMAC failure",
-        Error::Truncated | Error::Chunk(_) | Error::LastChunk(_) | Error::EmptyFinalChunk(_) => {
-            "payload failure"
-        }
+        Error::Truncated
+        | Error::Chunk(_)
+        | Error::LastChunk(_)
+        | Error::EmptyFinalChunk(_)
+        | Error::TrailingData(_) => "payload failure",
         _ => "an error outside the testkit's classes",
     }
 }
