@@ -80,7 +80,16 @@ pub enum Error {
     Crypto(#[from] simdcrypt::Error),
     /// Reading or writing failed.
     #[error("{0}")]
-    Io(#[from] io::Error),
+    Io(#[source] io::Error),
+}
+
+/// An I/O error back to the age error it carries, if any: the armor reader
+/// reports malformed armor through `io::Read` as an `io::Error` wrapping
+/// [`Error::Armor`], which `?` turns back into that variant here.
+impl From<io::Error> for Error {
+    fn from(error: io::Error) -> Self {
+        error.downcast::<Error>().unwrap_or_else(Error::Io)
+    }
 }
 
 impl Error {
