@@ -219,6 +219,9 @@ impl Header {
         let version = read_line(input, &mut maced)?;
         if version != V1_LINE {
             return Err(match version.strip_prefix(VERSION_PREFIX) {
+                Some(b"v1\r\n") => Error::header(
+                    "the header has CRLF line endings: was the file converted as text?",
+                ),
                 Some(v) if !v.is_empty() => {
                     Error::UnsupportedVersion(String::from_utf8_lossy(v).trim_end().to_owned())
                 }

@@ -17,6 +17,7 @@ struct Vector {
     payload: Option<String>,
     identities: Vec<String>,
     passphrases: Vec<String>,
+    armored: bool,
     file: Vec<u8>,
 }
 
@@ -34,6 +35,7 @@ fn load(path: &std::path::Path) -> Vector {
         payload: None,
         identities: vec![],
         passphrases: vec![],
+        armored: false,
         file: vec![],
     };
     for line in keys.lines() {
@@ -43,6 +45,7 @@ fn load(path: &std::path::Path) -> Vector {
             "payload" => v.payload = Some(value.into()),
             "identity" => v.identities.push(value.into()),
             "passphrase" => v.passphrases.push(value.into()),
+            "armored" => v.armored = value == "yes",
             "compressed" => {
                 assert_eq!(value, "zlib");
                 let mut out = Vec::new();
@@ -82,7 +85,15 @@ fn class(e: &Error) -> &'static str {
 fn run(v: &Vector, threads: Threads) -> (Vec<u8>, Result<(), Error>) {
     let mut out = Vec::new();
     let result = (|| {
-        let decryptor = Decryptor::new(ArmoredReader::new(BufReader::new(&v.file[..])))?;
+        // Armored vectors are read as armor (as the testkit's own harness
+        // does); the others through the detection the command line uses.
+        let input = BufReader::new(&v.file[..]);
+        let reader = if v.armored {
+            ArmoredReader::armored(input)
+        } else {
+            ArmoredReader::new(input)
+        };
+        let decryptor = Decryptor::new(reader)?;
         let ids: Vec<AnyIdentity> = v
             .identities
             .iter()

@@ -31,6 +31,12 @@ pub enum Command {
     Info,
     /// Print or check file digests, as coreutils' sha256sum, md5sum, ...
     Hash(HashArgs),
+    /// Encrypt a file in the age format (age-encryption.org/v1)
+    Encrypt(EncryptArgs),
+    /// Decrypt an age file
+    Decrypt(DecryptArgs),
+    /// Make an age identity (X25519, or ML-KEM-768 + X25519 with --pq)
+    Keygen(KeygenArgs),
 }
 
 /// `simdcrypt stream`.
@@ -214,4 +220,114 @@ pub struct HashArgs {
     /// The files (with --check: the lists); `-` or none for stdin.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// What `encrypt` and `decrypt` share: output, threads, progress,
+/// passphrases for scripts.
+#[derive(Debug, Args)]
+pub struct AgeCommon {
+    /// Write to OUTPUT (default: standard output). A file is written to a
+    /// temporary file beside it and renamed into place when complete.
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    /// Replace an existing OUTPUT file.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Threads sealing or opening chunks [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Show a progress bar on stderr even for a pipe or a small input.
+    #[arg(long)]
+    pub progress: bool,
+
+    /// Read the passphrase from the first line of FILE (for scripts).
+    #[arg(long, value_name = "FILE")]
+    pub passphrase_file: Option<PathBuf>,
+
+    /// Plugin name: only `batchpass`, the passphrase from AGE_PASSPHRASE or
+    /// AGE_PASSPHRASE_FD as in age's batchpass plugin.
+    #[arg(short = 'j', value_name = "PLUGIN")]
+    pub plugin: Option<String>,
+
+    /// The input (default: standard input).
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+}
+
+/// `simdcrypt encrypt`: flags as `age` spells them.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct EncryptArgs {
+    /// Encrypt to RECIPIENT: age1… (X25519) or age1pq1… (post-quantum
+    /// hybrid). May be repeated.
+    #[arg(short, long = "recipient", value_name = "RECIPIENT")]
+    pub recipients: Vec<String>,
+
+    /// Encrypt to the recipients listed in PATH, one a line (# comments).
+    /// May be repeated.
+    #[arg(short = 'R', long = "recipients-file", value_name = "PATH")]
+    pub recipients_files: Vec<PathBuf>,
+
+    /// Encrypt to the recipients of the identities in PATH. May be repeated.
+    #[arg(short, long = "identity", value_name = "PATH")]
+    pub identities: Vec<PathBuf>,
+
+    /// Encrypt with a passphrase, read from the terminal twice.
+    #[arg(short, long)]
+    pub passphrase: bool,
+
+    /// scrypt work factor of a passphrase, log2 N [default: 18, or
+    /// AGE_PASSPHRASE_WORK_FACTOR with -j batchpass].
+    #[arg(long, value_name = "LOG2N", value_parser = clap::value_parser!(u8).range(1..=30))]
+    pub work_factor: Option<u8>,
+
+    /// Write PEM-armored text (-----BEGIN AGE ENCRYPTED FILE-----).
+    #[arg(short, long)]
+    pub armor: bool,
+
+    /// Output, threads, input.
+    #[command(flatten)]
+    pub common: AgeCommon,
+}
+
+/// `simdcrypt decrypt`: flags as `age -d` spells them.
+#[derive(Debug, Args)]
+pub struct DecryptArgs {
+    /// An identity file (AGE-SECRET-KEY-1…, AGE-SECRET-KEY-PQ-1…, one a
+    /// line, # comments). May be repeated. A passphrase-encrypted file asks
+    /// for its passphrase instead.
+    #[arg(short, long = "identity", value_name = "PATH")]
+    pub identities: Vec<PathBuf>,
+
+    /// Refuse scrypt work factors above 2^LOG2N [default: 22, or
+    /// AGE_PASSPHRASE_MAX_WORK_FACTOR with -j batchpass].
+    #[arg(long, value_name = "LOG2N", value_parser = clap::value_parser!(u8).range(1..=63))]
+    pub max_work_factor: Option<u8>,
+
+    /// Output, threads, input.
+    #[command(flatten)]
+    pub common: AgeCommon,
+}
+
+/// `simdcrypt keygen`: as `age-keygen`.
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// Make a post-quantum hybrid identity (ML-KEM-768 + X25519).
+    #[arg(long)]
+    pub pq: bool,
+
+    /// Print the recipients of the identities in INPUT instead.
+    #[arg(short = 'y')]
+    pub convert: bool,
+
+    /// Write to OUTPUT, created with mode 0600 (default: standard output).
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    /// With -y: the identity file (default: standard input).
+    #[arg(value_name = "INPUT", requires = "convert")]
+    pub input: Option<PathBuf>,
 }

@@ -113,12 +113,50 @@ pub enum CliError {
     /// could not be read, a checksum that did not match); exit status 1.
     #[error("see the messages above")]
     Reported,
+    /// An age file could not be made or read: the library's message says
+    /// what and why.
+    #[error("{0}")]
+    Age(simdcrypt_age::Error),
+    /// Decryption to standard output failed after some plaintext went out.
+    #[error(
+        "{source} ({written} bytes of verified plaintext were written to standard output before the error; discard them)"
+    )]
+    AgeAfterOutput {
+        /// What failed.
+        source: simdcrypt_age::Error,
+        /// Bytes written before it.
+        written: u64,
+    },
+    /// A line of an identity or recipients file does not parse.
+    #[error("{}{}: {source}", .path.display(), line_of(*.line))]
+    KeyFile {
+        /// The file.
+        path: PathBuf,
+        /// The line, 1-based; 0 for the file as a whole.
+        line: usize,
+        /// Why.
+        source: simdcrypt_age::Error,
+    },
+    /// A passphrase could not be had.
+    #[error("passphrase: {why}")]
+    Passphrase {
+        /// Why.
+        why: String,
+    },
     /// A bug, caught without a panic.
     #[error("internal error: {0} (a bug: please report it)")]
     Internal(&'static str),
     /// Printing a report failed (a closed pipe, a full disk).
     #[error("cannot write to standard output: {0}")]
     Stdout(#[source] io::Error),
+}
+
+fn line_of(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(" line {line}")
+    }
 }
 
 fn describe(path: &Option<PathBuf>) -> String {

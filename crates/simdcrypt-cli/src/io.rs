@@ -96,6 +96,14 @@ impl Input {
 pub enum Output {
     /// Standard output.
     Stdout(io::Stdout),
+    /// An existing file that is not a regular file (`/dev/null`, a FIFO, a
+    /// terminal): written directly, as a shell's `>` would.
+    Device {
+        /// The open file.
+        file: File,
+        /// Its path, for messages.
+        path: PathBuf,
+    },
     /// A temporary file beside `path`, renamed onto it by [`Output::finish`];
     /// dropped unfinished, it is deleted.
     File {
@@ -117,12 +125,35 @@ impl Output {
     /// When the output exists without `force`, is a directory, or its
     /// directory takes no temporary file; when stdout is a terminal.
     pub fn create(path: &Path, force: bool) -> Result<Output, CliError> {
+        Self::open(path, force, false)
+    }
+
+    /// As [`Output::create`], for text that may go to a terminal.
+    ///
+    /// # Errors
+    ///
+    /// As [`Output::create`], but for the terminal.
+    pub fn create_text(path: &Path, force: bool) -> Result<Output, CliError> {
+        Self::open(path, force, true)
+    }
+
+    fn open(path: &Path, force: bool, terminal_ok: bool) -> Result<Output, CliError> {
         if is_dash(path) {
             let stdout = io::stdout();
-            if stdout.is_terminal() {
+            if stdout.is_terminal() && !terminal_ok {
                 return Err(CliError::OutputIsTerminal);
             }
             return Ok(Output::Stdout(stdout));
+        }
+        if path.metadata().is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let device = File::options()
+                .write(true)
+                .open(path)
+                .map_err(|e| CliError::write(Some(path), e))?;
+            return Ok(Output::Device {
+                file: device,
+                path: path.to_path_buf(),
+            });
         }
         if path.is_dir() {
             return Err(CliError::OutputIsDir {
@@ -169,6 +200,9 @@ impl Output {
                 .lock()
                 .write_all(data)
                 .map_err(|e| CliError::write(None, e)),
+            Output::Device { file, path } => file
+                .write_all(data)
+                .map_err(|e| CliError::write(Some(path), e)),
             Output::File { temp, path, .. } => temp
                 .write_all(data)
                 .map_err(|e| CliError::write(Some(path), e)),
@@ -184,6 +218,9 @@ impl Output {
     pub fn finish(self) -> Result<(), CliError> {
         match self {
             Output::Stdout(s) => s.lock().flush().map_err(|e| CliError::write(None, e)),
+            Output::Device { mut file, path } => {
+                file.flush().map_err(|e| CliError::write(Some(&path), e))
+            }
             Output::File { temp, path, force } => {
                 let temp = temp
                     .into_inner()
@@ -207,6 +244,35 @@ impl Output {
                     }),
                 }
             }
+        }
+    }
+}
+
+impl Write for Output {
+    /// Plain `io::Write`, for the age pipeline (which reports its own
+    /// errors).
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(s) => s.lock().write(data),
+            Output::Device { file, .. } => file.write(data),
+            Output::File { temp, .. } => temp.write(data),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(s) => s.lock().flush(),
+            Output::Device { file, .. } => file.flush(),
+            Output::File { temp, .. } => temp.flush(),
+        }
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Input::Stdin(s) => s.lock().read(buf),
+            Input::File { file, .. } => file.read(buf),
         }
     }
 }

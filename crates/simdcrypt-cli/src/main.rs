@@ -1,10 +1,12 @@
 //! `simdcrypt`, the command-line tool of the simdcrypt library: raw keystream
-//! (`stream`), file digests as coreutils' `sha256sum` (`hash`), self-checks
+//! (`stream`), file digests as coreutils' `sha256sum` (`hash`), age files
+//! (`encrypt`, `decrypt`, `keygen`), self-checks
 //! of every rung (`verify`), measurements (`bench`) and what this CPU runs
 //! (`info`).
 
 #![forbid(unsafe_code)]
 
+mod age;
 mod bench;
 mod cipher;
 mod cli;
@@ -13,6 +15,7 @@ mod hash;
 mod info;
 mod io;
 mod key;
+mod keygen;
 mod stream;
 mod verify;
 
@@ -65,5 +68,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => bench::run(&args),
         Command::Info => info::run(),
         Command::Hash(args) => hash::run(&args),
+        Command::Encrypt(args) => age::encrypt(&args),
+        Command::Decrypt(args) => age::decrypt(&args),
+        Command::Keygen(args) => keygen::run(&args),
     }
 }

@@ -1,0 +1,451 @@
+//! `simdcrypt encrypt` and `simdcrypt decrypt`: age files, with age's flags,
+//! on every core.
+//!
+//! A file output is written to a temporary file beside it and renamed into
+//! place only when the whole file is done (decryption: when the last chunk
+//! verified); on any failure the temporary file is removed and an existing
+//! file of that name is untouched. On standard output, decryption writes a
+//! chunk only after its own tag verified and, on a later failure, says how
+//! many bytes went out before it.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use simdcrypt_age::armor::{ArmoredReader, ArmoredWriter};
+use simdcrypt_age::keys::{self, AnyRecipient};
+use simdcrypt_age::{Decryptor, Encryptor, Identity, Recipient, Threads, scrypt};
+use zeroize::Zeroizing;
+
+use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs};
+use crate::error::CliError;
+use crate::io::{Input, Output};
+
+/// Inputs at least this long get a progress bar on a terminal.
+const PROGRESS_FROM: u64 = 8 << 20;
+/// The longest passphrase read from a file or descriptor, as age's
+/// batchpass plugin.
+const MAX_PASSPHRASE: u64 = 1 << 20;
+
+/// Runs `simdcrypt encrypt`.
+///
+/// # Errors
+///
+/// Bad recipients or key files, no recipient, a passphrase that cannot be
+/// read, I/O failures.
+pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
+    let common = &args.common;
+    check_plugin(common)?;
+    let mut recipients: Vec<Box<dyn Recipient>> = Vec::new();
+    for r in &args.recipients {
+        recipients.push(Box::new(
+            r.parse::<AnyRecipient>().map_err(|e| age_arg("-r", e))?,
+        ));
+    }
+    for path in &args.recipients_files {
+        let text = read_key_file(path)?;
+        let parsed =
+            keys::parse_recipients(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+        recipients.extend(
+            parsed
+                .into_iter()
+                .map(|r| Box::new(r) as Box<dyn Recipient>),
+        );
+    }
+    for path in &args.identities {
+        let text = read_key_file(path)?;
+        let parsed =
+            keys::parse_identities(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+        recipients.extend(
+            parsed
+                .iter()
+                .map(|i| Box::new(i.to_public()) as Box<dyn Recipient>),
+        );
+    }
+    let passphrase = match (args.passphrase, &common.passphrase_file, &common.plugin) {
+        (false, None, None) => None,
+        (true, None, None) => Some(prompt_new_passphrase()?),
+        (false, Some(path), None) => Some(passphrase_from_file(path)?),
+        (false, None, Some(_)) => Some(batchpass()?),
+        _ => {
+            return Err(CliError::Usage(
+                "give one of -p, --passphrase-file and -j batchpass",
+            ));
+        }
+    };
+    if let Some(passphrase) = passphrase {
+        if !recipients.is_empty() {
+            return Err(CliError::Usage(
+                "a passphrase cannot be mixed with -r, -R or -i: an age file with a passphrase has no other recipient",
+            ));
+        }
+        let log_n = match (args.work_factor, &common.plugin) {
+            (Some(n), _) => n,
+            (None, Some(_)) => env_work_factor("AGE_PASSPHRASE_WORK_FACTOR")?
+                .unwrap_or(scrypt::DEFAULT_WORK_FACTOR),
+            (None, None) => scrypt::DEFAULT_WORK_FACTOR,
+        };
+        recipients.push(Box::new(scrypt::Recipient::new(
+            passphrase.as_bytes(),
+            log_n,
+        )));
+    } else if args.work_factor.is_some() {
+        return Err(CliError::Usage(
+            "--work-factor applies to a passphrase (-p, --passphrase-file, -j batchpass)",
+        ));
+    }
+    if recipients.is_empty() {
+        return Err(CliError::Usage(
+            "no recipients: pass -r RECIPIENT, -R FILE, -i IDENTITY_FILE or -p",
+        ));
+    }
+    let refs: Vec<&dyn Recipient> = recipients.iter().map(|r| r.as_ref()).collect();
+    let encryptor = Encryptor::new(&refs).map_err(CliError::Age)?;
+
+    let input = open_input(common.input.as_deref())?;
+    let output = open_output(common, args.armor)?;
+    let progress = Progress::new(input.len(), common.progress, "encrypted");
+    let reader = progress.reader(input);
+    let threads = threads(common.threads);
+    let output = if args.armor {
+        let mut armored = ArmoredWriter::new(output);
+        encryptor
+            .encrypt(reader, &mut armored, threads)
+            .map_err(CliError::Age)?;
+        armored.finish().map_err(|e| CliError::Age(e.into()))?
+    } else {
+        let mut output = output;
+        encryptor
+            .encrypt(reader, &mut output, threads)
+            .map_err(CliError::Age)?;
+        output
+    };
+    progress.finish();
+    output.finish()
+}
+
+/// Runs `simdcrypt decrypt`.
+///
+/// # Errors
+///
+/// A malformed or tampered file, no matching identity, a wrong passphrase,
+/// I/O failures; the message says how much went to standard output first.
+pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
+    let common = &args.common;
+    check_plugin(common)?;
+    let mut identities: Vec<Box<dyn Identity>> = Vec::new();
+    for path in &args.identities {
+        let text = read_key_file(path)?;
+        let parsed =
+            keys::parse_identities(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+        identities.extend(parsed.into_iter().map(|i| Box::new(i) as Box<dyn Identity>));
+    }
+    let input = open_input(common.input.as_deref())?;
+    let progress = Progress::new(input.len(), common.progress, "decrypted");
+    let reader = ArmoredReader::new(BufReader::with_capacity(1 << 16, progress.reader(input)));
+    let decryptor = Decryptor::new(reader).map_err(CliError::Age)?;
+
+    let passphrase = match (&common.passphrase_file, &common.plugin) {
+        (None, None) if identities.is_empty() && decryptor.is_passphrase() => {
+            Some(prompt_passphrase()?)
+        }
+        (None, None) => None,
+        (Some(path), None) => Some(passphrase_from_file(path)?),
+        (None, Some(_)) => Some(batchpass()?),
+        (Some(_), Some(_)) => {
+            return Err(CliError::Usage(
+                "give one of --passphrase-file and -j batchpass",
+            ));
+        }
+    };
+    if let Some(passphrase) = passphrase {
+        if !decryptor.is_passphrase() {
+            return Err(CliError::Usage(
+                "the file is not passphrase-encrypted: pass -i IDENTITY_FILE for its recipients",
+            ));
+        }
+        let max = match (args.max_work_factor, &common.plugin) {
+            (Some(n), _) => n,
+            (None, Some(_)) => env_work_factor("AGE_PASSPHRASE_MAX_WORK_FACTOR")?
+                .unwrap_or(scrypt::DEFAULT_MAX_WORK_FACTOR),
+            (None, None) => scrypt::DEFAULT_MAX_WORK_FACTOR,
+        };
+        identities.push(Box::new(scrypt::Identity::new(passphrase.as_bytes(), max)));
+    } else if identities.is_empty() {
+        return Err(CliError::Usage(
+            "no identities: pass -i IDENTITY_FILE (the file is encrypted to recipients)",
+        ));
+    } else if decryptor.is_passphrase() {
+        return Err(CliError::Usage(
+            "the file is passphrase-encrypted: drop -i to be asked for the passphrase, or pass --passphrase-file",
+        ));
+    }
+    let refs: Vec<&dyn Identity> = identities.iter().map(|i| i.as_ref()).collect();
+    let file_key = decryptor.file_key(&refs).map_err(CliError::Age)?;
+
+    let output = open_output(common, true)?;
+    let to_file = matches!(output, Output::File { .. });
+    let mut counted = Counted {
+        inner: output,
+        written: 0,
+    };
+    match decryptor.decrypt(&file_key, &mut counted, threads(common.threads)) {
+        Ok(_) => {
+            progress.finish();
+            counted.inner.finish()
+        }
+        Err(e) if to_file => Err(CliError::Age(e)),
+        Err(e) => Err(CliError::AgeAfterOutput {
+            source: e,
+            written: counted.written,
+        }),
+    }
+}
+
+/// Refuses a `-j` plugin other than the built-in `batchpass`, before
+/// anything is read.
+fn check_plugin(common: &AgeCommon) -> Result<(), CliError> {
+    match common.plugin.as_deref() {
+        None | Some("batchpass") => Ok(()),
+        Some(other) => Err(CliError::bad_arg(
+            "-j",
+            format!("unknown plugin `{other}`: only `batchpass` is built in"),
+        )),
+    }
+}
+
+/// The input file, or standard input.
+fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
+    Input::open(path.unwrap_or(Path::new("-")))
+}
+
+/// The output file or standard output; binary age files are not written to
+/// a terminal (armor and plaintext may be, as age allows).
+fn open_output(common: &AgeCommon, text: bool) -> Result<Output, CliError> {
+    let path = common.output.as_deref().unwrap_or(Path::new("-"));
+    if text {
+        Output::create_text(path, common.force)
+    } else {
+        Output::create(path, common.force)
+    }
+}
+
+/// The `--threads` setting.
+fn threads(n: Option<u32>) -> Threads {
+    n.and_then(|n| NonZeroUsize::new(n as usize))
+        .map_or(Threads::Auto, Threads::Count)
+}
+
+/// A key file's text (`-` for standard input).
+fn read_key_file(path: &Path) -> Result<String, CliError> {
+    let mut text = String::new();
+    let result = if path.as_os_str() == "-" {
+        io::stdin().lock().read_to_string(&mut text)
+    } else {
+        File::open(path)
+            .map_err(|source| CliError::OpenInput {
+                path: path.to_path_buf(),
+                source,
+            })?
+            .read_to_string(&mut text)
+    };
+    result.map_err(|e| CliError::read(Some(path), e))?;
+    Ok(text)
+}
+
+/// An error in a key file, with its line.
+fn key_file_error(path: &Path, line: usize, e: simdcrypt_age::Error) -> CliError {
+    CliError::KeyFile {
+        path: path.to_path_buf(),
+        line,
+        source: e,
+    }
+}
+
+/// A bad command-line key.
+fn age_arg(flag: &'static str, e: simdcrypt_age::Error) -> CliError {
+    CliError::bad_arg(flag, e.to_string())
+}
+
+/// A passphrase typed twice at the terminal, never echoed.
+fn prompt_new_passphrase() -> Result<Zeroizing<String>, CliError> {
+    let first = prompt("Enter passphrase: ")?;
+    if first.is_empty() {
+        return Err(CliError::Usage("the passphrase is empty"));
+    }
+    let second = prompt("Confirm passphrase: ")?;
+    if first != second {
+        return Err(CliError::Usage("the passphrases do not match"));
+    }
+    Ok(first)
+}
+
+/// A passphrase typed once at the terminal, never echoed.
+fn prompt_passphrase() -> Result<Zeroizing<String>, CliError> {
+    prompt("Enter passphrase: ")
+}
+
+/// Reads a passphrase from the terminal (`/dev/tty`), not from standard
+/// input, which carries the data.
+fn prompt(text: &str) -> Result<Zeroizing<String>, CliError> {
+    rpassword::prompt_password(text).map(Zeroizing::new).map_err(|e| CliError::Passphrase {
+        why: format!(
+            "cannot read it from the terminal ({e}); for scripts use --passphrase-file FILE or -j batchpass with AGE_PASSPHRASE"
+        ),
+    })
+}
+
+/// The first line of `path`, without its line ending.
+fn passphrase_from_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
+    let file = File::open(path).map_err(|source| CliError::OpenInput {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut line = Zeroizing::new(String::new());
+    BufReader::new(file.take(MAX_PASSPHRASE))
+        .read_line(&mut line)
+        .map_err(|e| CliError::read(Some(path), e))?;
+    let len = line.trim_end_matches(['\n', '\r']).len();
+    line.truncate(len);
+    if line.is_empty() {
+        return Err(CliError::Passphrase {
+            why: format!("the first line of '{}' is empty", path.display()),
+        });
+    }
+    Ok(line)
+}
+
+/// age's batchpass plugin: the passphrase from `AGE_PASSPHRASE`, or read
+/// from the descriptor `AGE_PASSPHRASE_FD` (trailing newlines stripped).
+fn batchpass() -> Result<Zeroizing<String>, CliError> {
+    let var = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+    match (var("AGE_PASSPHRASE"), var("AGE_PASSPHRASE_FD")) {
+        (Some(p), None) => Ok(Zeroizing::new(p)),
+        (None, Some(fd)) => {
+            let fd: u32 = fd.parse().map_err(|_| CliError::Passphrase {
+                why: format!("AGE_PASSPHRASE_FD={fd:?} is not a file descriptor number"),
+            })?;
+            let path = PathBuf::from(format!("/dev/fd/{fd}"));
+            let mut text = Zeroizing::new(String::new());
+            File::open(&path)
+                .and_then(|f| f.take(MAX_PASSPHRASE + 1).read_to_string(&mut text))
+                .map_err(|e| CliError::Passphrase {
+                    why: format!("cannot read descriptor {fd}: {e}"),
+                })?;
+            if text.len() as u64 > MAX_PASSPHRASE {
+                return Err(CliError::Passphrase {
+                    why: format!("the passphrase on descriptor {fd} is over 1 MiB"),
+                });
+            }
+            let len = text.trim_end_matches(['\n', '\r']).len();
+            text.truncate(len);
+            Ok(text)
+        }
+        (Some(_), Some(_)) => Err(CliError::Passphrase {
+            why: "AGE_PASSPHRASE and AGE_PASSPHRASE_FD are mutually exclusive".into(),
+        }),
+        (None, None) => Err(CliError::Passphrase {
+            why: "-j batchpass needs AGE_PASSPHRASE or AGE_PASSPHRASE_FD".into(),
+        }),
+    }
+}
+
+/// A work factor from the environment, 1 to 30 as age's batchpass plugin.
+fn env_work_factor(name: &str) -> Result<Option<u8>, CliError> {
+    let Ok(value) = std::env::var(name) else {
+        return Ok(None);
+    };
+    match value.parse::<u8>() {
+        Ok(n @ 1..=30) => Ok(Some(n)),
+        _ => Err(CliError::Passphrase {
+            why: format!("{name}={value:?}: expected a number from 1 to 30"),
+        }),
+    }
+}
+
+/// A writer that counts what went through, for "N bytes were written
+/// before the error".
+struct Counted<W> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(data)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// A byte-count bar on stderr: on a terminal for inputs over a few MiB, or
+/// always with `--progress` (then, off a terminal, one summary line).
+struct Progress {
+    bar: Option<ProgressBar>,
+    summary: Option<(Instant, &'static str)>,
+}
+
+impl Progress {
+    fn new(len: Option<u64>, forced: bool, verb: &'static str) -> Progress {
+        let terminal = io::stderr().is_terminal();
+        let wanted = forced || len.is_some_and(|l| l >= PROGRESS_FROM);
+        let bar = (wanted && terminal).then(|| {
+            let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        let summary = (forced && !terminal).then(|| (Instant::now(), verb));
+        Progress {
+            bar: bar.or_else(|| summary.map(|_| ProgressBar::hidden())),
+            summary,
+        }
+    }
+
+    /// `input`, counting into the bar as it is read.
+    fn reader<R: Read + Send>(&self, input: R) -> impl Read + Send + use<R> {
+        match &self.bar {
+            Some(bar) => Either::Counted(bar.wrap_read(input)),
+            None => Either::Plain(input),
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+            if let Some((start, verb)) = self.summary {
+                let secs = start.elapsed().as_secs_f64();
+                let bytes = bar.position();
+                eprintln!(
+                    "simdcrypt: {verb} {bytes} bytes of input in {secs:.2} s ({:.0} MB/s)",
+                    bytes as f64 / secs.max(1e-9) / 1e6
+                );
+            }
+        }
+    }
+}
+
+/// A reader with or without a progress bar.
+enum Either<R> {
+    Counted(indicatif::ProgressBarIter<R>),
+    Plain(R),
+}
+
+impl<R: Read> Read for Either<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Either::Counted(r) => r.read(buf),
+            Either::Plain(r) => r.read(buf),
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! `simdcrypt keygen`: a new age identity, as `age-keygen` writes it, or
+//! (`-y`) the recipients of an identity file.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use simdcrypt_age::keys::{self, AnyIdentity};
+use simdcrypt_age::{pq, x25519};
+
+use crate::cli::KeygenArgs;
+use crate::error::CliError;
+
+/// Runs the command.
+///
+/// # Errors
+///
+/// An output file that exists, an identity file that does not parse,
+/// I/O failures.
+pub fn run(args: &KeygenArgs) -> Result<(), CliError> {
+    if args.convert {
+        return convert(args);
+    }
+    let identity = if args.pq {
+        AnyIdentity::Hybrid(pq::Identity::generate().map_err(CliError::Age)?)
+    } else {
+        AnyIdentity::X25519(x25519::Identity::generate().map_err(CliError::Age)?)
+    };
+    let recipient = identity.to_public();
+    let text = format!(
+        "# created: {}\n# public key: {recipient}\n{}\n",
+        rfc3339_now(),
+        identity.to_bech32().as_str()
+    );
+    let text = zeroize::Zeroizing::new(text);
+    let to_terminal = match &args.output {
+        Some(path) => {
+            write_new(path, text.as_bytes())?;
+            false
+        }
+        None => {
+            let mut stdout = io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .map_err(|e| CliError::write(None, e))?;
+            stdout.flush().map_err(|e| CliError::write(None, e))?;
+            stdout.is_terminal()
+        }
+    };
+    // As age-keygen: the recipient on stderr when the identity went
+    // somewhere the user does not see.
+    if !to_terminal {
+        eprintln!("Public key: {recipient}");
+    }
+    Ok(())
+}
+
+/// `-y`: the recipient of every identity in the input, one a line.
+fn convert(args: &KeygenArgs) -> Result<(), CliError> {
+    let path = args.input.as_deref().unwrap_or(Path::new("-"));
+    let mut text = zeroize::Zeroizing::new(String::new());
+    let read = if path.as_os_str() == "-" {
+        io::stdin().lock().read_to_string(&mut text)
+    } else {
+        File::open(path)
+            .map_err(|source| CliError::OpenInput {
+                path: path.to_path_buf(),
+                source,
+            })?
+            .read_to_string(&mut text)
+    };
+    read.map_err(|e| CliError::read(Some(path), e))?;
+    let identities = keys::parse_identities(&text).map_err(|(line, source)| CliError::KeyFile {
+        path: path.to_path_buf(),
+        line,
+        source,
+    })?;
+    let lines: String = identities
+        .iter()
+        .map(|i| format!("{}\n", i.to_public()))
+        .collect();
+    match &args.output {
+        Some(out) => write_new(out, lines.as_bytes()),
+        None => io::stdout()
+            .lock()
+            .write_all(lines.as_bytes())
+            .map_err(|e| CliError::write(None, e)),
+    }
+}
+
+/// Creates `path` with mode 0600, refusing an existing file (as
+/// age-keygen), and writes `data`.
+fn write_new(path: &Path, data: &[u8]) -> Result<(), CliError> {
+    let mut file = File::options()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| {
+            if e.kind() == io::ErrorKind::AlreadyExists {
+                CliError::OutputExists {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                CliError::write(Some(path), e)
+            }
+        })?;
+    file.write_all(data)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| CliError::write(Some(path), e))
+}
+
+/// The current time as RFC 3339 in UTC, as age-keygen's `# created:` line.
+fn rfc3339_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
