@@ -161,43 +161,53 @@ fn pipeline(
         }
     }
     let (pool_tx, pool_rx) = mpsc::channel::<Vec<u8>>();
-    for _ in 0..2 * workers + 2 {
-        // Buffers are allocated by the reader on first use.
+    for _ in 0..2 * workers + 1 {
+        // Buffers are allocated by their first reader.
         let _ = pool_tx.send(Vec::new());
     }
-    let (work_tx, work_rx) = mpsc::sync_channel::<Batch>(workers);
-    let work_rx = Mutex::new(work_rx);
+    let pool_rx = Mutex::new(pool_rx);
+    // Each worker reads its own batch, holding the input only while it
+    // reads: no thread moves data between cores that did not need to.
+    let source = Mutex::new((read, 0u64, false));
     let (done_tx, done_rx) = mpsc::channel::<Result<Batch, (u64, Error)>>();
     thread::scope(|scope| {
-        let reader_done = done_tx.clone();
-        scope.spawn(move || {
-            for sequence in 0.. {
-                let Ok(buf) = pool_rx.recv() else { return };
-                match read(buf, sequence) {
-                    Ok(Some(batch)) => {
-                        if work_tx.send(batch).is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) => return,
-                    Err(e) => {
-                        let _ = reader_done.send(Err((sequence, e)));
-                        return;
-                    }
-                }
-            }
-        });
+        // Dropped when the writer stops, which wakes a worker waiting for
+        // a buffer: an early error never leaves a thread behind.
+        let pool_tx = pool_tx;
         for _ in 0..workers {
-            let (work_rx, done_tx, work) = (&work_rx, done_tx.clone(), &work);
+            let (source, pool_rx, done_tx, work) = (&source, &pool_rx, done_tx.clone(), &work);
             scope.spawn(move || {
                 loop {
-                    let next = work_rx
+                    let buf = pool_rx
                         .lock()
                         .map_err(drop)
                         .and_then(|rx| rx.recv().map_err(drop));
-                    let Ok(mut batch) = next else { return };
-                    work(&mut batch);
-                    if done_tx.send(Ok(batch)).is_err() {
+                    let (Ok(buf), Ok(mut input)) = (buf, source.lock()) else {
+                        return;
+                    };
+                    let (read, next, finished) = &mut *input;
+                    if *finished {
+                        return;
+                    }
+                    let sequence = *next;
+                    *next += 1;
+                    let item = match read(buf, sequence) {
+                        Ok(Some(batch)) => Ok(batch),
+                        Ok(None) => {
+                            *finished = true;
+                            return;
+                        }
+                        Err(e) => {
+                            *finished = true;
+                            Err((sequence, e))
+                        }
+                    };
+                    drop(input);
+                    let item = item.map(|mut batch| {
+                        work(&mut batch);
+                        batch
+                    });
+                    if done_tx.send(item).is_err() {
                         return;
                     }
                 }
