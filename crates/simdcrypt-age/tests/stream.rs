@@ -65,7 +65,7 @@ struct Trickle<'a> {
 impl Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.calls % 7 == 0 {
+        if self.calls.is_multiple_of(7) {
             return Err(io::ErrorKind::Interrupted.into());
         }
         let n = buf.len().min(self.step).min(self.data.len());
@@ -74,6 +74,10 @@ impl Read for Trickle<'_> {
         Ok(n)
     }
 }
+
+/// Who a test file is encrypted to, and who opens it.
+type Recipients<'a> = Vec<&'a dyn Recipient>;
+type Identities<'a> = Vec<&'a dyn Identity>;
 
 fn threads(n: usize) -> Threads {
     Threads::Count(NonZeroUsize::new(n).unwrap())
@@ -176,7 +180,7 @@ fn whole_files_through_every_recipient_type() {
     let p = scrypt::Recipient::new(b"passphrase", 4);
     let pi = scrypt::Identity::new(b"passphrase", 4);
     let plain = data(CHUNK_LEN * 2 + 5, 3);
-    let cases: [(Vec<&dyn Recipient>, Vec<&dyn Identity>); 3] = [
+    let cases: [(Recipients, Identities); 3] = [
         (vec![&xr], vec![&x]),
         (vec![&hr], vec![&h]),
         (vec![&p], vec![&pi]),
