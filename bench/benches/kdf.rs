@@ -18,6 +18,8 @@ const SALT: &[u8] = b"SodiumChloride";
 
 /// A derivation: password, salt, log2 N, r, p, output.
 type Kdf = fn(&[u8], &[u8], u8, u32, u32, &mut [u8]);
+/// A named contender: a rung of ours or a peer.
+type Contender = (String, Box<dyn Fn(&[u8], &[u8], u8, u32, u32, &mut [u8])>);
 
 fn on(imp: Impl) -> impl Fn(&[u8], &[u8], u8, u32, u32, &mut [u8]) {
     move |pw, salt, log_n, r, p, out| {
@@ -26,10 +28,9 @@ fn on(imp: Impl) -> impl Fn(&[u8], &[u8], u8, u32, u32, &mut [u8]) {
 }
 
 fn kdf(c: &mut Criterion) {
-    let mut contenders: Vec<(String, Box<dyn Fn(&[u8], &[u8], u8, u32, u32, &mut [u8])>)> =
-        Impl::available()
-            .map(|i| (i.name().to_owned(), Box::new(on(i)) as Box<_>))
-            .collect();
+    let mut contenders: Vec<Contender> = Impl::available()
+        .map(|i| (i.name().to_owned(), Box::new(on(i)) as Box<_>))
+        .collect();
     contenders.push(("simdcrypt-best".to_owned(), Box::new(on(Impl::best()))));
     let peers: [(&str, Kdf); 3] = [
         ("rustcrypto", peers::rustcrypto::scrypt),
