@@ -4,6 +4,9 @@
 
 use bech32::primitives::decode::CheckedHrpstring;
 use bech32::{Checksum, Fe32, Fe1024, Hrp};
+use zeroize::Zeroizing;
+
+use crate::Error;
 
 /// BIP 173's Bech32 checksum with the code length raised, as c2sp.org/age
 /// ("Conventions") asks.
@@ -55,3 +58,57 @@ pub(crate) fn decode(s: &str, hrp: &str) -> Result<Vec<u8>, String> {
     }
     Ok(checked.byte_iter().collect())
 }
+
+/// The 32-byte secret of an identity string: upper-case Bech32 under `hrp`
+/// (`kind` names the identity type in errors).
+pub(crate) fn decode_secret(s: &str, hrp: &str, kind: &str) -> Result<[u8; 32], Error> {
+    if s.bytes().any(|b| b.is_ascii_lowercase()) {
+        return Err(Error::Identity(format!(
+            "{kind} identities are upper case {hrp}1…"
+        )));
+    }
+    let data = Zeroizing::new(decode(s, hrp).map_err(Error::Identity)?);
+    <[u8; 32]>::try_from(data.as_slice()).map_err(|_| {
+        Error::Identity(format!(
+            "an {kind} identity holds 32 bytes, this one {}",
+            data.len()
+        ))
+    })
+}
+
+/// An identity type whose secret is 32 bytes in upper-case Bech32 under
+/// `$hrp`: the type (wiped on drop), `generate`, `to_bech32` and `FromStr`,
+/// said once for the X25519 and the hybrid identity.
+macro_rules! secret_identity {
+    ($(#[$meta:meta])* $name:ident, $hrp:expr, $kind:literal) => {
+        $(#[$meta])*
+        #[derive(Clone, zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
+        pub struct $name([u8; 32]);
+
+        impl $name {
+            /// A new identity: 32 bytes from the operating system's CSPRNG.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::Random`] when there is no randomness.
+            pub fn generate() -> Result<Self, Error> {
+                Ok($name(crate::random()?))
+            }
+
+            /// The identity in its upper-case Bech32 form.
+            pub fn to_bech32(&self) -> zeroize::Zeroizing<String> {
+                zeroize::Zeroizing::new(crate::bech32::encode($hrp, &self.0, true))
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = Error;
+
+            /// Parses the identity's upper-case Bech32 form (32 bytes).
+            fn from_str(s: &str) -> Result<Self, Error> {
+                crate::bech32::decode_secret(s, $hrp, $kind).map($name)
+            }
+        }
+    };
+}
+pub(crate) use secret_identity;

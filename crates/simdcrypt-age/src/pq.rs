@@ -14,7 +14,7 @@ use sha3::{Digest, Sha3_256};
 use shake::Shake256;
 use shake::digest::{ExtendableOutput, Update, XofReader};
 use x25519_dalek::{X25519_BASEPOINT_BYTES, x25519};
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::format::b64_encode;
 use crate::hpke::Context;
@@ -202,21 +202,15 @@ impl crate::Recipient for Recipient {
     }
 }
 
-/// A hybrid identity: the 32-byte seed `AGE-SECRET-KEY-PQ-1…`, wiped on
-/// drop.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct Identity([u8; 32]);
+bech32::secret_identity!(
+    /// A hybrid identity: the 32-byte seed `AGE-SECRET-KEY-PQ-1…`, wiped on
+    /// drop.
+    Identity,
+    IDENTITY_HRP,
+    "post-quantum"
+);
 
 impl Identity {
-    /// A new identity: 32 bytes from the operating system's CSPRNG.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Random`] when there is no randomness.
-    pub fn generate() -> Result<Self, Error> {
-        Ok(Identity(random()?))
-    }
-
     /// The recipient of this identity (filippo.io/hpke-pq,
     /// `PrivateKeyToPublicKey`).
     pub fn to_public(&self) -> Recipient {
@@ -225,32 +219,6 @@ impl Identity {
             ml_kem: keys.ml_kem.encapsulation_key().clone(),
             x25519: keys.x25519_public,
         }
-    }
-
-    /// The identity in its Bech32 form, `AGE-SECRET-KEY-PQ-1…`.
-    pub fn to_bech32(&self) -> Zeroizing<String> {
-        Zeroizing::new(bech32::encode(IDENTITY_HRP, &self.0, true))
-    }
-}
-
-impl FromStr for Identity {
-    type Err = Error;
-
-    /// Parses `AGE-SECRET-KEY-PQ-1…` (upper case Bech32 of 32 bytes).
-    fn from_str(s: &str) -> Result<Self, Error> {
-        if s.bytes().any(|b| b.is_ascii_lowercase()) {
-            return Err(Error::Identity(
-                "post-quantum identities are upper case AGE-SECRET-KEY-PQ-1…".into(),
-            ));
-        }
-        let data = Zeroizing::new(bech32::decode(s, IDENTITY_HRP).map_err(Error::Identity)?);
-        let seed = <[u8; 32]>::try_from(data.as_slice()).map_err(|_| {
-            Error::Identity(format!(
-                "a post-quantum identity holds 32 bytes, this one {}",
-                data.len()
-            ))
-        })?;
-        Ok(Identity(seed))
     }
 }
 

@@ -88,6 +88,25 @@ struct Batch {
 }
 
 impl Batch {
+    /// A batch as read: nothing verified yet, and `error` when the reader
+    /// already found the input damaged after these chunks.
+    fn new(
+        sequence: u64,
+        buf: Vec<u8>,
+        lens: Vec<usize>,
+        at_end: bool,
+        error: Option<Error>,
+    ) -> Self {
+        Batch {
+            sequence,
+            buf,
+            lens,
+            at_end,
+            verified: 0,
+            error,
+        }
+    }
+
     /// The counter of the batch's first chunk.
     fn first_counter(&self) -> u64 {
         self.sequence * BATCH_CHUNKS as u64
@@ -270,14 +289,7 @@ pub fn encrypt(
                 break;
             }
         }
-        Ok(Some(Batch {
-            sequence,
-            buf,
-            lens,
-            at_end,
-            verified: 0,
-            error: None,
-        }))
+        Ok(Some(Batch::new(sequence, buf, lens, at_end, None)))
     };
     let seal = |batch: &mut Batch| {
         let first = batch.first_counter();
@@ -356,23 +368,15 @@ pub fn decrypt(
             // chunks before it are still opened and written.
             Some(&last) if last < TAG_LEN => {
                 lens.pop();
-                Ok(Some(Batch {
+                Ok(Some(Batch::new(
                     sequence,
                     buf,
                     lens,
-                    at_end: false,
-                    verified: 0,
-                    error: Some(Error::Truncated),
-                }))
+                    false,
+                    Some(Error::Truncated),
+                )))
             }
-            Some(_) => Ok(Some(Batch {
-                sequence,
-                buf,
-                lens,
-                at_end,
-                verified: 0,
-                error: None,
-            })),
+            Some(_) => Ok(Some(Batch::new(sequence, buf, lens, at_end, None))),
         }
     };
     let open = |batch: &mut Batch| {

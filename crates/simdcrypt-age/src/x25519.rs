@@ -8,7 +8,7 @@ use std::str::FromStr;
 use simdcrypt::aead::ChaCha20Poly1305;
 use simdcrypt::kdf::hkdf_sha256;
 use x25519_dalek::{X25519_BASEPOINT_BYTES, x25519};
-use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::format::b64_encode;
 use crate::{Error, FileKey, Stanza, bech32, random};
@@ -102,50 +102,18 @@ impl crate::Recipient for Recipient {
     }
 }
 
-/// An X25519 identity: the secret scalar `AGE-SECRET-KEY-1…`, wiped on
-/// drop.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct Identity([u8; 32]);
+bech32::secret_identity!(
+    /// An X25519 identity: the secret scalar `AGE-SECRET-KEY-1…`, wiped on
+    /// drop.
+    Identity,
+    IDENTITY_HRP,
+    "X25519"
+);
 
 impl Identity {
-    /// A new identity from the operating system's CSPRNG.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Random`] when there is no randomness.
-    pub fn generate() -> Result<Self, Error> {
-        Ok(Identity(random()?))
-    }
-
     /// The recipient of this identity: `X25519(identity, basepoint)`.
     pub fn to_public(&self) -> Recipient {
         Recipient(x25519(self.0, X25519_BASEPOINT_BYTES))
-    }
-
-    /// The identity in its Bech32 form, `AGE-SECRET-KEY-1…`.
-    pub fn to_bech32(&self) -> Zeroizing<String> {
-        Zeroizing::new(bech32::encode(IDENTITY_HRP, &self.0, true))
-    }
-}
-
-impl FromStr for Identity {
-    type Err = Error;
-
-    /// Parses `AGE-SECRET-KEY-1…` (upper case Bech32 of 32 bytes).
-    fn from_str(s: &str) -> Result<Self, Error> {
-        if s.bytes().any(|b| b.is_ascii_lowercase()) {
-            return Err(Error::Identity(
-                "X25519 identities are upper case AGE-SECRET-KEY-1…".into(),
-            ));
-        }
-        let data = Zeroizing::new(bech32::decode(s, IDENTITY_HRP).map_err(Error::Identity)?);
-        let key = <[u8; 32]>::try_from(data.as_slice()).map_err(|_| {
-            Error::Identity(format!(
-                "an X25519 identity holds 32 bytes, this one {}",
-                data.len()
-            ))
-        })?;
-        Ok(Identity(key))
     }
 }
 

@@ -239,9 +239,9 @@ fn threads(n: Option<u32>) -> Threads {
         .map_or(Threads::Auto, Threads::Count)
 }
 
-/// A key file's text (`-` for standard input).
-fn read_key_file(path: &Path) -> Result<String, CliError> {
-    let mut text = String::new();
+/// A key file's text (`-` for standard input), wiped when dropped.
+pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
+    let mut text = Zeroizing::new(String::new());
     let result = if path.as_os_str() == "-" {
         io::stdin().lock().read_to_string(&mut text)
     } else {
@@ -257,7 +257,7 @@ fn read_key_file(path: &Path) -> Result<String, CliError> {
 }
 
 /// An error in a key file, with its line.
-fn key_file_error(path: &Path, line: usize, e: simdcrypt_age::Error) -> CliError {
+pub fn key_file_error(path: &Path, line: usize, e: simdcrypt_age::Error) -> CliError {
     CliError::KeyFile {
         path: path.to_path_buf(),
         line,

@@ -2,7 +2,7 @@
 //! (`-y`) the recipients of an identity file.
 
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -10,6 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use simdcrypt_age::keys::{self, AnyIdentity};
 use simdcrypt_age::{pq, x25519};
 
+use crate::age::{key_file_error, read_key_file};
 use crate::cli::KeygenArgs;
 use crate::error::CliError;
 
@@ -60,23 +61,9 @@ pub fn run(args: &KeygenArgs) -> Result<(), CliError> {
 /// `-y`: the recipient of every identity in the input, one a line.
 fn convert(args: &KeygenArgs) -> Result<(), CliError> {
     let path = args.input.as_deref().unwrap_or(Path::new("-"));
-    let mut text = zeroize::Zeroizing::new(String::new());
-    let read = if path.as_os_str() == "-" {
-        io::stdin().lock().read_to_string(&mut text)
-    } else {
-        File::open(path)
-            .map_err(|source| CliError::OpenInput {
-                path: path.to_path_buf(),
-                source,
-            })?
-            .read_to_string(&mut text)
-    };
-    read.map_err(|e| CliError::read(Some(path), e))?;
-    let identities = keys::parse_identities(&text).map_err(|(line, source)| CliError::KeyFile {
-        path: path.to_path_buf(),
-        line,
-        source,
-    })?;
+    let text = read_key_file(path)?;
+    let identities =
+        keys::parse_identities(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
     let lines: String = identities
         .iter()
         .map(|i| format!("{}\n", i.to_public()))
