@@ -281,14 +281,22 @@ pub fn encrypt(
         buf.resize(BATCH_LEN, 0);
         let mut lens = Vec::with_capacity(BATCH_CHUNKS);
         let mut at_end = false;
+        // A full chunk is the last when the next read finds nothing; only
+        // the batch's last chunk needs a byte of look-ahead to know, so the
+        // reads stay whole chunks.
         for slot in buf.chunks_exact_mut(SEALED_CHUNK_LEN) {
             let n = source.fill(&mut slot[..CHUNK_LEN])?;
+            if n == 0 && !lens.is_empty() {
+                at_end = true;
+                break;
+            }
             lens.push(n);
-            at_end = n < CHUNK_LEN || source.at_end()?;
-            if at_end {
+            if n < CHUNK_LEN {
+                at_end = true;
                 break;
             }
         }
+        let at_end = at_end || source.at_end()?;
         Ok(Some(Batch::new(sequence, buf, lens, at_end, None)))
     };
     let seal = |batch: &mut Batch| {
