@@ -435,6 +435,15 @@ impl Progress {
     }
 }
 
+impl Drop for Progress {
+    /// A command that fails leaves no half-drawn bar above its message.
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// A reader with or without a progress bar.
 enum Either<R> {
     Counted(indicatif::ProgressBarIter<R>),
