@@ -13,11 +13,12 @@ use ml_kem::{B32, Decapsulate, DecapsulationKey, EncapsulationKey, KeyExport, Ml
 use sha3::{Digest, Sha3_256};
 use shake::Shake256;
 use shake::digest::{ExtendableOutput, Update, XofReader};
-use x25519_dalek::{X25519_BASEPOINT_BYTES, x25519};
+use x25519_dalek::x25519;
 use zeroize::Zeroizing;
 
 use crate::format::b64_encode;
 use crate::hpke::Context;
+use crate::x25519::public_key;
 use crate::{Error, FileKey, Stanza, bech32, random};
 
 /// The stanza tag, the first argument.
@@ -96,7 +97,7 @@ impl KeyPair {
         reader.read(&mut *x25519_secret);
         KeyPair {
             ml_kem: DecapsulationKey::from_seed(*ml_kem_seed),
-            x25519_public: x25519(*x25519_secret, X25519_BASEPOINT_BYTES),
+            x25519_public: public_key(&x25519_secret),
             x25519: x25519_secret,
         }
     }
@@ -181,7 +182,7 @@ impl crate::Recipient for Recipient {
         let (ct_m, ss_m) = self.ml_kem.encapsulate_deterministic(&message);
         let ss_m = Zeroizing::new(ss_m);
         let ephemeral = Zeroizing::new(random::<X25519_LEN>()?);
-        let ct_x = x25519(*ephemeral, X25519_BASEPOINT_BYTES);
+        let ct_x = public_key(&ephemeral);
         let ss_x = diffie_hellman(&ephemeral, self.x25519).ok_or_else(|| {
             Error::Recipient(
                 self.to_string(),

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
-use std::sync::{Mutex, mpsc};
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::thread;
 
 use simdcrypt::aead::{ChaCha20Poly1305, TAG_LEN};
@@ -30,8 +30,9 @@ pub const NONCE_LEN: usize = 16;
 /// Chunks handed to a worker at once: 1 MiB, enough to make the hand-over
 /// negligible and few enough to keep every core busy on small files.
 const BATCH_CHUNKS: usize = 16;
-/// Bytes of a batch buffer: room for its chunks sealed.
-const BATCH_LEN: usize = BATCH_CHUNKS * SEALED_CHUNK_LEN;
+
+/// The cores this process may use, asked once.
+static CORES: OnceLock<usize> = OnceLock::new();
 
 /// How many threads seal or open chunks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,7 +48,10 @@ impl Threads {
     /// The number of worker threads this stands for.
     fn count(self) -> usize {
         match self {
-            Threads::Auto => thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            // Asking costs a few system calls (cgroup limits): once.
+            Threads::Auto => {
+                *CORES.get_or_init(|| thread::available_parallelism().map_or(1, NonZeroUsize::get))
+            }
             Threads::Count(n) => n.get(),
         }
     }
@@ -146,6 +150,29 @@ impl<R: Read> Source<R> {
         Ok(n)
     }
 
+    /// Reads a batch: up to [`BATCH_CHUNKS`] pieces of `piece` bytes, piece
+    /// `i` at `i * SEALED_CHUNK_LEN` of `buf`, which grows only as far as
+    /// the input goes (a small file never pays for a whole batch). Returns
+    /// each piece's length (a first piece even when empty, no empty piece
+    /// after it) and whether the input ended within the batch.
+    fn fill_batch(&mut self, buf: &mut Vec<u8>, piece: usize) -> io::Result<(Vec<usize>, bool)> {
+        let mut lens = Vec::with_capacity(BATCH_CHUNKS);
+        for i in 0..BATCH_CHUNKS {
+            let start = i * SEALED_CHUNK_LEN;
+            if buf.len() < start + piece {
+                buf.resize(start + SEALED_CHUNK_LEN, 0);
+            }
+            let n = self.fill(&mut buf[start..][..piece])?;
+            if n > 0 || i == 0 {
+                lens.push(n);
+            }
+            if n < piece {
+                return Ok((lens, true));
+            }
+        }
+        Ok((lens, false))
+    }
+
     /// Whether the input is exhausted, reading one byte ahead if need be.
     fn at_end(&mut self) -> io::Result<bool> {
         if self.carry.is_none() && !self.eof {
@@ -167,27 +194,38 @@ fn pipeline(
     work: impl Fn(&mut Batch) + Sync,
     mut write: impl FnMut(&mut Batch) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    // The first batch runs on the calling thread: a file of one batch (up
+    // to 1 MiB) never pays for starting threads.
+    let Some(mut first) = read(Vec::new(), 0)? else {
+        return Ok(());
+    };
+    work(&mut first);
+    write(&mut first)?;
+    if first.at_end {
+        return Ok(());
+    }
     let workers = threads.count();
     if workers == 1 {
-        let mut buf = Vec::new();
-        for sequence in 0.. {
+        let (mut buf, mut sequence) = (first.buf, 1);
+        loop {
             let Some(mut batch) = read(buf, sequence)? else {
                 return Ok(());
             };
             work(&mut batch);
             write(&mut batch)?;
-            buf = batch.buf;
+            (buf, sequence) = (batch.buf, sequence + 1);
         }
     }
     let (pool_tx, pool_rx) = mpsc::channel::<Vec<u8>>();
-    for _ in 0..2 * workers + 1 {
+    let _ = pool_tx.send(first.buf);
+    for _ in 1..2 * workers + 1 {
         // Buffers are allocated by their first reader.
         let _ = pool_tx.send(Vec::new());
     }
     let pool_rx = Mutex::new(pool_rx);
     // Each worker reads its own batch, holding the input only while it
     // reads: no thread moves data between cores that did not need to.
-    let source = Mutex::new((read, 0u64, false));
+    let source = Mutex::new((read, 1u64, false));
     let (done_tx, done_rx) = mpsc::channel::<Result<Batch, (u64, Error)>>();
     thread::scope(|scope| {
         // Dropped when the writer stops, which wakes a worker waiting for
@@ -234,7 +272,7 @@ fn pipeline(
         }
         drop(done_tx);
         let mut pending = BTreeMap::new();
-        let mut next = 0u64;
+        let mut next = 1u64;
         for done in done_rx {
             let (sequence, item) = match done {
                 Ok(batch) => (batch.sequence, Ok(batch)),
@@ -278,24 +316,10 @@ pub fn encrypt(
         if sequence > 0 && source.at_end()? {
             return Ok(None);
         }
-        buf.resize(BATCH_LEN, 0);
-        let mut lens = Vec::with_capacity(BATCH_CHUNKS);
-        let mut at_end = false;
         // A full chunk is the last when the next read finds nothing; only
         // the batch's last chunk needs a byte of look-ahead to know, so the
         // reads stay whole chunks.
-        for slot in buf.chunks_exact_mut(SEALED_CHUNK_LEN) {
-            let n = source.fill(&mut slot[..CHUNK_LEN])?;
-            if n == 0 && !lens.is_empty() {
-                at_end = true;
-                break;
-            }
-            lens.push(n);
-            if n < CHUNK_LEN {
-                at_end = true;
-                break;
-            }
-        }
+        let (lens, at_end) = source.fill_batch(&mut buf, CHUNK_LEN)?;
         let at_end = at_end || source.at_end()?;
         Ok(Some(Batch::new(sequence, buf, lens, at_end, None)))
     };
@@ -361,19 +385,12 @@ pub fn decrypt(
         if sequence > 0 && source.at_end()? {
             return Ok(None);
         }
-        buf.resize(BATCH_LEN, 0);
-        let n = source.fill(&mut buf)?;
-        let at_end = n < BATCH_LEN || source.at_end()?;
-        let mut lens: Vec<usize> = (0..n)
-            .step_by(SEALED_CHUNK_LEN)
-            .map(|at| (n - at).min(SEALED_CHUNK_LEN))
-            .collect();
+        let (mut lens, at_end) = source.fill_batch(&mut buf, SEALED_CHUNK_LEN)?;
+        let at_end = at_end || source.at_end()?;
         match lens.last() {
-            // No chunk at all: the payload stops after its nonce.
-            None => Err(Error::Truncated),
-            // Too short to hold even a tag: a cut inside the last chunk.
-            // Too short to hold even a tag: a cut inside the last chunk. The
-            // chunks before it are still opened and written.
+            // Too short to hold even a tag: the payload stops after its
+            // nonce, or a cut inside the last chunk. The chunks before it
+            // are still opened and written.
             Some(&last) if last < TAG_LEN => {
                 lens.pop();
                 Ok(Some(Batch::new(
@@ -384,7 +401,7 @@ pub fn decrypt(
                     Some(Error::Truncated),
                 )))
             }
-            Some(_) => Ok(Some(Batch::new(sequence, buf, lens, at_end, None))),
+            _ => Ok(Some(Batch::new(sequence, buf, lens, at_end, None))),
         }
     };
     let open = |batch: &mut Batch| {
