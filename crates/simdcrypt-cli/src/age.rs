@@ -40,6 +40,15 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     let common = &args.common;
     check_plugin(common)?;
     let mut recipients: Vec<Box<dyn Recipient>> = Vec::new();
+    warn_duplicates("recipient", args.recipients.iter().map(String::as_str));
+    warn_duplicates(
+        "recipients file",
+        args.recipients_files.iter().map(|p| p.to_string_lossy()),
+    );
+    warn_duplicates(
+        "identity file",
+        args.identities.iter().map(|p| p.to_string_lossy()),
+    );
     for r in &args.recipients {
         recipients.push(Box::new(
             r.parse::<AnyRecipient>().map_err(|e| age_arg("-r", e))?,
@@ -136,6 +145,10 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
 pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     let common = &args.common;
     check_plugin(common)?;
+    warn_duplicates(
+        "identity file",
+        args.identities.iter().map(|p| p.to_string_lossy()),
+    );
     let mut identities: Vec<Box<dyn Identity>> = Vec::new();
     for path in &args.identities {
         let text = read_key_file(path)?;
@@ -202,6 +215,21 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
             source: e,
             written: counted.written,
         }),
+    }
+}
+
+/// Warns, as age does, about a recipient or key file given twice: harmless,
+/// but likely not what was meant.
+fn warn_duplicates<S: AsRef<str> + Ord>(what: &str, values: impl Iterator<Item = S>) {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut warned = std::collections::BTreeSet::new();
+    for value in values {
+        if !seen.insert(value.as_ref().to_owned()) && warned.insert(value.as_ref().to_owned()) {
+            eprintln!(
+                "simdcrypt: warning: duplicate {what} \"{}\"",
+                value.as_ref()
+            );
+        }
     }
 }
 

@@ -697,3 +697,28 @@ fn interoperates_with_rage() {
         interop(&rage, &keygen, false);
     }
 }
+
+#[test]
+fn duplicates_are_warned_about_as_age_does() {
+    let dir = TempDir::new().unwrap();
+    let (key, recipient) = identity(dir.path(), "key.txt", false);
+    let out = ok(simdcrypt(
+        &["encrypt", "-r", &recipient, "-a", "-r", &recipient],
+        b"x",
+    ));
+    assert!(
+        stderr(&out).contains(&format!("warning: duplicate recipient \"{recipient}\"")),
+        "{}",
+        stderr(&out)
+    );
+    let out = ok(simdcrypt(
+        &["decrypt", "-i", s(&key), "-i", s(&key)],
+        &out.stdout,
+    ));
+    assert!(
+        stderr(&out).contains("warning: duplicate identity file"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(out.stdout, b"x");
+}
