@@ -2,12 +2,14 @@
 //! plaintext in 64 KiB chunks, each sealed with ChaCha20-Poly1305 under the
 //! payload key and the nonce `counter (11 bytes, big endian) || last flag`.
 //!
-//! Chunks are independent, so both directions run as a pipeline: one thread
-//! reads batches of chunks, workers on every core seal or open them in
-//! place, and the calling thread writes them in order. Memory stays bounded
-//! by a fixed pool of batch buffers whatever the file's size. Decryption
-//! writes a chunk only after its own tag verified, and on a failure writes
-//! the chunks before it and nothing after.
+//! Chunks are independent, so both directions run as a pipeline: a worker
+//! on each core takes the input for as long as it reads a batch of 16
+//! chunks, seals or opens them in place, and hands the batch to the calling
+//! thread, which writes batches in order. The first batch runs on the
+//! calling thread, so a file of up to 1 MiB starts no thread. Memory stays
+//! bounded by a fixed pool of batch buffers whatever the file's size.
+//! Decryption writes a chunk only after its own tag verified, and on a
+//! failure writes the chunks before it and nothing after.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
