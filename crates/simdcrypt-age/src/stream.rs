@@ -161,6 +161,16 @@ impl<R: Read> Source<R> {
         let mut lens = Vec::with_capacity(BATCH_CHUNKS);
         for i in 0..BATCH_CHUNKS {
             let start = i * SEALED_CHUNK_LEN;
+            if i == 1 && piece == SEALED_CHUNK_LEN {
+                // Sealed chunks lie end to end: once the first is whole,
+                // the rest of the batch is one read.
+                let end = BATCH_CHUNKS * SEALED_CHUNK_LEN;
+                buf.resize(end.max(buf.len()), 0);
+                let n = self.fill(&mut buf[start..end])?;
+                let rest = (0..n).step_by(SEALED_CHUNK_LEN);
+                lens.extend(rest.map(|at| (n - at).min(SEALED_CHUNK_LEN)));
+                return Ok((lens, n < end - start));
+            }
             if buf.len() < start + piece {
                 buf.resize(start + SEALED_CHUNK_LEN, 0);
             }
