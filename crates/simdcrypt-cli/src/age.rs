@@ -408,6 +408,12 @@ impl<W: Write> Write for Counted<W> {
         Ok(n)
     }
 
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        let n = self.inner.write_vectored(bufs)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }

@@ -260,6 +260,14 @@ impl Write for Output {
         }
     }
 
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(s) => s.lock().write_vectored(bufs),
+            Output::Device { file, .. } => file.write_vectored(bufs),
+            Output::File { temp, .. } => temp.write_vectored(bufs),
+        }
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Output::Stdout(s) => s.lock().flush(),
