@@ -259,6 +259,27 @@ fn passphrases_for_scripts() {
         "{}",
         stderr(&wrong)
     );
+    // AGE_PASSPHRASE_FD: the whole of a descriptor, trailing newlines
+    // stripped, as age's batchpass plugin reads it.
+    let fd_pass = dir.path().join("fd.txt");
+    fs::write(&fd_pass, "two\nlines\r\n\n").unwrap();
+    let out = run_command(
+        Command::new("bash")
+            .args(["-c", "\"$BIN\" encrypt -j batchpass 3<\"$PASS\""])
+            .env("BIN", BIN)
+            .env("PASS", &fd_pass)
+            .env("AGE_PASSPHRASE_FD", "3")
+            .env("AGE_PASSPHRASE_WORK_FACTOR", "10"),
+        &plain,
+    );
+    let sealed3 = ok(out).stdout;
+    let out = run_command(
+        Command::new(BIN)
+            .args(["decrypt", "-j", "batchpass"])
+            .env("AGE_PASSPHRASE", "two\nlines"),
+        &sealed3,
+    );
+    assert!(ok(out).stdout == plain);
     // The work factor limit.
     let capped = run_command(
         Command::new(BIN)
