@@ -711,11 +711,10 @@ fn interoperates_with_rage() {
         peer("RAGE_BIN", "rage"),
         peer("RAGE_KEYGEN_BIN", "rage-keygen"),
     ) {
-        // rage reads a scrypt stanza's passphrase only through pinentry or
-        // a terminal, never through a plugin: its passphrase side is left
-        // to the age test.
-        eprintln!("rage: passphrase files are not tested (rage asks pinentry)");
+        // rage reads passphrases only from pinentry or a terminal, never
+        // through a plugin: its passphrase side runs on a pseudo-terminal.
         interop(&rage, &keygen, false);
+        rage_passphrases(&rage);
     }
 }
 
@@ -742,4 +741,64 @@ fn duplicates_are_warned_about_as_age_does() {
         stderr(&out)
     );
     assert_eq!(out.stdout, b"x");
+}
+
+/// rage's passphrases both ways, typed on a pseudo-terminal that
+/// util-linux's `script` makes (pinentry turned off, so that rage prompts
+/// on the terminal). Skipped, saying so, without `script`.
+fn rage_passphrases(rage: &Path) {
+    let Some(script) = peer("SCRIPT_BIN", "script") else {
+        return;
+    };
+    let dir = TempDir::new().unwrap();
+    let plain = data(2 * CHUNK + 9, 11);
+    let plain_path = dir.path().join("plain");
+    fs::write(&plain_path, &plain).unwrap();
+    let on_terminal = |command: String, typed: &str| {
+        ok(run_command(
+            Command::new(&script)
+                .args(["-qec", &command, "/dev/null"])
+                .env("PINENTRY_PROGRAM", "/nonexistent"),
+            typed.as_bytes(),
+        ))
+    };
+    // Ours, read by rage.
+    let ours = dir.path().join("ours.age");
+    let env = [
+        ("AGE_PASSPHRASE", "rage interop"),
+        ("AGE_PASSPHRASE_WORK_FACTOR", "12"),
+    ];
+    ok(run_command(
+        Command::new(BIN)
+            .args(["encrypt", "-j", "batchpass", "-o", s(&ours), s(&plain_path)])
+            .envs(env),
+        b"",
+    ));
+    let opened = dir.path().join("opened");
+    on_terminal(
+        format!("'{}' -d -o '{}' '{}'", rage.display(), s(&opened), s(&ours)),
+        "rage interop\r",
+    );
+    assert!(
+        fs::read(&opened).unwrap() == plain,
+        "rage could not read our passphrase file"
+    );
+    // rage's, read by us (at the work factor rage calibrates, about a second).
+    let theirs = dir.path().join("theirs.age");
+    on_terminal(
+        format!(
+            "'{}' -p -o '{}' '{}'",
+            rage.display(),
+            s(&theirs),
+            s(&plain_path)
+        ),
+        "from rage\rfrom rage\r",
+    );
+    let pass = dir.path().join("pass.txt");
+    fs::write(&pass, "from rage\n").unwrap();
+    let out = simdcrypt(&["decrypt", "--passphrase-file", s(&pass), s(&theirs)], b"");
+    assert!(
+        ok(out).stdout == plain,
+        "we could not read rage's passphrase file"
+    );
 }
