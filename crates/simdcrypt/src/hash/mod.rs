@@ -37,6 +37,7 @@ pub mod md5;
 mod rustcrypto;
 pub mod sha1;
 pub mod sha256;
+mod sha2_reference;
 pub mod sha512;
 
 pub use many::{md5_many, sha256_many};
