@@ -59,6 +59,17 @@ pub(crate) fn decode(s: &str, hrp: &str) -> Result<Vec<u8>, String> {
     Ok(checked.byte_iter().collect())
 }
 
+/// The `N`-byte public key of a recipient string: lower-case Bech32 under
+/// `hrp`.
+pub(crate) fn decode_public<const N: usize>(s: &str, hrp: &str) -> Result<[u8; N], Error> {
+    let invalid = |why: String| Error::Recipient(s.to_owned(), why);
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err(invalid("recipients are lower case".into()));
+    }
+    let data = decode(s, hrp).map_err(invalid)?;
+    <[u8; N]>::try_from(data).map_err(|d| invalid(format!("holds {} bytes, expected {N}", d.len())))
+}
+
 /// The 32-byte secret of an identity string: upper-case Bech32 under `hrp`
 /// (`kind` names the identity type in errors).
 pub(crate) fn decode_secret(s: &str, hrp: &str, kind: &str) -> Result<[u8; 32], Error> {

@@ -147,16 +147,7 @@ impl FromStr for Recipient {
     /// ML-KEM-768 encapsulation key as FIPS 203 §7.2 asks.
     fn from_str(s: &str) -> Result<Self, Error> {
         let invalid = |why: String| Error::Recipient(s.to_owned(), why);
-        if s.bytes().any(|b| b.is_ascii_uppercase()) {
-            return Err(invalid("recipients are lower case".into()));
-        }
-        let data = bech32::decode(s, RECIPIENT_HRP).map_err(invalid)?;
-        let key = <[u8; PUBLIC_KEY_LEN]>::try_from(data).map_err(|d| {
-            invalid(format!(
-                "holds {} bytes, expected {PUBLIC_KEY_LEN}",
-                d.len()
-            ))
-        })?;
+        let key: [u8; PUBLIC_KEY_LEN] = bech32::decode_public(s, RECIPIENT_HRP)?;
         let (ml_kem, x25519) = key
             .split_first_chunk::<ML_KEM_EK_LEN>()
             .and_then(|(ek, pk)| Some((Array::from(*ek), pk.try_into().ok()?)))
