@@ -13,6 +13,12 @@ use simdcrypt::hmac::{Hmac, hmac_sha256};
 /// Runs the generic test function `$f::<H>($args…)` for each hash named
 /// (as its specification writes it) in the rows.
 macro_rules! over_hashes {
+    ($f:ident, every hash) => {
+        over_hashes!(
+            $f,
+            [("MD5"), ("SHA-1"), ("SHA-224"), ("SHA-256"), ("SHA-384"), ("SHA-512"), ("SHA-512/256")]
+        )
+    };
     ($f:ident, [$(($name:expr $(, $arg:expr)*)),+ $(,)?]) => {{
         $(
             match $name {
@@ -234,34 +240,12 @@ fn hmac_wycheproof() {
 
 #[test]
 fn hmac_streaming() {
-    over_hashes!(
-        streaming,
-        [
-            ("MD5"),
-            ("SHA-1"),
-            ("SHA-224"),
-            ("SHA-256"),
-            ("SHA-384"),
-            ("SHA-512"),
-            ("SHA-512/256")
-        ]
-    );
+    over_hashes!(streaming, every hash);
 }
 
 #[test]
 fn hmac_truncation() {
-    over_hashes!(
-        truncation,
-        [
-            ("MD5"),
-            ("SHA-1"),
-            ("SHA-224"),
-            ("SHA-256"),
-            ("SHA-384"),
-            ("SHA-512"),
-            ("SHA-512/256")
-        ]
-    );
+    over_hashes!(truncation, every hash);
 }
 
 #[test]
