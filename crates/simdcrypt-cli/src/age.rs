@@ -422,7 +422,8 @@ impl<W: Write> Write for Counted<W> {
 /// A byte-count bar on stderr: on a terminal for inputs over a few MiB, or
 /// always with `--progress` (then, off a terminal, one summary line).
 struct Progress {
-    bar: Option<ProgressBar>,
+    /// Drawn on a terminal when wanted, hidden otherwise (it still counts).
+    bar: ProgressBar,
     summary: Option<(Instant, &'static str)>,
 }
 
@@ -430,7 +431,7 @@ impl Progress {
     fn new(len: Option<u64>, forced: bool, verb: &'static str) -> Progress {
         let terminal = io::stderr().is_terminal();
         let wanted = forced || len.is_some_and(|l| l >= PROGRESS_FROM);
-        let bar = (wanted && terminal).then(|| {
+        let bar = if wanted && terminal {
             let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(
                 "{bar:40} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
@@ -438,33 +439,27 @@ impl Progress {
                 bar.set_style(style);
             }
             bar
-        });
+        } else {
+            ProgressBar::hidden()
+        };
         let summary = (forced && !terminal).then(|| (Instant::now(), verb));
-        Progress {
-            bar: bar.or_else(|| summary.map(|_| ProgressBar::hidden())),
-            summary,
-        }
+        Progress { bar, summary }
     }
 
     /// `input`, counting into the bar as it is read.
     fn reader<R: Read + Send>(&self, input: R) -> impl Read + Send + use<R> {
-        match &self.bar {
-            Some(bar) => Either::Counted(bar.wrap_read(input)),
-            None => Either::Plain(input),
-        }
+        self.bar.wrap_read(input)
     }
 
     fn finish(self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-            if let Some((start, verb)) = self.summary {
-                let secs = start.elapsed().as_secs_f64();
-                let bytes = bar.position();
-                eprintln!(
-                    "simdcrypt: {verb} {bytes} bytes of input in {secs:.2} s ({:.0} MB/s)",
-                    bytes as f64 / secs.max(1e-9) / 1e6
-                );
-            }
+        self.bar.finish_and_clear();
+        if let Some((start, verb)) = self.summary {
+            let secs = start.elapsed().as_secs_f64();
+            let bytes = self.bar.position();
+            eprintln!(
+                "simdcrypt: {verb} {bytes} bytes of input in {secs:.2} s ({:.0} MB/s)",
+                bytes as f64 / secs.max(1e-9) / 1e6
+            );
         }
     }
 }
@@ -472,23 +467,6 @@ impl Progress {
 impl Drop for Progress {
     /// A command that fails leaves no half-drawn bar above its message.
     fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// A reader with or without a progress bar.
-enum Either<R> {
-    Counted(indicatif::ProgressBarIter<R>),
-    Plain(R),
-}
-
-impl<R: Read> Read for Either<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Either::Counted(r) => r.read(buf),
-            Either::Plain(r) => r.read(buf),
-        }
+        self.bar.finish_and_clear();
     }
 }
