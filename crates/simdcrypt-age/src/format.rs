@@ -25,12 +25,30 @@ const STANZA_PREFIX: &[u8] = b"-> ";
 const MAC_PREFIX: &[u8] = b"---";
 /// Base64 characters in a full body line ("full-line = 64base64char LF").
 pub const COLUMNS: usize = 64;
+/// Body bytes one full body line encodes.
+const LINE_BYTES: usize = COLUMNS / 4 * 3;
 /// The longest header line accepted: far above any native stanza (the
 /// post-quantum argument line is 1,516 bytes), and a bound on what a hostile
 /// file can make the reader buffer.
-const MAX_LINE: u64 = 1 << 16;
+const MAX_LINE: usize = 1 << 16;
 /// The most stanzas a header may hold, for the same reason.
-const MAX_STANZAS: usize = 1 << 12;
+pub const MAX_STANZAS: usize = 1 << 12;
+/// The most arguments, tags included, all the stanzas of a header may hold
+/// together: 8 a stanza on average at [`MAX_STANZAS`], where native stanzas
+/// have 2 or 3. Each argument is held as a `String`, 24 bytes before its
+/// text, so without this bound a header of one-character arguments would
+/// cost a dozen times its length in memory.
+pub const MAX_ARGS: usize = 1 << 15;
+/// The longest header accepted, in bytes from the version line through the
+/// MAC line: 8 MiB. The largest native stanza, the post-quantum one, takes
+/// about 1.56 KB (its argument line and a 44-byte body), so a header of
+/// [`MAX_STANZAS`] of them (6.4 MB) still fits, and a file this crate writes
+/// for that many recipients reads back; an X25519 stanza takes 98 bytes.
+/// Only a file that is not an age file, or a hostile one, comes near the
+/// cap. The reader counts the bytes as it reads them: it reads at most one
+/// byte past the cap, and holds one line and the decoded stanzas, not the
+/// text.
+pub const MAX_HEADER: usize = 8 << 20;
 
 /// The canonical, unpadded base64 of c2sp.org/age ("Conventions").
 pub fn b64_encode(bytes: &[u8]) -> String {
@@ -58,26 +76,26 @@ pub struct Stanza {
 }
 
 impl Stanza {
-    /// Writes the stanza in its canonical form.
-    fn write_to(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(STANZA_PREFIX);
-        out.extend_from_slice(self.tag.as_bytes());
+    /// Gives the stanza's canonical form to `out`, piece by piece: the
+    /// argument line, then the body wrapped at 64 columns, which always ends
+    /// with a line shorter than that, empty when the encoding fills its last
+    /// line (a body of 0, 48, 96, … bytes).
+    fn write_to(&self, out: &mut impl FnMut(&[u8])) {
+        out(STANZA_PREFIX);
+        out(self.tag.as_bytes());
         for arg in &self.args {
-            out.push(b' ');
-            out.extend_from_slice(arg.as_bytes());
+            out(b" ");
+            out(arg.as_bytes());
         }
-        out.push(b'\n');
-        let body = b64_encode(&self.body);
-        let mut lines = body.as_bytes().chunks(COLUMNS);
-        // The body always ends with a line shorter than 64 columns, empty
-        // when the encoding fills its last line.
-        loop {
-            let line = lines.next().unwrap_or_default();
-            out.extend_from_slice(line);
-            out.push(b'\n');
-            if line.len() < COLUMNS {
-                break;
-            }
+        out(b"\n");
+        let mut line = String::with_capacity(COLUMNS + 1);
+        let chunks = self.body.chunks_exact(LINE_BYTES);
+        let last = chunks.remainder();
+        for chunk in chunks.chain([last]) {
+            line.clear();
+            STANDARD_NO_PAD.encode_string(chunk, &mut line);
+            line.push('\n');
+            out(line.as_bytes());
         }
     }
 
@@ -126,22 +144,35 @@ impl Stanza {
 }
 
 /// A parsed or freshly made header: its stanzas and its MAC.
+///
+/// The header's text is not kept: the grammar is enforced so strictly that
+/// a parsed header's bytes are exactly the canonical serialization of its
+/// stanzas, which the MAC and [`Header::write`] recompute from them.
 #[derive(Clone, Debug)]
 pub struct Header {
     stanzas: Vec<Stanza>,
-    /// The header's bytes up to and including `---`: what the MAC covers.
-    /// For a parsed header these are the bytes as read, which the strict
-    /// grammar makes equal to the canonical encoding.
-    maced: Vec<u8>,
     mac: [u8; 32],
 }
 
+/// Gives the canonical header text that the MAC covers, the version line
+/// through `---`, to `out` piece by piece.
+fn serialize(stanzas: &[Stanza], mut out: impl FnMut(&[u8])) {
+    out(V1_LINE);
+    for stanza in stanzas {
+        stanza.write_to(&mut out);
+    }
+    out(MAC_PREFIX);
+}
+
 /// The HMAC-SHA-256 of the header (c2sp.org/age, "Header MAC"), keyed by
-/// `HKDF-SHA-256(ikm = file key, salt = empty, info = "header")`.
-fn header_mac(file_key: &FileKey, maced: &[u8]) -> Result<[u8; 32], Error> {
+/// `HKDF-SHA-256(ikm = file key, salt = empty, info = "header")`, over the
+/// header's canonical text, computed as it is serialized.
+fn header_mac(file_key: &FileKey, stanzas: &[Stanza]) -> Result<[u8; 32], Error> {
     let mut key = Zeroizing::new([0u8; 32]);
     hkdf_sha256(&[], file_key.expose(), b"header", &mut *key)?;
-    Ok(Hmac::<Sha256>::mac(&*key, maced))
+    let mut mac = Hmac::<Sha256>::new(&*key);
+    serialize(stanzas, |bytes| mac.update(bytes));
+    Ok(mac.finalize())
 }
 
 impl Header {
@@ -152,7 +183,6 @@ impl Header {
     /// [`Error::Header`] when a stanza could not be read back (an argument
     /// that is empty or holds a character outside VCHAR).
     pub fn new(stanzas: Vec<Stanza>, file_key: &FileKey) -> Result<Self, Error> {
-        let mut maced = V1_LINE.to_vec();
         for stanza in &stanzas {
             let well_formed = std::iter::once(&stanza.tag)
                 .chain(&stanza.args)
@@ -163,15 +193,9 @@ impl Header {
                     stanza.tag
                 )));
             }
-            stanza.write_to(&mut maced);
         }
-        maced.extend_from_slice(MAC_PREFIX);
-        let mac = header_mac(file_key, &maced)?;
-        Ok(Header {
-            stanzas,
-            maced,
-            mac,
-        })
+        let mac = header_mac(file_key, &stanzas)?;
+        Ok(Header { stanzas, mac })
     }
 
     /// The recipient stanzas, in file order.
@@ -185,7 +209,7 @@ impl Header {
     ///
     /// [`Error::HeaderMac`] when it does not match.
     pub fn verify_mac(&self, file_key: &FileKey) -> Result<(), Error> {
-        let expected = header_mac(file_key, &self.maced)?;
+        let expected = header_mac(file_key, &self.stanzas)?;
         if bool::from(expected.ct_eq(&self.mac)) {
             Ok(())
         } else {
@@ -199,7 +223,8 @@ impl Header {
     ///
     /// [`Error::Io`] when writing fails.
     pub fn write(&self, output: &mut impl Write) -> Result<(), Error> {
-        let mut text = self.maced.clone();
+        let mut text = Vec::new();
+        serialize(&self.stanzas, |bytes| text.extend_from_slice(bytes));
         text.push(b' ');
         text.extend_from_slice(b64_encode(&self.mac).as_bytes());
         text.push(b'\n');
@@ -208,15 +233,21 @@ impl Header {
     }
 
     /// Reads a header from `input`, leaving `input` at the first byte of
-    /// the payload. Every rule of the ABNF is enforced.
+    /// the payload. Every rule of the ABNF is enforced, and the limits
+    /// [`MAX_HEADER`], [`MAX_STANZAS`] and [`MAX_ARGS`]: at most
+    /// [`MAX_HEADER`] + 1 bytes are read.
     ///
     /// # Errors
     ///
     /// [`Error::Header`] naming the rule broken, [`Error::UnsupportedVersion`],
     /// [`Error::Io`] when reading fails.
     pub fn read(input: &mut impl BufRead) -> Result<Self, Error> {
-        let mut maced = Vec::new();
-        let version = read_line(input, &mut maced)?;
+        let mut lines = Lines {
+            input,
+            line: Vec::new(),
+            read: 0,
+        };
+        let version = lines.next()?;
         if version != V1_LINE {
             return Err(match version.strip_prefix(VERSION_PREFIX) {
                 Some(b"v1\r\n") => Error::header(
@@ -231,22 +262,16 @@ impl Header {
             });
         }
         let mut stanzas = Vec::new();
+        let mut arg_count = 0;
         loop {
-            let start = maced.len();
-            let line = read_line(input, &mut maced)?;
+            let line = lines.next()?;
             if let Some(args) = line.strip_prefix(STANZA_PREFIX) {
                 if stanzas.len() == MAX_STANZAS {
                     return Err(Error::header(format!("more than {MAX_STANZAS} stanzas")));
                 }
-                let args = parse_args(args)?;
-                let body = read_body(input, &mut maced)?;
-                let mut args = args.into_iter();
-                let tag = args.next().unwrap_or_default();
-                stanzas.push(Stanza {
-                    tag,
-                    args: args.collect(),
-                    body,
-                });
+                let (tag, args) = parse_args(args, &mut arg_count)?;
+                let body = read_body(&mut lines)?;
+                stanzas.push(Stanza { tag, args, body });
             } else if let Some(rest) = line.strip_prefix(MAC_PREFIX) {
                 if stanzas.is_empty() {
                     return Err(Error::header("no recipient stanza"));
@@ -262,12 +287,7 @@ impl Header {
                             "the MAC line is not \"--- \" and 43 characters of canonical base64",
                         )
                     })?;
-                maced.truncate(start + MAC_PREFIX.len());
-                return Ok(Header {
-                    stanzas,
-                    maced,
-                    mac,
-                });
+                return Ok(Header { stanzas, mac });
             } else {
                 return Err(Error::header(
                     "expected a stanza (\"-> \") or the MAC line (\"---\")",
@@ -277,48 +297,82 @@ impl Header {
     }
 }
 
-/// Reads one line, LF included, appending it to `maced`; returns it.
-fn read_line<'a>(input: &mut impl BufRead, maced: &'a mut Vec<u8>) -> Result<&'a [u8], Error> {
-    let start = maced.len();
-    input.take(MAX_LINE).read_until(b'\n', maced)?;
-    let line = &maced[start..];
-    if line.last() != Some(&b'\n') {
-        return Err(if line.len() as u64 == MAX_LINE {
-            Error::header(format!("a header line is longer than {MAX_LINE} bytes"))
-        } else {
-            Error::header("the header ends before its MAC line (is the file truncated?)")
-        });
-    }
-    Ok(line)
+/// The header's lines, read one at a time into one reusable buffer and
+/// counted against [`MAX_HEADER`].
+struct Lines<'a, R> {
+    input: &'a mut R,
+    /// The current line, LF included.
+    line: Vec<u8>,
+    /// The header's bytes read so far, the current line's included.
+    read: usize,
 }
 
-/// The arguments of an arg-line after `-> `:
-/// `argument *(SP argument) LF`, `argument = 1*VCHAR`.
-fn parse_args(line: &[u8]) -> Result<Vec<String>, Error> {
-    let line = &line[..line.len() - 1];
-    line.split(|&b| b == b' ')
-        .map(|arg| {
-            if arg.is_empty() {
-                Err(Error::header(
-                    "a stanza argument is empty (two spaces, or a space at the end)",
-                ))
-            } else if !arg.iter().all(u8::is_ascii_graphic) {
-                Err(Error::header(
-                    "a stanza argument holds a character outside printable ASCII",
-                ))
+impl<R: BufRead> Lines<'_, R> {
+    /// Reads the next line, LF included; returns it. Reads no further than
+    /// one byte past [`MAX_HEADER`] or [`MAX_LINE`].
+    fn next(&mut self) -> Result<&[u8], Error> {
+        self.line.clear();
+        let limit = MAX_LINE.min(MAX_HEADER + 1 - self.read);
+        (&mut *self.input)
+            .take(limit as u64)
+            .read_until(b'\n', &mut self.line)?;
+        self.read += self.line.len();
+        if self.read > MAX_HEADER {
+            return Err(Error::header(format!(
+                "the header is longer than {MAX_HEADER} bytes: not an age file, or a hostile one"
+            )));
+        }
+        if self.line.last() != Some(&b'\n') {
+            return Err(if self.line.len() == MAX_LINE {
+                Error::header(format!("a header line is longer than {MAX_LINE} bytes"))
             } else {
-                Ok(String::from_utf8_lossy(arg).into_owned())
-            }
-        })
-        .collect()
+                Error::header("the header ends before its MAC line (is the file truncated?)")
+            });
+        }
+        Ok(&self.line)
+    }
 }
 
-/// A stanza body: `*full-line final-line`, decoded as one canonical base64
-/// string.
-fn read_body(input: &mut impl BufRead, maced: &mut Vec<u8>) -> Result<Vec<u8>, Error> {
-    let mut text = Vec::new();
+/// The tag and the further arguments of an arg-line after `-> `:
+/// `argument *(SP argument) LF`, `argument = 1*VCHAR`. `count` is the
+/// number of arguments in the header so far, held to [`MAX_ARGS`].
+fn parse_args(line: &[u8], count: &mut usize) -> Result<(String, Vec<String>), Error> {
+    let line = &line[..line.len() - 1];
+    let here = line.iter().filter(|&&b| b == b' ').count() + 1;
+    *count += here;
+    if *count > MAX_ARGS {
+        return Err(Error::header(format!(
+            "the stanzas hold more than {MAX_ARGS} arguments together"
+        )));
+    }
+    let mut args = line.split(|&b| b == b' ').map(|arg| {
+        if arg.is_empty() {
+            Err(Error::header(
+                "a stanza argument is empty (two spaces, or a space at the end)",
+            ))
+        } else if !arg.iter().all(u8::is_ascii_graphic) {
+            Err(Error::header(
+                "a stanza argument holds a character outside printable ASCII",
+            ))
+        } else {
+            Ok(String::from_utf8_lossy(arg).into_owned())
+        }
+    });
+    let tag = args.next().unwrap_or_else(|| Ok(String::new()))?;
+    let mut rest = Vec::with_capacity(here - 1);
+    for arg in args {
+        rest.push(arg?);
+    }
+    Ok((tag, rest))
+}
+
+/// A stanza body: `*full-line final-line`, one canonical base64 string.
+/// Each full line is 16 whole base64 quantums, so the string is decoded a
+/// line at a time: only the final line can be non-canonical.
+fn read_body(lines: &mut Lines<'_, impl BufRead>) -> Result<Vec<u8>, Error> {
+    let mut body = Vec::new();
     loop {
-        let line = read_line(input, maced)?;
+        let line = lines.next()?;
         let chars = &line[..line.len() - 1];
         if chars.len() > COLUMNS {
             return Err(Error::header(format!(
@@ -333,12 +387,14 @@ fn read_body(input: &mut impl BufRead, maced: &mut Vec<u8>) -> Result<Vec<u8>, E
                 "a stanza body line holds a character outside base64",
             ));
         }
-        text.extend_from_slice(chars);
+        STANDARD_NO_PAD
+            .decode_vec(chars, &mut body)
+            .map_err(|_| Error::header("a stanza body is not canonical base64"))?;
         if chars.len() < COLUMNS {
-            break;
+            body.shrink_to_fit();
+            return Ok(body);
         }
     }
-    b64_decode(&text).ok_or_else(|| Error::header("a stanza body is not canonical base64"))
 }
 
 #[cfg(test)]
