@@ -22,10 +22,14 @@ use zeroize::Zeroizing;
 
 use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs};
 use crate::error::CliError;
-use crate::io::{Input, Output};
+use crate::io::Input;
+use crate::output::{Content, Output};
 
 /// Inputs at least this long get a progress bar on a terminal.
 const PROGRESS_FROM: u64 = 8 << 20;
+/// The largest identity or recipients file read, as age's 16 MiB: a bound on
+/// what `-R /dev/urandom` can make the tool hold.
+const MAX_KEY_FILE: u64 = 16 << 20;
 /// The longest passphrase read from a file or descriptor, as age's
 /// batchpass plugin.
 const MAX_PASSPHRASE: u64 = 1 << 20;
@@ -39,6 +43,10 @@ const MAX_PASSPHRASE: u64 = 1 << 20;
 pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     let common = &args.common;
     check_plugin(common)?;
+    // The input and output first: an existing output or a missing input is
+    // refused before a passphrase is asked for or scrypt runs.
+    let input = open_input(common.input.as_deref())?;
+    let output = open_output(common, args.armor)?;
     let mut recipients: Vec<Box<dyn Recipient>> = Vec::new();
     warn_duplicates("recipient", args.recipients.iter().map(String::as_str));
     warn_duplicates(
@@ -114,8 +122,6 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     let refs: Vec<&dyn Recipient> = recipients.iter().map(|r| r.as_ref()).collect();
     let encryptor = Encryptor::new(&refs).map_err(CliError::Age)?;
 
-    let input = open_input(common.input.as_deref())?;
-    let output = open_output(common, args.armor)?;
     let progress = Progress::new(input.len(), common.progress, "encrypted");
     let reader = progress.reader(input);
     let threads = threads(common.threads);
@@ -157,6 +163,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
         identities.extend(parsed.into_iter().map(|i| Box::new(i) as Box<dyn Identity>));
     }
     let input = open_input(common.input.as_deref())?;
+    let output = open_output(common, true)?;
     let progress = Progress::new(input.len(), common.progress, "decrypted");
     let reader = ArmoredReader::new(BufReader::with_capacity(1 << 16, progress.reader(input)));
     let decryptor = Decryptor::new(reader).map_err(CliError::Age)?;
@@ -199,8 +206,8 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     let refs: Vec<&dyn Identity> = identities.iter().map(|i| i.as_ref()).collect();
     let file_key = decryptor.file_key(&refs).map_err(CliError::Age)?;
 
-    let output = open_output(common, true)?;
-    let to_file = matches!(output, Output::File { .. });
+    let to_file = output.is_file();
+    let place = output.describe();
     let mut counted = Counted {
         inner: output,
         written: 0,
@@ -214,6 +221,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
         Err(e) => Err(CliError::AgeAfterOutput {
             source: e,
             written: counted.written,
+            place,
         }),
     }
 }
@@ -225,10 +233,7 @@ fn warn_duplicates<S: AsRef<str> + Ord>(what: &str, values: impl Iterator<Item =
     let mut warned = std::collections::BTreeSet::new();
     for value in values {
         if !seen.insert(value.as_ref().to_owned()) && warned.insert(value.as_ref().to_owned()) {
-            eprintln!(
-                "simdcrypt: warning: duplicate {what} \"{}\"",
-                value.as_ref()
-            );
+            crate::diag::warning!("duplicate {what} \"{}\"", value.as_ref());
         }
     }
 }
@@ -254,11 +259,8 @@ fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
 /// a terminal (armor and plaintext may be, as age allows).
 fn open_output(common: &AgeCommon, text: bool) -> Result<Output, CliError> {
     let path = common.output.as_deref().unwrap_or(Path::new("-"));
-    if text {
-        Output::create_text(path, common.force)
-    } else {
-        Output::create(path, common.force)
-    }
+    let content = if text { Content::Text } else { Content::Binary };
+    Output::open(path, common.force, content)
 }
 
 /// The `--threads` setting.
@@ -267,20 +269,29 @@ fn threads(n: Option<u32>) -> Threads {
         .map_or(Threads::Auto, Threads::Count)
 }
 
-/// A key file's text (`-` for standard input), wiped when dropped.
+/// A key file's text (`-` for standard input), wiped when dropped; at most
+/// [`MAX_KEY_FILE`] bytes.
 pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
     let mut text = Zeroizing::new(String::new());
+    let limit = MAX_KEY_FILE + 1;
     let result = if path.as_os_str() == "-" {
-        io::stdin().lock().read_to_string(&mut text)
+        crate::io::stdin().take(limit).read_to_string(&mut text)
     } else {
         File::open(path)
             .map_err(|source| CliError::OpenInput {
                 path: path.to_path_buf(),
                 source,
             })?
+            .take(limit)
             .read_to_string(&mut text)
     };
     result.map_err(|e| CliError::read(Some(path), e))?;
+    if text.len() as u64 > MAX_KEY_FILE {
+        return Err(CliError::KeyFileTooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_KEY_FILE,
+        });
+    }
     Ok(text)
 }
 
@@ -456,10 +467,10 @@ impl Progress {
         if let Some((start, verb)) = self.summary {
             let secs = start.elapsed().as_secs_f64();
             let bytes = self.bar.position();
-            eprintln!(
-                "simdcrypt: {verb} {bytes} bytes of input in {secs:.2} s ({:.0} MB/s)",
+            crate::diag::line(format_args!(
+                "{verb} {bytes} bytes of input in {secs:.2} s ({:.0} MB/s)",
                 bytes as f64 / secs.max(1e-9) / 1e6
-            );
+            ));
         }
     }
 }

@@ -290,7 +290,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         }
     }
 
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::io::stdout();
     if args.json {
         print_json(&mut out, subject, &clock, &cells, &per_block, &skipped)?;
     } else if args.csv {
@@ -365,7 +365,15 @@ fn repeat(
 
 /// `op` on `size` bytes, a few calls per repetition.
 fn measure(op: &mut Op, size: u64, reps: Option<u64>, clock: &Clock) -> Result<Stats, CliError> {
-    let mut buf = vec![0u8; size as usize];
+    let mut buf = Vec::new();
+    usize::try_from(size)
+        .ok()
+        .and_then(|len| buf.try_reserve_exact(len).ok())
+        .ok_or(CliError::OutOfMemory {
+            what: "a message of --size",
+            bytes: size,
+        })?;
+    buf.resize(size as usize, 0);
     let calls = (BYTES_PER_REP / size).max(1);
     repeat(clock, reps, calls, || {
         let t0 = timer::now();

@@ -323,9 +323,14 @@ pub struct KeygenArgs {
     #[arg(short = 'y')]
     pub convert: bool,
 
-    /// Write to OUTPUT, created with mode 0600 (default: standard output).
+    /// Write to OUTPUT (default: standard output): a new identity file gets
+    /// mode 0600, recipients follow the umask.
     #[arg(short, long, value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
+
+    /// Replace an existing OUTPUT.
+    #[arg(long, requires = "output")]
+    pub force: bool,
 
     /// With -y: the identity file (default: standard input).
     #[arg(value_name = "INPUT", requires = "convert")]

@@ -39,14 +39,14 @@ pub enum CliError {
         /// Why.
         source: io::Error,
     },
-    /// The input is a directory or another thing that is not a file.
-    #[error("input '{}' is not a regular file", .path.display())]
+    /// The input is a directory.
+    #[error("input '{}' is a directory: expected a file", .path.display())]
     InputNotFile {
         /// The path.
         path: PathBuf,
     },
     /// Reading the input failed.
-    #[error("cannot read {}: {source}", describe(.path))]
+    #[error("cannot read {}: {source}", describe(.path, "standard input"))]
     Read {
         /// The input, `None` for stdin.
         path: Option<PathBuf>,
@@ -54,7 +54,7 @@ pub enum CliError {
         source: io::Error,
     },
     /// Writing the output failed.
-    #[error("cannot write {}: {source}", describe(.path))]
+    #[error("cannot write {}: {source}", describe(.path, "standard output"))]
     Write {
         /// The output, `None` for stdout.
         path: Option<PathBuf>,
@@ -67,7 +67,7 @@ pub enum CliError {
         /// The file.
         path: PathBuf,
     },
-    /// The output is a directory.
+    /// The output is a directory, or a name ending in `/`.
     #[error("output '{}' is a directory: expected a file name", .path.display())]
     OutputIsDir {
         /// The path.
@@ -116,16 +116,19 @@ pub enum CliError {
     /// An age file could not be made or read: the library's message says
     /// what and why.
     #[error("{0}")]
-    Age(simdcrypt_age::Error),
-    /// Decryption to standard output failed after some plaintext went out.
+    Age(#[source] simdcrypt_age::Error),
+    /// Decryption to standard output or a device failed after some
+    /// plaintext went out.
     #[error(
-        "{source} ({written} bytes of verified plaintext were written to standard output before the error; discard them)"
+        "{source} ({written} bytes of verified plaintext were written to {place} before the error; discard them)"
     )]
     AgeAfterOutput {
         /// What failed.
         source: simdcrypt_age::Error,
         /// Bytes written before it.
         written: u64,
+        /// Where they went: `standard output` or a quoted path.
+        place: String,
     },
     /// A line of an identity or recipients file does not parse.
     #[error("{}{}: {source}", .path.display(), line_of(*.line))]
@@ -136,6 +139,22 @@ pub enum CliError {
         line: usize,
         /// Why.
         source: simdcrypt_age::Error,
+    },
+    /// An identity or recipients file is larger than age reads.
+    #[error("'{}' is larger than {limit} bytes: not a key file", .path.display())]
+    KeyFileTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The most read.
+        limit: u64,
+    },
+    /// Memory for input-sized data could not be had.
+    #[error("out of memory: {what} needs {bytes} bytes")]
+    OutOfMemory {
+        /// What wanted it.
+        what: &'static str,
+        /// How much.
+        bytes: u64,
     },
     /// A passphrase could not be had.
     #[error("passphrase: {why}")]
@@ -151,6 +170,24 @@ pub enum CliError {
     Stdout(#[source] io::Error),
 }
 
+impl CliError {
+    /// Whether the failure is a write to a pipe with no reader left, at any
+    /// depth of its sources: such a command ends silently by SIGPIPE, as
+    /// coreutils' do.
+    pub fn is_broken_pipe(&self) -> bool {
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = cause {
+            if let Some(io) = e.downcast_ref::<io::Error>()
+                && io.kind() == io::ErrorKind::BrokenPipe
+            {
+                return true;
+            }
+            cause = e.source();
+        }
+        false
+    }
+}
+
 fn line_of(line: usize) -> String {
     if line == 0 {
         String::new()
@@ -159,10 +196,10 @@ fn line_of(line: usize) -> String {
     }
 }
 
-fn describe(path: &Option<PathBuf>) -> String {
+fn describe(path: &Option<PathBuf>, stream: &str) -> String {
     match path {
         Some(p) => format!("'{}'", p.display()),
-        None => "standard stream".to_owned(),
+        None => stream.to_owned(),
     }
 }
 

@@ -45,7 +45,7 @@ macro_rules! ladder {
 /// A malformed `SIMDCRYPT_MAX_ISA`; stdout closed.
 pub fn run() -> Result<(), CliError> {
     let cap = cpu::max_isa()?;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::io::stdout();
     writeln!(out, "simdcrypt {}", env!("CARGO_PKG_VERSION"))?;
     writeln!(out, "architecture:     {}", std::env::consts::ARCH)?;
     let names = |f: cpu::Features, want: bool| {

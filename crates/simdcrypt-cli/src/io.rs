@@ -1,27 +1,25 @@
-//! Input and output files shared by the commands: `-` means stdin or
-//! stdout; an output file is written to a temporary file beside it and
-//! renamed into place at the end, so it appears whole or not at all.
+//! Input files shared by the commands: `-` means stdin; a regular file, a
+//! FIFO or a device (`<(…)`, `/dev/stdin`) is read as it comes. Output
+//! files are [`crate::output`]'s.
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-
-use tempfile::NamedTempFile;
 
 use crate::error::CliError;
 
 /// Where data comes from.
 pub enum Input {
     /// Standard input.
-    Stdin(io::Stdin),
-    /// A regular file of known length.
+    Stdin(Stdin),
+    /// A file: a regular one (of known length), a FIFO or a device.
     File {
         /// The open file.
         file: File,
         /// Its path, for messages.
         path: PathBuf,
-        /// Its length in bytes when opened.
-        len: u64,
+        /// A regular file's length in bytes when opened.
+        len: Option<u64>,
     },
 }
 
@@ -30,10 +28,10 @@ impl Input {
     ///
     /// # Errors
     ///
-    /// When the file cannot be opened or is not a regular file.
+    /// When the file cannot be opened or is a directory.
     pub fn open(path: &Path) -> Result<Input, CliError> {
         if is_dash(path) {
-            return Ok(Input::Stdin(io::stdin()));
+            return Ok(Input::Stdin(stdin()));
         }
         let open_err = |source| CliError::OpenInput {
             path: path.to_path_buf(),
@@ -41,7 +39,7 @@ impl Input {
         };
         let file = File::open(path).map_err(open_err)?;
         let meta = file.metadata().map_err(open_err)?;
-        if !meta.is_file() {
+        if meta.is_dir() {
             return Err(CliError::InputNotFile {
                 path: path.to_path_buf(),
             });
@@ -49,15 +47,15 @@ impl Input {
         Ok(Input::File {
             file,
             path: path.to_path_buf(),
-            len: meta.len(),
+            len: meta.is_file().then_some(meta.len()),
         })
     }
 
-    /// The length, when the input is a file.
+    /// The length, when the input is a regular file.
     pub fn len(&self) -> Option<u64> {
         match self {
             Input::Stdin(_) => None,
-            Input::File { len, .. } => Some(*len),
+            Input::File { len, .. } => *len,
         }
     }
 
@@ -71,7 +69,7 @@ impl Input {
         let mut filled = 0;
         while filled < buf.len() {
             let r = match self {
-                Input::Stdin(s) => s.lock().read(&mut buf[filled..]),
+                Input::Stdin(s) => s.read(&mut buf[filled..]),
                 Input::File { file, .. } => file.read(&mut buf[filled..]),
             };
             match r {
@@ -92,201 +90,84 @@ impl Input {
     }
 }
 
-/// Where data goes.
-pub enum Output {
-    /// Standard output.
-    Stdout(io::Stdout),
-    /// An existing file that is not a regular file (`/dev/null`, a FIFO, a
-    /// terminal): written directly, as a shell's `>` would.
-    Device {
-        /// The open file.
-        file: File,
-        /// Its path, for messages.
-        path: PathBuf,
-    },
-    /// A temporary file beside `path`, renamed onto it by [`Output::finish`];
-    /// dropped unfinished, it is deleted.
-    File {
-        /// The temporary file.
-        temp: io::BufWriter<NamedTempFile>,
-        /// The final name.
-        path: PathBuf,
-        /// Whether an existing file may be replaced.
-        force: bool,
-    },
-}
-
-impl Output {
-    /// Prepares `path` (stdout for `-`): refuses an existing file unless
-    /// `force`, and creates the temporary file in the same directory.
-    ///
-    /// # Errors
-    ///
-    /// When the output exists without `force`, is a directory, or its
-    /// directory takes no temporary file; when stdout is a terminal.
-    pub fn create(path: &Path, force: bool) -> Result<Output, CliError> {
-        Self::open(path, force, false)
-    }
-
-    /// As [`Output::create`], for text that may go to a terminal.
-    ///
-    /// # Errors
-    ///
-    /// As [`Output::create`], but for the terminal.
-    pub fn create_text(path: &Path, force: bool) -> Result<Output, CliError> {
-        Self::open(path, force, true)
-    }
-
-    fn open(path: &Path, force: bool, terminal_ok: bool) -> Result<Output, CliError> {
-        if is_dash(path) {
-            let stdout = io::stdout();
-            if stdout.is_terminal() && !terminal_ok {
-                return Err(CliError::OutputIsTerminal);
-            }
-            return Ok(Output::Stdout(stdout));
-        }
-        if path.metadata().is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-            let device = File::options()
-                .write(true)
-                .open(path)
-                .map_err(|e| CliError::write(Some(path), e))?;
-            return Ok(Output::Device {
-                file: device,
-                path: path.to_path_buf(),
-            });
-        }
-        if path.is_dir() {
-            return Err(CliError::OutputIsDir {
-                path: path.to_path_buf(),
-            });
-        }
-        if !force && path.symlink_metadata().is_ok() {
-            return Err(CliError::OutputExists {
-                path: path.to_path_buf(),
-            });
-        }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(CliError::OutputDirMissing { dir });
-        }
-        let temp = tempfile::Builder::new()
-            .prefix(".simdcrypt-")
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            // The error's text names the random temporary name; its kind
-            // says what matters ("permission denied").
-            .map_err(|e| CliError::TempFile {
-                dir,
-                source: e.kind().into(),
-            })?;
-        Ok(Output::File {
-            temp: io::BufWriter::with_capacity(1 << 16, temp),
-            path: path.to_path_buf(),
-            force,
-        })
-    }
-
-    /// Writes all of `data`.
-    ///
-    /// # Errors
-    ///
-    /// A write error, naming the file.
-    pub fn write_all(&mut self, data: &[u8]) -> Result<(), CliError> {
-        match self {
-            Output::Stdout(s) => s
-                .lock()
-                .write_all(data)
-                .map_err(|e| CliError::write(None, e)),
-            Output::Device { file, path } => file
-                .write_all(data)
-                .map_err(|e| CliError::write(Some(path), e)),
-            Output::File { temp, path, .. } => temp
-                .write_all(data)
-                .map_err(|e| CliError::write(Some(path), e)),
-        }
-    }
-
-    /// Flushes, and moves a finished file into place (without replacing a
-    /// file that appeared meanwhile, unless `force`). The file is not
-    /// synced to the disk first, as `age`, `cp` and `sha256sum` do not:
-    /// waiting for the disk tripled the time to encrypt 1 GiB to a file, and
-    /// what the rename guarantees (a failed run leaves nothing half-written)
-    /// does not depend on it.
-    ///
-    /// # Errors
-    ///
-    /// When flushing or the rename fails; the temporary file is removed.
-    pub fn finish(self) -> Result<(), CliError> {
-        match self {
-            Output::Stdout(s) => s.lock().flush().map_err(|e| CliError::write(None, e)),
-            Output::Device { mut file, path } => {
-                file.flush().map_err(|e| CliError::write(Some(&path), e))
-            }
-            Output::File { temp, path, force } => {
-                let temp = temp
-                    .into_inner()
-                    .map_err(|e| CliError::write(Some(&path), e.into_error()))?;
-                let persisted = if force {
-                    temp.persist(&path)
-                } else {
-                    temp.persist_noclobber(&path)
-                };
-                match persisted {
-                    Ok(_) => Ok(()),
-                    Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => {
-                        Err(CliError::OutputExists { path })
-                    }
-                    Err(e) => Err(CliError::Persist {
-                        path,
-                        source: e.error,
-                    }),
-                }
-            }
-        }
-    }
-}
-
-impl Write for Output {
-    /// Plain `io::Write`, for the age pipeline (which reports its own
-    /// errors).
-    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(s) => s.lock().write(data),
-            Output::Device { file, .. } => file.write(data),
-            Output::File { temp, .. } => temp.write(data),
-        }
-    }
-
-    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(s) => s.lock().write_vectored(bufs),
-            Output::Device { file, .. } => file.write_vectored(bufs),
-            Output::File { temp, .. } => temp.write_vectored(bufs),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Output::Stdout(s) => s.lock().flush(),
-            Output::Device { file, .. } => file.flush(),
-            Output::File { temp, .. } => temp.flush(),
-        }
-    }
-}
-
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
-            Input::Stdin(s) => s.lock().read(buf),
+            Input::Stdin(s) => s.read(buf),
             Input::File { file, .. } => file.read(buf),
         }
     }
 }
 
-/// Whether `path` is `-`, standing for stdin or stdout.
+/// Whether `path` is `-`, standing for stdin.
 fn is_dash(path: &Path) -> bool {
     path.as_os_str() == "-"
+}
+
+/// Standard output as the tool writes it: a descriptor closed at start
+/// fails every write with `EBADF` ("Bad file descriptor"), as it would in
+/// C, where std's `Stdout` would report success.
+pub struct Stdout(io::Stdout);
+
+/// Standard output.
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout())
+}
+
+impl Stdout {
+    /// Whether standard output is a terminal.
+    pub fn is_terminal(&self) -> bool {
+        !closed_at_start(1) && self.0.is_terminal()
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        refuse_if_closed(1)?;
+        self.0.write(data)
+    }
+
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        refuse_if_closed(1)?;
+        self.0.write_vectored(bufs)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        refuse_if_closed(1)?;
+        self.0.flush()
+    }
+}
+
+/// Standard input as the tool reads it: closed at start, every read fails
+/// with `EBADF`, where std's `Stdin` would report an empty input.
+pub struct Stdin(io::Stdin);
+
+/// Standard input.
+pub fn stdin() -> Stdin {
+    Stdin(io::stdin())
+}
+
+impl Read for Stdin {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        refuse_if_closed(0)?;
+        self.0.read(buf)
+    }
+}
+
+/// `EBADF` for a standard descriptor that was closed at start.
+fn refuse_if_closed(fd: u8) -> io::Result<()> {
+    if closed_at_start(fd) {
+        Err(io::Error::from_raw_os_error(libc::EBADF))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(target_os = "linux")]
+use crate::stdio_guard::closed_at_start;
+
+/// Elsewhere the runtime's `/dev/null` is not told apart.
+#[cfg(not(target_os = "linux"))]
+fn closed_at_start(_fd: u8) -> bool {
+    false
 }

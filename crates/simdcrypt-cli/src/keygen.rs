@@ -1,9 +1,6 @@
 //! `simdcrypt keygen`: a new age identity, as `age-keygen` writes it, or
 //! (`-y`) the recipients of an identity file.
 
-use std::fs::File;
-use std::io::{self, IsTerminal, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -13,6 +10,7 @@ use simdcrypt_age::{pq, x25519};
 use crate::age::{key_file_error, read_key_file};
 use crate::cli::KeygenArgs;
 use crate::error::CliError;
+use crate::output::{Content, Output};
 
 /// Runs the command.
 ///
@@ -36,24 +34,15 @@ pub fn run(args: &KeygenArgs) -> Result<(), CliError> {
         identity.to_bech32().as_str()
     );
     let text = zeroize::Zeroizing::new(text);
-    let to_terminal = match &args.output {
-        Some(path) => {
-            write_new(path, text.as_bytes())?;
-            false
-        }
-        None => {
-            let mut stdout = io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
-                .map_err(|e| CliError::write(None, e))?;
-            stdout.flush().map_err(|e| CliError::write(None, e))?;
-            stdout.is_terminal()
-        }
-    };
+    let path = args.output.as_deref().unwrap_or(Path::new("-"));
+    let mut output = Output::open(path, args.force, Content::Secret)?;
+    let to_terminal = matches!(&output, Output::Stdout(s) if s.is_terminal());
+    output.write_all(text.as_bytes())?;
+    output.finish()?;
     // As age-keygen: the recipient on stderr when the identity went
-    // somewhere the user does not see.
+    // somewhere the user does not see (and only once it is there).
     if !to_terminal {
-        eprintln!("Public key: {recipient}");
+        crate::diag::raw(format_args!("Public key: {recipient}"));
     }
     Ok(())
 }
@@ -68,35 +57,10 @@ fn convert(args: &KeygenArgs) -> Result<(), CliError> {
         .iter()
         .map(|i| format!("{}\n", i.to_public()))
         .collect();
-    match &args.output {
-        Some(out) => write_new(out, lines.as_bytes()),
-        None => io::stdout()
-            .lock()
-            .write_all(lines.as_bytes())
-            .map_err(|e| CliError::write(None, e)),
-    }
-}
-
-/// Creates `path` with mode 0600, refusing an existing file (as
-/// age-keygen), and writes `data`.
-fn write_new(path: &Path, data: &[u8]) -> Result<(), CliError> {
-    let mut file = File::options()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(|e| {
-            if e.kind() == io::ErrorKind::AlreadyExists {
-                CliError::OutputExists {
-                    path: path.to_path_buf(),
-                }
-            } else {
-                CliError::write(Some(path), e)
-            }
-        })?;
-    file.write_all(data)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| CliError::write(Some(path), e))
+    let out = args.output.as_deref().unwrap_or(Path::new("-"));
+    let mut output = Output::open(out, args.force, Content::Text)?;
+    output.write_all(lines.as_bytes())?;
+    output.finish()
 }
 
 /// The current time as RFC 3339 in UTC, as age-keygen's `# created:` line.

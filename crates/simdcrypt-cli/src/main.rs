@@ -4,21 +4,32 @@
 //! of every rung (`verify`), measurements (`bench`) and what this CPU runs
 //! (`info`).
 
-#![forbid(unsafe_code)]
+// `unsafe` is denied everywhere but in `stdio_guard`, whose constructor
+// must run before the Rust runtime starts.
+#![deny(unsafe_code)]
+// Diagnostics go through `diag`, which cannot panic; printing goes through
+// writers whose errors are reported.
+#![deny(clippy::print_stderr, clippy::print_stdout)]
 
 mod age;
 mod bench;
 mod cipher;
 mod cli;
+mod diag;
 mod error;
 mod hash;
 mod info;
 mod io;
 mod key;
 mod keygen;
+mod output;
+mod signals;
+#[cfg(target_os = "linux")]
+mod stdio_guard;
 mod stream;
 mod verify;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -27,32 +38,22 @@ use crate::cli::{Cli, Command};
 use crate::error::CliError;
 
 fn main() -> ExitCode {
-    // A bug must still end in one line, not a backtrace.
-    std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let what = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("unknown cause");
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        eprintln!("simdcrypt: error: internal error{at}: {what} (a bug: please report it)");
-    }));
+    diag::install_panic_hook();
+    signals::install();
     // Usage errors, --help and --version: clap prints them and exits with 2
     // (or 0).
     let cli = Cli::parse();
-    match run(cli) {
+    // What is still buffered for stdout must reach it, or the command failed.
+    let result = run(cli).and_then(|()| io::stdout().flush().map_err(CliError::Stdout));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stops early (`simdcrypt verify | head`) is not an
-        // error worth a message.
-        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        // error worth a message: the tool ends by SIGPIPE, as coreutils do.
+        Err(e) if e.is_broken_pipe() => signals::die_of_broken_pipe(),
         // `hash` printed what failed, as coreutils does.
         Err(CliError::Reported) => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("simdcrypt: error: {e}");
+            diag::line(format_args!("error: {e}"));
             ExitCode::FAILURE
         }
     }

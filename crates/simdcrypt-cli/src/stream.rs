@@ -10,8 +10,9 @@ use simdcrypt::Xor;
 use crate::cipher::{Algo, Cipher};
 use crate::cli::StreamArgs;
 use crate::error::CliError;
-use crate::io::{Input, Output};
+use crate::io::Input;
 use crate::key::{parse_key, parse_nonce};
+use crate::output::{Content, Output};
 
 /// Bytes read, XORed and written at a time.
 const BUFFER: usize = 1 << 20;
@@ -47,10 +48,10 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         cipher.seek(start + u128::from(len))?;
         cipher.seek(start)?;
     }
-    let mut output = Output::create(&args.output, args.force)?;
+    let mut output = Output::open(&args.output, args.force, Content::Binary)?;
 
-    eprintln!(
-        "simdcrypt: warning: raw stream output is not authenticated; anyone can flip bits undetected"
+    crate::diag::warning!(
+        "raw stream output is not authenticated; anyone can flip bits undetected"
     );
     let progress = progress_bar(input.len());
     let mut buf = vec![0u8; BUFFER];

@@ -65,7 +65,7 @@ fn check_list(
         quote_os(list)
     };
     let input: Box<dyn Read + Send> = if is_stdin {
-        Box::new(io::stdin())
+        Box::new(crate::io::stdin())
     } else {
         match File::open(list) {
             Ok(f) => Box::new(f),
@@ -200,6 +200,11 @@ fn report(tally: &Tally, list_name: &str, args: &HashArgs, out: &Out) -> Result<
         && (!args.strict || tally.misformatted == 0))
 }
 
+/// The longest checksum line read: far above any real one (a name of
+/// `PATH_MAX` bytes, escaped, and a SHA-512 digest), and a bound on what a
+/// list can make the tool hold.
+const MAX_LINE: u64 = 1 << 20;
+
 /// The lines of a list as jobs, read as the workers take them.
 struct Lines<'p> {
     input: BufReader<Box<dyn Read + Send>>,
@@ -219,8 +224,19 @@ impl Iterator for Lines<'_> {
                 return None;
             }
             self.line.clear();
-            match self.input.read_until(b'\n', &mut self.line) {
+            match (&mut self.input)
+                .take(MAX_LINE + 1)
+                .read_until(b'\n', &mut self.line)
+            {
                 Ok(0) => return None,
+                // A line no checksum list holds (`-c /dev/zero`): it counts
+                // as improperly formatted and the list ends there, where
+                // coreutils' `getline` would run out of memory.
+                Ok(n) if n as u64 > MAX_LINE => {
+                    self.ended = true;
+                    self.number += 1;
+                    return Some(Job::Note(Event::Misformatted(self.number)));
+                }
                 Ok(_) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => {

@@ -378,7 +378,7 @@ fn hash_long(
 /// Hashes standard input.
 fn hash_stdin(hashing: &Hashing, chunk: &mut Vec<u8>) -> Outcome {
     let mut hasher = hashing.hasher();
-    match stream(&mut io::stdin().lock(), &mut hasher, None, chunk) {
+    match stream(&mut crate::io::stdin(), &mut hasher, None, chunk) {
         Ok(()) => Outcome::Digest(hasher.finalize()),
         Err(e) => Outcome::Failed(e),
     }

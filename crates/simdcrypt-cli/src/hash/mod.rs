@@ -330,13 +330,13 @@ fn quote_os(name: &OsStr) -> String {
 
 /// Standard output, buffered, and messages on standard error in order with
 /// it.
-pub struct Out(RefCell<io::BufWriter<io::Stdout>>);
+pub struct Out(RefCell<io::BufWriter<crate::io::Stdout>>);
 
 impl Out {
     fn new() -> Out {
         Out(RefCell::new(io::BufWriter::with_capacity(
             1 << 16,
-            io::stdout(),
+            crate::io::stdout(),
         )))
     }
 

@@ -355,7 +355,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
     } else {
         format!("{passed} passed, {failed} failed")
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::io::stdout();
     if args.json {
         print_json(&mut out, &rows, args.seed, (passed, failed, skipped))?;
     } else {
