@@ -372,6 +372,7 @@ fn parse_args(line: &[u8], count: &mut usize) -> Result<(String, Vec<String>), E
 fn read_body(lines: &mut Lines<'_, impl BufRead>) -> Result<Vec<u8>, Error> {
     let mut body = Vec::new();
     loop {
+        let left = MAX_HEADER - lines.read;
         let line = lines.next()?;
         let chars = &line[..line.len() - 1];
         if chars.len() > COLUMNS {
@@ -387,10 +388,19 @@ fn read_body(lines: &mut Lines<'_, impl BufRead>) -> Result<Vec<u8>, Error> {
                 "a stanza body line holds a character outside base64",
             ));
         }
+        if body.capacity() - body.len() < LINE_BYTES {
+            // Doubling, but never past what the header's bytes left under
+            // the cap could decode to (3 for every 4, and room for this
+            // line's 48): however long the body, its buffer stays under
+            // 3/4 of the cap.
+            let most = LINE_BYTES + left / 4 * 3;
+            body.reserve_exact(body.capacity().max(LINE_BYTES).min(most));
+        }
         STANDARD_NO_PAD
             .decode_vec(chars, &mut body)
             .map_err(|_| Error::header("a stanza body is not canonical base64"))?;
         if chars.len() < COLUMNS {
+            // Held without the slack of its growth.
             body.shrink_to_fit();
             return Ok(body);
         }
