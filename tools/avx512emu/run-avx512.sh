@@ -134,6 +134,8 @@ clock: sync=none, time0=local
 com1: enabled=1, mode=file, dev=$WORK/com1.txt
 com2: enabled=1, mode=file, dev=$WORK/com2.txt
 mouse: enabled=0
+speaker: enabled=0
+sound: waveoutdrv=dummy, waveindrv=dummy, midioutdrv=dummy
 log: $WORK/bochs.log
 panic: action=fatal
 error: action=report
