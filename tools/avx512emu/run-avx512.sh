@@ -3,14 +3,15 @@
 #
 # Usage: run-avx512.sh [-e KEY=VAL]... [-v] /path/to/static-binary [args...]
 #
-# Boots Debian's stock kernel under Bochs (CPU model "corei3_cnl" by default:
-# AVX-512 F/CD/BW/DQ/VL/VBMI/IFMA; corei7_icelake_u adds VBMI2, GFNI, VAES, ...) with an
+# Boots Debian's stock kernel under Bochs (CPU model "corei7_icelake_u" by
+# default: AVX-512 F/CD/BW/DQ/VL/VBMI/VBMI2/IFMA/VNNI/BITALG/VPOPCNTDQ, VAES,
+# VPCLMULQDQ, GFNI; "corei3_cnl" has F/CD/BW/DQ/VL/VBMI/IFMA) with an
 # initramfs whose /init runs the binary.  The binary's stdout+stderr are
 # streamed to our stdout; our exit status is the program's exit status
 # (128+N if it died from signal N; 124 on timeout; 125 on emulator trouble).
 #
 # Environment knobs:
-#   AVX512EMU_CPU=corei3_cnl     Bochs CPU model (corei7_icelake_u, tigerlake, corei7_skylake_x)
+#   AVX512EMU_CPU=corei7_icelake_u  Bochs CPU model (corei3_cnl, tigerlake, corei7_skylake_x)
 #   AVX512EMU_MEGS=512           guest RAM in MB
 #   AVX512EMU_IPS=100000000      Bochs "ips" (emulated-time calibration only)
 #   AVX512EMU_TIMEOUT=3600       wall-clock seconds before giving up
@@ -25,7 +26,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CACHE="$HERE/cache"
-CPU="${AVX512EMU_CPU:-corei3_cnl}"
+CPU="${AVX512EMU_CPU:-corei7_icelake_u}"
 MEGS="${AVX512EMU_MEGS:-512}"
 IPS="${AVX512EMU_IPS:-100000000}"
 TIMEOUT="${AVX512EMU_TIMEOUT:-3600}"
@@ -53,34 +54,104 @@ done
 [[ $# -ge 1 ]] || { echo "usage: $0 [-e KEY=VAL]... [-v] BINARY [ARGS...]" >&2; exit 2; }
 BIN="$(readlink -f "$1")"; shift
 [[ -x "$BIN" ]] || { echo "avx512emu: $BIN is not an executable file" >&2; exit 2; }
-if file "$BIN" | grep -q 'dynamically linked'; then
-    echo "avx512emu: $BIN is dynamically linked; build with RUSTFLAGS='-C target-feature=+crt-static' --target x86_64-unknown-linux-gnu" >&2
-    exit 2
-fi
 
 log() { echo "[avx512emu] $*" >&2; }
 
-# ---- one-time setup (idempotent) -------------------------------------------
+# ---- one-time setup (idempotent, unattended) -------------------------------
+# Debian packages (apt-get as root, or through `sudo -n`), the kernel in
+# cache/ (git-ignored), and the guest's /init.  Nothing here asks questions:
+# CI runs this from a fresh clone, as root, without standard input.  When a
+# step cannot be done the run fails loudly (exit 125): a CI that cannot run
+# the emulator must not look as if the AVX-512 tests had passed.
+die() {
+    log "ERROR: $*"
+    log "ERROR: the AVX-512 emulator cannot run on this machine (see tools/avx512emu/README.md)"
+    exit 125
+}
+as_root() {
+    if [[ $EUID -eq 0 ]]; then "$@"
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo -n "$@"
+    else die "need root (or password-less sudo) to run: $*"
+    fi
+}
+apt_updated=0
+apt_update() {
+    [[ $apt_updated == 1 ]] && return 0
+    apt_updated=1
+    log "apt-get update"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || log "apt-get update failed; trying on"
+}
+apt_install() {
+    command -v apt-get >/dev/null || die "no apt-get here to install: $*"
+    log "installing: $*"
+    local cmd=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@")
+    as_root "${cmd[@]}" </dev/null >&2 && return 0
+    apt_update
+    as_root "${cmd[@]}" </dev/null >&2 || die "apt-get install $* failed"
+}
+
 need_pkgs=()
-command -v bochs-bin >/dev/null || need_pkgs+=(bochs bochsbios vgabios)
+# bochs-term satisfies bochs' GUI dependency without pulling in wxWidgets;
+# the runs use the rfb display, which the bochs package itself ships.
+command -v bochs-bin >/dev/null || need_pkgs+=(bochs bochs-term)
+[[ -f /usr/share/bochs/BIOS-bochs-latest ]] || need_pkgs+=(bochsbios)
+[[ -f /usr/share/vgabios/vgabios.bin ]] || need_pkgs+=(vgabios)
 [[ -f /usr/lib/ISOLINUX/isolinux.bin ]] || need_pkgs+=(isolinux)
 [[ -f /usr/lib/syslinux/modules/bios/ldlinux.c32 ]] || need_pkgs+=(syslinux-common)
 command -v xorriso >/dev/null || need_pkgs+=(xorriso)
 command -v cpio >/dev/null || need_pkgs+=(cpio)
+command -v gcc >/dev/null || need_pkgs+=(gcc)
+[[ -f /usr/lib/x86_64-linux-gnu/libc.a ]] || need_pkgs+=(libc6-dev)
+command -v readelf >/dev/null && command -v strip >/dev/null || need_pkgs+=(binutils)
+command -v dpkg-deb >/dev/null || die "no dpkg-deb: this script needs a Debian-based host"
 if [[ ${#need_pkgs[@]} -gt 0 ]]; then
-    log "installing: ${need_pkgs[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y "${need_pkgs[@]}" >&2
+    apt_install "${need_pkgs[@]}"
 fi
+
 mkdir -p "$CACHE"
-if [[ ! -f "$CACHE/vmlinuz" ]]; then
+# One setup at a time when several runs start together on a fresh clone.
+exec 9>"$CACHE/.lock"
+flock 9
+# The kernel: Debian's package, of which only the compressed kernel image is
+# kept (cache/vmlinuz; cache/vmlinuz.version says which).  When KVER has left
+# the archive, the kernel that linux-image-amd64 depends on today is taken
+# instead, with a warning: update KVER after checking that it boots.
+if [[ ! -s "$CACHE/vmlinuz" || "$(cat "$CACHE/vmlinuz.version" 2>/dev/null)" != "$KVER" ]]; then
+    command -v apt-get >/dev/null || die "no apt-get here to download linux-image-$KVER"
+    DL="$(mktemp -d "$CACHE/download.XXXXXX")"
+    # As root, apt would hand the download to its sandbox user, who cannot
+    # write here.
+    sandbox=(); [[ $EUID -eq 0 ]] && sandbox=(-o APT::Sandbox::User=root)
+    download() { (cd "$DL" && apt-get download -q "${sandbox[@]}" "$1" </dev/null >&2); }
     log "fetching Debian kernel linux-image-$KVER"
-    (cd "$CACHE" && apt-get download "linux-image-$KVER" >&2)
-    rm -rf "$CACHE/kroot"
-    dpkg-deb -x "$CACHE"/linux-image-"$KVER"_*.deb "$CACHE/kroot"
-    cp "$CACHE/kroot/boot/vmlinuz-$KVER" "$CACHE/vmlinuz"
+    if ! download "linux-image-$KVER"; then
+        apt_update
+        if ! download "linux-image-$KVER"; then
+            other="$(apt-cache depends linux-image-amd64 2>/dev/null |
+                sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*-amd64\)$/\1/p' | head -1)"
+            [[ -n "$other" ]] || die "cannot download linux-image-$KVER, and linux-image-amd64 names no kernel"
+            log "WARNING: linux-image-$KVER is not in the archive; using $other (untested: update KVER in $0)"
+            download "$other" || die "cannot download $other"
+        fi
+    fi
+    deb="$(ls "$DL"/linux-image-*.deb | head -1)"
+    ver="$(dpkg-deb -f "$deb" Package)"; ver="${ver#linux-image-}"
+    dpkg-deb --fsys-tarfile "$deb" | tar -xO "./boot/vmlinuz-$ver" > "$CACHE/vmlinuz.new" ||
+        die "no boot/vmlinuz-$ver in $deb"
+    mv "$CACHE/vmlinuz.new" "$CACHE/vmlinuz"
+    echo "$KVER" > "$CACHE/vmlinuz.version"   # what was asked for (and $ver, what came)
+    echo "$ver" > "$CACHE/vmlinuz.kernel"
+    rm -rf "$DL" "$CACHE/kroot" "$CACHE"/linux-image-*.deb
 fi
 if [[ ! -x "$CACHE/init" || "$HERE/init.c" -nt "$CACHE/init" ]]; then
-    gcc -static -O2 -Wall -o "$CACHE/init" "$HERE/init.c"
+    gcc -static -O2 -Wall -o "$CACHE/init.new" "$HERE/init.c" || die "cannot build init.c (gcc -static)"
+    mv "$CACHE/init.new" "$CACHE/init"
+fi
+flock -u 9
+
+if LC_ALL=C readelf -l "$BIN" 2>/dev/null | grep -q 'program interpreter'; then
+    echo "avx512emu: $BIN is dynamically linked; build with RUSTFLAGS='-C target-feature=+crt-static' --target x86_64-unknown-linux-gnu" >&2
+    exit 2
 fi
 
 # ---- per-run image ----------------------------------------------------------

@@ -12,6 +12,16 @@ fn main() {
         is_x86_feature_detected!("avx512vbmi2"),
         is_x86_feature_detected!("avx512vpopcntdq")
     );
+    println!(
+        "vaes={} vpclmulqdq={} gfni={} sha={} bmi2={} avx512vnni={} avx512bitalg={}",
+        is_x86_feature_detected!("vaes"),
+        is_x86_feature_detected!("vpclmulqdq"),
+        is_x86_feature_detected!("gfni"),
+        is_x86_feature_detected!("sha"),
+        is_x86_feature_detected!("bmi2"),
+        is_x86_feature_detected!("avx512vnni"),
+        is_x86_feature_detected!("avx512bitalg")
+    );
     let a = [1u32; 16];
     let b = [0x8000_0001u32; 16];
     let mut out = [0u32; 16];
