@@ -1,0 +1,1553 @@
+//! The AVX-512 rungs of every primitive, alone: their known-answer vectors
+//! and property tests against the reference rungs (or an independent peer),
+//! in one test binary small enough to run on an emulated AVX-512 CPU.
+//! `tools/avx512emu/run-tests.sh` (run by `.ci/run`) builds this file as a
+//! static binary and runs it in one boot of the emulator.
+//!
+//! Each test takes the rungs whose name begins with `avx512` (Salsa20
+//! `avx512`, ChaCha20 `avx512` and `avx512vl`, Poly1305 `avx512ifma`,
+//! SHA-512 `avx512`, multi-buffer `avx512`) and prints the ones it
+//! exercised. On a CPU without AVX-512 they are skipped, with a message,
+//! unless `SIMDCRYPT_REQUIRE_AVX512=1` is set (the emulator run sets it):
+//! then a missing AVX-512 rung fails the test, so that run cannot pass by
+//! skipping. `SIMDCRYPT_REQUIRE_FEATURES=avx512f,vaes,…` (names as
+//! `simdcrypt::cpu::Features::list` spells them) also demands CPU features.
+//!
+//! The vector files are compiled in (the guest has no source tree). The
+//! property tests run 32 cases each unless `PROPTEST_CASES` says otherwise,
+//! because the emulator runs some 40–100 times slower than the silicon.
+
+mod common;
+
+use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, records};
+use proptest::prelude::*;
+use simdcrypt::Rung;
+
+/// The variable that makes a missing AVX-512 rung an error.
+const REQUIRE_VAR: &str = "SIMDCRYPT_REQUIRE_AVX512";
+/// The variable that lists CPU features the run must see.
+const FEATURES_VAR: &str = "SIMDCRYPT_REQUIRE_FEATURES";
+
+/// Whether `SIMDCRYPT_REQUIRE_AVX512` demands the AVX-512 rungs.
+fn required() -> bool {
+    std::env::var(REQUIRE_VAR).is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
+}
+
+/// The AVX-512 flags the CPU has and those the dispatchers may use, for
+/// messages.
+fn cpu_summary() -> String {
+    let on = |f: simdcrypt::cpu::Features| {
+        f.list()
+            .into_iter()
+            .filter(|&(name, has)| has && (name.starts_with("avx512") || name == "bmi2"))
+            .map(|(name, _)| name)
+            .collect::<Vec<_>>()
+    };
+    format!(
+        "CPU has {:?}, usable under SIMDCRYPT_MAX_ISA={:?}: {:?}",
+        on(simdcrypt::cpu::detected()),
+        std::env::var(simdcrypt::cpu::MAX_ISA_VAR).unwrap_or_default(),
+        on(simdcrypt::cpu::features())
+    )
+}
+
+/// The AVX-512 rungs of `I` (named `avx512…`) this CPU runs. A rung it
+/// lacks fails the test when `SIMDCRYPT_REQUIRE_AVX512` is set, and is
+/// skipped otherwise; with `test`, the log says which were exercised or
+/// skipped.
+fn avx512_rungs<I: Rung>(test: Option<&str>) -> Vec<I> {
+    let all: Vec<I> = I::all()
+        .iter()
+        .copied()
+        .filter(|i| i.name().starts_with("avx512"))
+        .collect();
+    assert!(
+        !all.is_empty(),
+        "{}: no AVX-512 rung declared",
+        I::PRIMITIVE
+    );
+    let (run, missing): (Vec<I>, Vec<I>) = all.into_iter().partition(|i| i.is_available());
+    let names = |v: &[I]| v.iter().map(|i| i.name()).collect::<Vec<_>>();
+    if !missing.is_empty() {
+        let why = format!(
+            "{} AVX-512 rungs {:?} do not run here (they need {}; {})",
+            I::PRIMITIVE,
+            names(&missing),
+            missing[0].needs(),
+            cpu_summary()
+        );
+        assert!(!required(), "{why}, and {REQUIRE_VAR} demands them");
+        if let Some(test) = test {
+            eprintln!(
+                "{test}: SKIPPED: {why}. Set {REQUIRE_VAR}=1 to make this an error; \
+                 tools/avx512emu/run-tests.sh runs them on an emulated AVX-512 CPU"
+            );
+        }
+    }
+    if let (Some(test), false) = (test, run.is_empty()) {
+        eprintln!(
+            "{test}: {} AVX-512 rungs exercised {:?}",
+            I::PRIMITIVE,
+            names(&run)
+        );
+    }
+    run
+}
+
+/// [`avx512_rungs`], saying in the log what `test` exercised.
+fn rungs<I: Rung>(test: &str) -> Vec<I> {
+    avx512_rungs(Some(test))
+}
+
+/// [`avx512_rungs`] without a word, for proptest bodies.
+fn quiet<I: Rung>() -> Vec<I> {
+    avx512_rungs(None)
+}
+
+/// 32 cases unless `PROPTEST_CASES` says otherwise; no failure files (the
+/// guest has no source tree to keep them beside).
+fn config() -> ProptestConfig {
+    let mut config = ProptestConfig::default();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        config.cases = 32;
+    }
+    config.failure_persistence = None;
+    config
+}
+
+/// The check the others stand on: with `SIMDCRYPT_REQUIRE_AVX512` set, the
+/// CPU has AVX-512, every AVX-512 rung runs, and each primitive's default
+/// dispatch picks it; the log lists the CPU's features and the rungs.
+#[test]
+fn avx512_rungs_run_here_and_are_the_default() {
+    use simdcrypt::hash::{many, sha512};
+    use simdcrypt::{chacha20, poly1305, salsa20};
+
+    #[cfg(target_arch = "x86_64")]
+    let avx512f = std::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx512f = false;
+    eprintln!(
+        "is_x86_feature_detected!(\"avx512f\") = {avx512f}; {}",
+        cpu_summary()
+    );
+    let detected = simdcrypt::cpu::detected().list();
+    eprintln!(
+        "simdcrypt::cpu::detected(): {:?}",
+        detected
+            .iter()
+            .filter(|f| f.1)
+            .map(|f| f.0)
+            .collect::<Vec<_>>()
+    );
+    if !required() {
+        if !simdcrypt::cpu::features().avx512f {
+            eprintln!(
+                "SKIPPED the AVX-512 assertion: AVX-512 is absent or capped here and \
+                 {REQUIRE_VAR} is not set; tools/avx512emu/run-tests.sh runs these tests on an \
+                 emulated AVX-512 CPU"
+            );
+        }
+        return;
+    }
+    assert!(avx512f, "{REQUIRE_VAR} is set but the CPU has no AVX-512F");
+    let mut exercised = Vec::new();
+    macro_rules! each {
+        ($($module:ident::$Impl:ident => $best:expr),+ $(,)?) => {$(
+            let run = rungs::<$module::$Impl>("avx512_rungs_run_here_and_are_the_default");
+            assert!(!run.is_empty());
+            let best = $best;
+            assert!(
+                best.name().starts_with("avx512"),
+                "{}: the default rung is {best}, not an AVX-512 one",
+                $module::$Impl::PRIMITIVE
+            );
+            exercised.extend(run.iter().map(|i| format!("{}/{i}", $module::$Impl::PRIMITIVE)));
+        )+};
+    }
+    each!(
+        salsa20::Impl => salsa20::Impl::best(),
+        chacha20::Impl => chacha20::Impl::best(),
+        poly1305::Impl => poly1305::Impl::best(),
+        sha512::Impl => sha512::Impl::best(),
+        many::Impl => many::Impl::best_sha256(),
+        many::Impl => many::Impl::best_md5(),
+    );
+    assert_eq!(
+        simdcrypt::hash::Sha512::new().implementation(),
+        sha512::Impl::Avx512
+    );
+    eprintln!("AVX-512 rungs available and the default: {exercised:?}");
+}
+
+/// `SIMDCRYPT_REQUIRE_FEATURES` (comma-separated names as
+/// [`simdcrypt::cpu::Features::list`] spells them) are all detected.
+#[test]
+fn required_cpu_features_are_detected() {
+    let Ok(wanted) = std::env::var(FEATURES_VAR) else {
+        eprintln!("{FEATURES_VAR} not set: no features demanded");
+        return;
+    };
+    let detected = simdcrypt::cpu::detected().list();
+    let mut missing = Vec::new();
+    for name in wanted.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let Some(&(_, has)) = detected.iter().find(|f| f.0 == name) else {
+            panic!(
+                "{FEATURES_VAR}: unknown feature {name:?}; known: {:?}",
+                detected.map(|f| f.0)
+            );
+        };
+        eprintln!("{name}: {}", if has { "detected" } else { "MISSING" });
+        if !has {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "{FEATURES_VAR}: missing {missing:?}");
+}
+
+/// Salsa20 and XSalsa20 on the `avx512` rung.
+mod salsa20_avx512 {
+    use super::*;
+    use sha2::{Digest, Sha256};
+    use simdcrypt::Xor;
+    use simdcrypt::salsa20::{Impl, Salsa, Salsa20, XSalsa20, reference};
+
+    fn rungs(test: &str) -> Vec<Impl> {
+        super::rungs(test)
+    }
+
+    /// The reference keystream XOR at any byte offset, spec §10 directly.
+    fn reference_xor(
+        key: &[u8],
+        nonce: &[u8; 8],
+        offset: u128,
+        data: &mut [u8],
+        double_rounds: usize,
+    ) {
+        let skip = (offset % 64) as usize;
+        let mut buf = vec![0u8; skip + data.len()];
+        buf[skip..].copy_from_slice(data);
+        let key = match key.len() {
+            32 => reference::Key::Bits256(key.try_into().unwrap()),
+            _ => reference::Key::Bits128(key.try_into().unwrap()),
+        };
+        reference::encrypt(key, nonce, (offset / 64) as u64, &mut buf, double_rounds);
+        data.copy_from_slice(&buf[skip..]);
+    }
+
+    /// `imp` equals the reference at `offset` over `data`, applied in two
+    /// calls split at `split`, for `DR` double rounds and a 32- or 16-byte key.
+    fn check<const DR: usize>(
+        imp: Impl,
+        xor: Xor,
+        key: &[u8],
+        nonce: &[u8; 8],
+        offset: u128,
+        data: &[u8],
+        split: usize,
+    ) {
+        let mut want = data.to_vec();
+        reference_xor(key, nonce, offset, &mut want, DR);
+        let c = match key.len() {
+            32 => Salsa::<DR>::new(key.try_into().unwrap(), nonce),
+            _ => Salsa::<DR>::new_128(key.try_into().unwrap(), nonce),
+        };
+        let mut c = c.with_impl(imp).unwrap().with_xor(xor);
+        c.seek(offset).unwrap();
+        let mut got = data.to_vec();
+        let (a, b) = got.split_at_mut(split.min(data.len()));
+        c.apply_keystream(a).unwrap();
+        c.apply_keystream(b).unwrap();
+        assert_eq!(c.position(), offset + data.len() as u128);
+        assert!(
+            got == want,
+            "rung {imp} ({xor}), Salsa20/{}, {}-byte key, offset {offset}, length {}, split {split}",
+            2 * DR,
+            key.len(),
+            data.len()
+        );
+    }
+
+    /// Spec §9's expansion examples, eSTREAM's keystream slices and XOR
+    /// digests (both key sizes, both XOR forms), NaCl's XSalsa20 stream and
+    /// XOR, and NaCl's SHA-256 of 4 MiB of Salsa20 and XSalsa20 keystream.
+    #[test]
+    fn known_answers() {
+        let spec = json(include_str!("data/salsa20/salsa20_spec.json"));
+        let estream = json(include_str!("data/salsa20/salsa20_estream_subset.json"));
+        let nacl = json(include_str!("data/salsa20/xsalsa20_nacl.json"));
+        let cipher = |key: &[u8], nonce: &[u8; 8], imp: Impl, xor: Xor| {
+            match key.len() {
+                32 => Salsa20::new(key.try_into().unwrap(), nonce),
+                _ => Salsa20::new_128(key.try_into().unwrap(), nonce),
+            }
+            .with_impl(imp)
+            .unwrap()
+            .with_xor(xor)
+        };
+        for imp in rungs("salsa20_avx512::known_answers") {
+            for r in records(&spec, "salsa20_expansion") {
+                let n = hex_array::<16>(field(r, "n"));
+                let key = hex(field(r, "key"));
+                let mut c = cipher(&key, &n[..8].try_into().unwrap(), imp, Xor::Simd128);
+                c.seek(u128::from(u64::from_le_bytes(n[8..].try_into().unwrap())) * 64)
+                    .unwrap();
+                let mut block = [0u8; 64];
+                c.apply_keystream(&mut block).unwrap();
+                assert_eq!(block.to_vec(), hex(field(r, "output")), "{imp}: §9");
+            }
+            for xor in Xor::ALL {
+                for r in records(&estream, "vectors") {
+                    let key = hex(field(r, "key"));
+                    let iv = hex_array::<8>(field(r, "iv"));
+                    let mut end = 0;
+                    for slice in records(r, "stream") {
+                        let (from, to) = (number(slice, "from"), number(slice, "to"));
+                        let mut ks = vec![0u8; (to - from + 1) as usize];
+                        let mut c = cipher(&key, &iv, imp, xor);
+                        c.seek(u128::from(from)).unwrap();
+                        c.apply_keystream(&mut ks).unwrap();
+                        assert_eq!(ks, hex(field(slice, "hex")), "{imp} {xor}: {r}");
+                        end = end.max(to as usize + 1);
+                    }
+                    let mut ks = vec![0u8; end];
+                    cipher(&key, &iv, imp, xor)
+                        .apply_keystream(&mut ks)
+                        .unwrap();
+                    let mut digest = [0u8; 64];
+                    for block in ks.chunks(64) {
+                        digest.iter_mut().zip(block).for_each(|(d, b)| *d ^= b);
+                    }
+                    assert_eq!(
+                        digest.to_vec(),
+                        hex(field(r, "xor_digest")),
+                        "{imp} {xor}: eSTREAM digest"
+                    );
+                }
+            }
+            let xsalsa = |r: &serde_json::Value| {
+                XSalsa20::new(&hex_array(field(r, "key")), &hex_array(field(r, "nonce")))
+                    .with_impl(imp)
+                    .unwrap()
+            };
+            for r in records(&nacl, "xsalsa20_stream") {
+                let want = hex(field(r, "keystream"));
+                let mut ks = vec![0u8; want.len()];
+                xsalsa(r).apply_keystream(&mut ks).unwrap();
+                assert_eq!(ks, want, "{imp}: NaCl XSalsa20 stream");
+            }
+            for r in records(&nacl, "xsalsa20_xor") {
+                let mut m = hex(field(r, "message"));
+                xsalsa(r).apply_keystream(&mut m).unwrap();
+                assert_eq!(m, hex(field(r, "ciphertext_full")), "{imp}: NaCl XOR");
+            }
+            for r in records(&nacl, "salsa20_stream_hash") {
+                let mut ks = vec![0u8; number(r, "length") as usize];
+                Salsa20::new(&hex_array(field(r, "key")), &hex_array(field(r, "nonce")))
+                    .with_impl(imp)
+                    .unwrap()
+                    .apply_keystream(&mut ks)
+                    .unwrap();
+                assert_eq!(
+                    Sha256::digest(&ks).to_vec(),
+                    hex(field(r, "sha256")),
+                    "{imp}"
+                );
+            }
+            for r in records(&nacl, "xsalsa20_stream_hash") {
+                let mut ks = vec![0u8; number(r, "length") as usize];
+                xsalsa(r).apply_keystream(&mut ks).unwrap();
+                assert_eq!(
+                    Sha256::digest(&ks).to_vec(),
+                    hex(field(r, "sha256")),
+                    "{imp}"
+                );
+            }
+        }
+    }
+
+    /// Every edge length at every edge counter, both XOR forms, all three
+    /// round counts, both key sizes.
+    #[test]
+    fn matches_reference_at_the_edges() {
+        for imp in rungs("salsa20_avx512::matches_reference_at_the_edges") {
+            for (i, &counter) in EDGE_COUNTERS.iter().enumerate() {
+                for (j, &len) in EDGE_LENGTHS.iter().enumerate() {
+                    let seed = (i * 100 + j) as u64;
+                    let key = bytes(seed, if j % 3 == 0 { 16 } else { 32 });
+                    let nonce: [u8; 8] = bytes(seed + 1, 8).try_into().unwrap();
+                    let data = bytes(seed + 2, len);
+                    let offset = u128::from(counter) * 64 + (j % 5) as u128 * 13 % 64;
+                    let xor = Xor::ALL[j % 2];
+                    check::<10>(imp, xor, &key, &nonce, offset, &data, len / 3);
+                    check::<6>(imp, xor, &key, &nonce, offset, &data, len / 2);
+                    check::<4>(imp, xor, &key, &nonce, offset, &data, len);
+                }
+            }
+        }
+    }
+
+    /// Every length to 2100 bytes (the 16-block width twice and a bit),
+    /// from block 0 and across the 2^32 carry.
+    #[test]
+    fn matches_reference_for_every_length() {
+        let key = bytes(7, 32);
+        let nonce = [3u8; 8];
+        let data = bytes(8, 2100);
+        for imp in rungs("salsa20_avx512::matches_reference_for_every_length") {
+            for len in 0..=2100 {
+                let xor = Xor::ALL[len % 2];
+                check::<10>(imp, xor, &key, &nonce, 0, &data[..len], 0);
+                let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
+                check::<10>(imp, xor, &key, &nonce, carry, &data[..len], len / 2);
+            }
+        }
+    }
+
+    /// The last bytes before 2^70 are usable; one more is refused, with
+    /// nothing written.
+    #[test]
+    fn keystream_end_is_an_error_not_a_wrap() {
+        let (key, nonce, end) = ([5u8; 32], [6u8; 8], 1u128 << 70);
+        for imp in rungs("salsa20_avx512::keystream_end_is_an_error_not_a_wrap") {
+            for len in [1, 63, 64, 65, 100, 1024, 1100, 2048] {
+                let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
+                c.seek(end - len as u128).unwrap();
+                let mut got = vec![0u8; len];
+                c.apply_keystream(&mut got).unwrap();
+                let mut want = vec![0u8; len];
+                reference_xor(&key, &nonce, end - len as u128, &mut want, 10);
+                assert_eq!(got, want, "{imp}: the last {len} bytes");
+                assert!(c.apply_keystream(&mut [0u8; 1]).is_err(), "{imp}");
+            }
+            let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
+            c.seek(end - 1030).unwrap();
+            let mut buf = vec![0xaau8; 1031];
+            assert!(c.apply_keystream(&mut buf).is_err(), "{imp}");
+            assert!(buf.iter().all(|&b| b == 0xaa), "{imp}: nothing written");
+            assert_eq!(c.position(), end - 1030, "{imp}: position unchanged");
+        }
+    }
+
+    common::stream_api_tests!(
+        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+        rungs
+    );
+
+    fn counter() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            any::<u64>(),
+            0u64..1000,
+            ((1u64 << 32) - 40)..((1u64 << 32) + 40),
+            (u64::MAX - 1000)..=u64::MAX - 40,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn random_inputs_match_reference(
+            key in prop_oneof![prop::collection::vec(any::<u8>(), 32), prop::collection::vec(any::<u8>(), 16)],
+            nonce in any::<[u8; 8]>(),
+            counter in counter(),
+            byte in 0u128..64,
+            len in 0usize..=2200,
+            seed in any::<u64>(),
+            split in 0usize..=2200,
+            rounds in 0usize..3,
+            bytewise in any::<bool>(),
+        ) {
+            let xor = if bytewise { Xor::Bytewise } else { Xor::Simd128 };
+            let offset = u128::from(counter) * 64 + byte;
+            let data = bytes(seed, len);
+            for imp in quiet::<Impl>() {
+                match rounds {
+                    0 => check::<10>(imp, xor, &key, &nonce, offset, &data, split),
+                    1 => check::<6>(imp, xor, &key, &nonce, offset, &data, split),
+                    _ => check::<4>(imp, xor, &key, &nonce, offset, &data, split),
+                }
+            }
+        }
+
+        /// Encrypted on `avx512`, decrypted on the reference-faithful
+        /// single-block rung, and back.
+        #[test]
+        fn round_trip_with_a_portable_rung(
+            key in any::<[u8; 32]>(),
+            nonce in any::<[u8; 24]>(),
+            len in 0usize..=2200,
+            seed in any::<u64>(),
+        ) {
+            let data = bytes(seed, len);
+            for imp in quiet::<Impl>() {
+                for (enc, dec) in [(imp, Impl::NoTranspose), (Impl::NoTranspose, imp)] {
+                    let mut buf = data.clone();
+                    XSalsa20::new(&key, &nonce).with_impl(enc).unwrap().apply_keystream(&mut buf).unwrap();
+                    XSalsa20::new(&key, &nonce).with_impl(dec).unwrap().apply_keystream(&mut buf).unwrap();
+                    prop_assert_eq!(&buf, &data, "{} then {}", enc, dec);
+                }
+            }
+        }
+    }
+}
+
+/// ChaCha20, its original form and XChaCha20 on the `avx512` and
+/// `avx512vl` rungs.
+mod chacha20_avx512 {
+    use super::*;
+    use chacha20::cipher::{KeyIvInit as _, StreamCipher as _, StreamCipherSeek as _};
+    use common::words;
+    use simdcrypt::Xor;
+    use simdcrypt::chacha20::{ChaCha20, ChaCha20Legacy, Impl, XChaCha20, reference};
+
+    fn rungs(test: &str) -> Vec<Impl> {
+        super::rungs(test)
+    }
+
+    /// The two forms of the block counter.
+    #[derive(Clone, Copy, Debug)]
+    enum Form {
+        /// RFC 8439: 32-bit counter, 96-bit nonce.
+        Rfc,
+        /// The original: 64-bit counter, the first 8 nonce bytes.
+        Legacy,
+    }
+
+    /// The reference keystream XOR at any byte offset (RFC 8439 §2.4).
+    fn reference_xor(form: Form, key: &[u8; 32], nonce: &[u8; 12], offset: u128, data: &mut [u8]) {
+        let block = (offset / 64) as u64;
+        let skip = (offset % 64) as usize;
+        let mut buf = vec![0u8; skip + data.len()];
+        buf[skip..].copy_from_slice(data);
+        match form {
+            Form::Rfc => reference::encrypt(key, block as u32, nonce, &mut buf),
+            Form::Legacy => {
+                reference::encrypt_legacy(key, block, nonce[..8].try_into().unwrap(), &mut buf)
+            }
+        }
+        data.copy_from_slice(&buf[skip..]);
+    }
+
+    /// `imp` equals the reference at `offset` over `data`, split at `split`.
+    #[allow(clippy::too_many_arguments)] // the parameters of one case
+    fn check(
+        form: Form,
+        imp: Impl,
+        xor: Xor,
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        offset: u128,
+        data: &[u8],
+        split: usize,
+    ) {
+        let mut want = data.to_vec();
+        reference_xor(form, key, nonce, offset, &mut want);
+        let mut got = data.to_vec();
+        let (a, b) = got.split_at_mut(split.min(data.len()));
+        macro_rules! run {
+            ($cipher:expr) => {{
+                let mut c = $cipher.with_impl(imp).unwrap().with_xor(xor);
+                c.seek(offset).unwrap();
+                c.apply_keystream(a).unwrap();
+                c.apply_keystream(b).unwrap();
+                c.position()
+            }};
+        }
+        let end = match form {
+            Form::Rfc => run!(ChaCha20::new(key, nonce)),
+            Form::Legacy => run!(ChaCha20Legacy::new(key, nonce[..8].try_into().unwrap())),
+        };
+        assert_eq!(end, offset + data.len() as u128);
+        assert!(
+            got == want,
+            "rung {imp} ({xor}), {form:?}, offset {offset} (block {}), length {}, split {split}",
+            offset / 64,
+            data.len()
+        );
+    }
+
+    /// RFC 8439's offset for the same block number modulo 2^32, moved back
+    /// so that `len` bytes end within its keystream.
+    fn rfc_offset(offset: u128, len: usize) -> u128 {
+        let o = offset % (1 << 38);
+        o.min((1 << 38) - len as u128)
+    }
+
+    /// RFC 8439 §2.3.2, §2.4.2, A.1, A.2 (block function through `block`
+    /// and the cipher; encryption both ways, whole and in chunks, both XOR
+    /// forms) and the XChaCha draft's A.2.1/A.3.2.
+    #[test]
+    fn known_answers() {
+        let rfc = json(include_str!("data/rfc8439/rfc8439.json"));
+        let draft = json(include_str!("data/xchacha/draft-irtf-cfrg-xchacha-03.json"));
+        let chunks = |n: usize| [n.max(1), 1, 7, 63, 64, 65, 256];
+        for imp in rungs("chacha20_avx512::known_answers") {
+            for r in records(&rfc, "chacha20_block") {
+                let key = hex_array::<32>(field(r, "key"));
+                let nonce = hex_array::<12>(field(r, "nonce"));
+                let counter = number(r, "block_counter");
+                let state = reference::initial_state(&key, counter as u32, &nonce);
+                assert_eq!(
+                    imp.block(&state).unwrap(),
+                    words::<16>(&r["final_state"]),
+                    "{imp}: {}",
+                    field(r, "section")
+                );
+                let want = hex(field(r, "keystream"));
+                for xor in Xor::ALL {
+                    let mut got = vec![0u8; want.len()];
+                    let mut c = ChaCha20::new(&key, &nonce)
+                        .with_impl(imp)
+                        .unwrap()
+                        .with_xor(xor);
+                    c.seek(u128::from(counter) * 64).unwrap();
+                    c.apply_keystream(&mut got).unwrap();
+                    assert_eq!(got, want, "{imp} {xor}: {}", field(r, "section"));
+                }
+            }
+            for r in records(&rfc, "chacha20_encryption") {
+                let section = field(r, "section");
+                let key = hex_array::<32>(field(r, "key"));
+                let nonce = hex_array::<12>(field(r, "nonce"));
+                let offset = u128::from(number(r, "initial_counter")) * 64;
+                let pt = hex(field(r, "plaintext"));
+                let ct = hex(field(r, "ciphertext"));
+                for (from, to) in [(&pt, &ct), (&ct, &pt)] {
+                    for xor in Xor::ALL {
+                        for chunk in chunks(from.len()) {
+                            let mut c = ChaCha20::new(&key, &nonce)
+                                .with_impl(imp)
+                                .unwrap()
+                                .with_xor(xor);
+                            c.seek(offset).unwrap();
+                            let mut got = from.clone();
+                            for piece in got.chunks_mut(chunk) {
+                                c.apply_keystream(piece).unwrap();
+                            }
+                            assert_eq!(&got, to, "{imp} {xor}: {section}, chunks of {chunk}");
+                        }
+                    }
+                }
+            }
+            for r in records(&draft, "xchacha20") {
+                let key = hex_array::<32>(field(r, "key"));
+                let nonce = hex_array::<24>(field(r, "nonce"));
+                let offset = u128::from(number(r, "initial_counter")) * 64;
+                let pt = hex(field(r, "plaintext"));
+                let ks = hex(field(r, "keystream"));
+                let zeros = vec![0u8; ks.len()];
+                let ct = hex(field(r, "ciphertext"));
+                for (from, to) in [(&pt, &ct), (&zeros, &ks)] {
+                    for xor in Xor::ALL {
+                        for chunk in chunks(from.len()) {
+                            let mut c = XChaCha20::new(&key, &nonce)
+                                .with_impl(imp)
+                                .unwrap()
+                                .with_xor(xor);
+                            c.seek(offset).unwrap();
+                            let mut got = from.clone();
+                            for piece in got.chunks_mut(chunk) {
+                                c.apply_keystream(piece).unwrap();
+                            }
+                            assert_eq!(&got, to, "{imp} {xor}: XChaCha20, chunks of {chunk}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every edge length at every edge counter, both XOR forms, both
+    /// counter forms.
+    #[test]
+    fn matches_reference_at_the_edges() {
+        for imp in rungs("chacha20_avx512::matches_reference_at_the_edges") {
+            for (i, &counter) in EDGE_COUNTERS.iter().enumerate() {
+                for (j, &len) in EDGE_LENGTHS.iter().enumerate() {
+                    let seed = (i * 100 + j) as u64;
+                    let key: [u8; 32] = bytes(seed, 32).try_into().unwrap();
+                    let nonce: [u8; 12] = bytes(seed + 1, 12).try_into().unwrap();
+                    let data = bytes(seed + 2, len);
+                    let offset = u128::from(counter) * 64 + (j % 5) as u128 * 13 % 64;
+                    let xor = Xor::ALL[j % 2];
+                    check(Form::Legacy, imp, xor, &key, &nonce, offset, &data, len / 3);
+                    let rfc = rfc_offset(offset, len);
+                    check(Form::Rfc, imp, xor, &key, &nonce, rfc, &data, len / 2);
+                }
+            }
+        }
+    }
+
+    /// Every length to 2100 bytes (every path of the 16/8/4/1–3 cascade),
+    /// from block 0, across the original form's 2^32 carry, and up to the
+    /// very end of RFC 8439's keystream.
+    #[test]
+    fn matches_reference_for_every_length() {
+        let key: [u8; 32] = bytes(7, 32).try_into().unwrap();
+        let nonce = [3u8; 12];
+        let data = bytes(8, 2100);
+        for imp in rungs("chacha20_avx512::matches_reference_for_every_length") {
+            for len in 0..=2100 {
+                let (d, xor) = (&data[..len], Xor::ALL[len % 2]);
+                check(Form::Rfc, imp, xor, &key, &nonce, 0, d, 0);
+                let carry = ((1u128 << 32) - 17) * 64 + 5;
+                check(Form::Legacy, imp, xor, &key, &nonce, carry, d, len);
+                let end = (1 << 38) - len as u128;
+                check(Form::Rfc, imp, xor, &key, &nonce, end, d, len / 2);
+            }
+        }
+    }
+
+    /// RFC 8439's keystream ends at block 2^32 − 1 and the original form's
+    /// at 2^64 − 1: past them is an error with nothing written.
+    #[test]
+    fn keystream_ends_are_errors_not_wraps() {
+        let (key, nonce) = ([5u8; 32], [6u8; 12]);
+        for imp in rungs("chacha20_avx512::keystream_ends_are_errors_not_wraps") {
+            let last = (1u128 << 38) - 64;
+            let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
+            c.seek(last).unwrap();
+            let mut block = [0u8; 64];
+            c.apply_keystream(&mut block).unwrap();
+            assert_eq!(block, reference::block(&key, u32::MAX, &nonce), "{imp}");
+            assert!(c.apply_keystream(&mut [0u8; 1]).is_err(), "{imp}");
+            for len in [65, 64 * 17, 64 * 33 + 1] {
+                let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
+                c.seek(last).unwrap();
+                let mut buf = vec![0xaau8; len];
+                assert!(c.apply_keystream(&mut buf).is_err(), "{imp}: {len}");
+                assert!(buf.iter().all(|&b| b == 0xaa), "{imp}: nothing written");
+                assert_eq!(c.position(), last, "{imp}: position unchanged");
+            }
+            let end = 1u128 << 70;
+            let legacy = [6u8; 8];
+            let mut c = ChaCha20Legacy::new(&key, &legacy).with_impl(imp).unwrap();
+            c.seek(end - 64 * 20).unwrap();
+            let mut buf = vec![0u8; 64 * 20];
+            c.apply_keystream(&mut buf).unwrap();
+            assert_eq!(
+                &buf[64 * 19..],
+                reference::block_legacy(&key, u64::MAX, &legacy),
+                "{imp}"
+            );
+            assert!(c.apply_keystream(&mut [0u8; 1]).is_err(), "{imp}");
+        }
+    }
+
+    common::stream_api_tests!(
+        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+        rungs
+    );
+
+    fn counter() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            any::<u64>(),
+            0u64..1000,
+            ((1u64 << 32) - 40)..((1u64 << 32) + 40),
+            (u64::MAX - 1000)..=u64::MAX - 40,
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// Random keys, nonces, counters, offsets, lengths (to past two
+        /// 16-block widths) and split points, both forms.
+        #[test]
+        fn random_inputs_match_reference(
+            key in any::<[u8; 32]>(),
+            nonce in any::<[u8; 12]>(),
+            counter in counter(),
+            byte in 0u128..64,
+            len in 0usize..=2200,
+            seed in any::<u64>(),
+            split in 0usize..=2200,
+            bytewise in any::<bool>(),
+        ) {
+            let xor = if bytewise { Xor::Bytewise } else { Xor::Simd128 };
+            let offset = u128::from(counter) * 64 + byte;
+            let data = bytes(seed, len);
+            for imp in quiet::<Impl>() {
+                check(Form::Legacy, imp, xor, &key, &nonce, offset, &data, split);
+                check(Form::Rfc, imp, xor, &key, &nonce, rfc_offset(offset, len), &data, split);
+            }
+        }
+
+        /// `block` is the reference block function.
+        #[test]
+        fn block_matches_reference(x in any::<[u32; 16]>()) {
+            let z = reference::double_rounds(&x, 10);
+            let want: [u32; 16] = std::array::from_fn(|i| z[i].wrapping_add(x[i]));
+            for imp in quiet::<Impl>() {
+                prop_assert_eq!(imp.block(&x).unwrap(), want, "{}", imp);
+            }
+        }
+
+        /// XChaCha20 and ChaCha20 against RustCrypto's `chacha20`, an
+        /// independent peer, at random offsets and lengths.
+        #[test]
+        fn matches_rustcrypto(
+            key in any::<[u8; 32]>(),
+            nonce in any::<[u8; 24]>(),
+            offset in prop_oneof![0u64..100_000, any::<u64>().prop_map(|o| o >> 28)],
+            len in 0usize..=2200,
+            seed in any::<u64>(),
+        ) {
+            let data = bytes(seed, len);
+            let n12: [u8; 12] = nonce[..12].try_into().unwrap();
+            let mut want_x = data.clone();
+            let mut peer = chacha20::XChaCha20::new(&key.into(), &nonce.into());
+            peer.seek(offset);
+            peer.apply_keystream(&mut want_x);
+            let mut want = data.clone();
+            let mut peer = chacha20::ChaCha20::new(&key.into(), &n12.into());
+            peer.seek(offset);
+            peer.apply_keystream(&mut want);
+            for imp in quiet::<Impl>() {
+                let mut got = data.clone();
+                let mut c = XChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
+                c.seek(u128::from(offset)).unwrap();
+                c.apply_keystream(&mut got).unwrap();
+                prop_assert_eq!(&got, &want_x, "{}: XChaCha20", imp);
+                let mut got = data.clone();
+                let mut c = ChaCha20::new(&key, &n12).with_impl(imp).unwrap();
+                c.seek(u128::from(offset)).unwrap();
+                c.apply_keystream(&mut got).unwrap();
+                prop_assert_eq!(&got, &want, "{}: ChaCha20", imp);
+            }
+        }
+    }
+}
+
+/// Poly1305 on the `avx512ifma` rung.
+mod poly1305_avx512ifma {
+    use super::*;
+    use poly1305::universal_hash::KeyInit;
+    use simdcrypt::Error;
+    use simdcrypt::poly1305::{Impl, Poly1305, reference};
+
+    fn rungs(test: &str) -> Vec<Impl> {
+        super::rungs(test)
+    }
+
+    fn key(seed: u64) -> [u8; 32] {
+        bytes(seed, 32).try_into().unwrap()
+    }
+
+    /// One call of the incremental API.
+    #[derive(Clone, Copy, Debug)]
+    enum Call {
+        Update(usize),
+        Padded(usize),
+    }
+
+    /// The tag of `msg` fed as `calls` (lengths taken in turn, the rest in
+    /// one last `update`) on `imp`.
+    fn incremental(imp: Impl, key: &[u8; 32], msg: &[u8], calls: &[Call]) -> [u8; 16] {
+        let mut p = Poly1305::new(key).with_impl(imp).unwrap();
+        let mut rest = msg;
+        for &call in calls {
+            let (Call::Update(n) | Call::Padded(n)) = call;
+            let (piece, tail) = rest.split_at(n.min(rest.len()));
+            match call {
+                Call::Update(_) => p.update(piece),
+                Call::Padded(_) => p.update_padded(piece),
+            }
+            rest = tail;
+        }
+        p.update(rest);
+        p.finalize()
+    }
+
+    /// The message the calls amount to: each `update_padded` zero-pads all
+    /// before it to a 16-byte boundary (RFC 8439's pad16).
+    fn effective(msg: &[u8], calls: &[Call]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut rest = msg;
+        for &call in calls {
+            let (Call::Update(n) | Call::Padded(n)) = call;
+            let (piece, tail) = rest.split_at(n.min(rest.len()));
+            out.extend_from_slice(piece);
+            if let Call::Padded(_) = call {
+                out.resize(out.len().next_multiple_of(16), 0);
+            }
+            rest = tail;
+        }
+        out.extend_from_slice(rest);
+        out
+    }
+
+    fn rustcrypto(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+        poly1305::Poly1305::new(key.into())
+            .compute_unpadded(msg)
+            .into()
+    }
+
+    /// RFC 8439 §2.5.2 and A.3 #1–#11 (the reduction edge cases), one-shot,
+    /// byte by byte, in every two-piece split, and through `verify`.
+    #[test]
+    fn known_answers() {
+        let v = json(include_str!("data/rfc8439/rfc8439.json"));
+        let vectors = records(&v, "poly1305");
+        assert_eq!(vectors.len(), 12, "2.5.2 and A.3 #1–#11");
+        for imp in rungs("poly1305_avx512ifma::known_answers") {
+            for r in vectors {
+                let key: [u8; 32] = hex_array(field(r, "key"));
+                let msg = hex(field(r, "message"));
+                let want: [u8; 16] = hex_array(field(r, "tag"));
+                let section = field(r, "section");
+                assert_eq!(incremental(imp, &key, &msg, &[]), want, "{imp}: {section}");
+                let mut p = Poly1305::new(&key).with_impl(imp).unwrap();
+                msg.chunks(1).for_each(|b| p.update(b));
+                assert_eq!(p.finalize(), want, "{imp}: {section}, bytewise");
+                for split in 0..=msg.len() {
+                    let calls = [Call::Update(split)];
+                    assert_eq!(
+                        incremental(imp, &key, &msg, &calls),
+                        want,
+                        "{imp}: {section}, split {split}"
+                    );
+                }
+                let mut p = Poly1305::new(&key).with_impl(imp).unwrap();
+                p.update(&msg);
+                assert_eq!(p.verify(&want), Ok(()), "{imp}: {section}, verify");
+            }
+        }
+    }
+
+    /// Every length to 1100 bytes (past the switch into the lanes) against
+    /// the reference, one-shot and split.
+    #[test]
+    fn every_length_to_1100() {
+        for imp in rungs("poly1305_avx512ifma::every_length_to_1100") {
+            for len in 0..=1100usize {
+                let k = key(len as u64);
+                let msg = bytes(1_000_000 + len as u64, len);
+                let want = reference::mac(&k, &msg);
+                assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}: {len}");
+                let calls = [Call::Update(len / 3)];
+                assert_eq!(incremental(imp, &k, &msg, &calls), want, "{imp}: {len}/3");
+            }
+        }
+    }
+
+    /// Call patterns across the switch point both ways, with partial blocks
+    /// and pads in between.
+    #[test]
+    fn splits_across_the_switch_point() {
+        for imp in rungs("poly1305_avx512ifma::splits_across_the_switch_point") {
+            let switch = imp.min_vector_blocks() * 16;
+            let patterns: Vec<Vec<Call>> = vec![
+                vec![
+                    Call::Update(switch - 16),
+                    Call::Update(switch),
+                    Call::Update(16),
+                ],
+                vec![Call::Update(5), Call::Update(switch + 11), Call::Update(3)],
+                vec![
+                    Call::Padded(13),
+                    Call::Padded(switch * 2 + 1),
+                    Call::Update(16),
+                ],
+                vec![
+                    Call::Update(switch),
+                    Call::Update(1),
+                    Call::Update(switch + 15),
+                ],
+                vec![Call::Update(switch * 4), Call::Padded(20), Call::Update(64)],
+                vec![
+                    Call::Padded(0),
+                    Call::Update(switch * 2),
+                    Call::Padded(7),
+                    Call::Update(16),
+                ],
+                (0..40)
+                    .map(|i| Call::Update([1, 17, switch, 31, 16 * 8][i % 5]))
+                    .collect(),
+                (0..40)
+                    .map(|i| Call::Padded([3, switch + 5, 16][i % 3]))
+                    .collect(),
+            ];
+            for (n, calls) in patterns.iter().enumerate() {
+                for extra in [0, 1, 15, 16, 17, 100] {
+                    let total = calls
+                        .iter()
+                        .map(|&(Call::Update(n) | Call::Padded(n))| n)
+                        .sum::<usize>()
+                        + extra;
+                    let k = key(n as u64 * 31 + extra as u64);
+                    let msg = bytes(n as u64, total);
+                    let want = reference::mac(&k, &effective(&msg, calls));
+                    assert_eq!(
+                        incremental(imp, &k, &msg, calls),
+                        want,
+                        "{imp}: pattern {n} {calls:?}, extra {extra}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Keys with `r` and `s` all ones or zero, messages of 0xff and 0x00
+    /// (the accumulator near its maximum), and `r` = 1 with the
+    /// accumulator at and just past p before the final reduction.
+    #[test]
+    fn keys_messages_and_accumulators_at_the_extremes() {
+        for imp in rungs("poly1305_avx512ifma::keys_messages_and_accumulators_at_the_extremes") {
+            for r in [0x00, 0xff] {
+                for s in [0x00, 0xff] {
+                    let mut k = [r; 32];
+                    k[16..].fill(s);
+                    for &len in EDGE_LENGTHS.iter().chain(&[16 * 64, 16 * 129, 4096 + 16]) {
+                        for fill in [0x00, 0xff] {
+                            let msg = vec![fill; len];
+                            let want = reference::mac(&k, &msg);
+                            assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}: {len}");
+                            let calls = [Call::Update(len / 2)];
+                            assert_eq!(incremental(imp, &k, &msg, &calls), want, "{imp}");
+                        }
+                    }
+                }
+            }
+            let mut k = [0u8; 32];
+            k[0] = 1; // r = 1: the accumulator is the plain sum of the blocks
+            for first in [0xf9u8, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff] {
+                for extra_blocks in 0..3 {
+                    let mut msg = vec![0xffu8; 16 * (1 + extra_blocks)];
+                    msg[0] = first;
+                    let want = reference::mac(&k, &msg);
+                    assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}");
+                }
+            }
+            for len in [16 * 16, 16 * 17, 16 * 33 + 1, 16 * 64, 16 * 200 + 3] {
+                for fill in [0xfbu8, 0xff] {
+                    let msg = vec![fill; len];
+                    let want = reference::mac(&k, &msg);
+                    assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}: {len}");
+                }
+            }
+        }
+    }
+
+    /// 64 KiB in chunks against the reference; 1 MiB against RustCrypto's
+    /// `poly1305`; the lanes are in use after a long run; changing rung in
+    /// mid-message carries the state over.
+    #[test]
+    fn long_messages_lanes_and_rung_changes() {
+        for imp in rungs("poly1305_avx512ifma::long_messages_lanes_and_rung_changes") {
+            let len = 64 * 1024 + 21;
+            let (msg, k) = (bytes(42, len), key(42));
+            let want = reference::mac(&k, &msg);
+            for chunk in [len, 4096, 4096 + 16, 1000, 129, 16, 15] {
+                let mut p = Poly1305::new(&k).with_impl(imp).unwrap();
+                msg.chunks(chunk).for_each(|piece| p.update(piece));
+                assert_eq!(p.finalize(), want, "{imp}: chunks of {chunk}");
+            }
+            let big = bytes(43, 1 << 20);
+            assert_eq!(
+                incremental(imp, &k, &big, &[]),
+                rustcrypto(&k, &big),
+                "{imp}: 1 MiB"
+            );
+
+            let mut p = Poly1305::new(&[1; 32]).with_impl(imp).unwrap();
+            p.update(&[7; 64]);
+            assert!(
+                format!("{p:?}").contains("vector_lanes_in_use: false"),
+                "{p:?}"
+            );
+            p.update(&[7; 16 * 64]);
+            assert!(
+                format!("{p:?}").contains("vector_lanes_in_use: true"),
+                "{p:?}"
+            );
+
+            let msg = bytes(5, 3000);
+            let want = reference::mac(&k, &msg);
+            for other in [Impl::Reference, Impl::Scalar64] {
+                for (a, b) in [(imp, other), (other, imp)] {
+                    for cut in [100, 700, 1500] {
+                        let mut p = Poly1305::new(&k).with_impl(a).unwrap();
+                        p.update(&msg[..cut]);
+                        let mut p = p.with_impl(b).unwrap();
+                        p.update(&msg[cut..]);
+                        assert_eq!(p.finalize(), want, "{a} then {b} at {cut}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn verify_rejects_every_bit_flip() {
+        for imp in rungs("poly1305_avx512ifma::verify_rejects_every_bit_flip") {
+            for len in [0, 15, 64, 300, 1025] {
+                let k = key(len as u64 + 99);
+                let msg = bytes(len as u64, len);
+                let tag = reference::mac(&k, &msg);
+                let check = |t: &[u8; 16]| {
+                    let mut p = Poly1305::new(&k).with_impl(imp).unwrap();
+                    p.update(&msg);
+                    p.verify(t)
+                };
+                assert_eq!(check(&tag), Ok(()), "{imp}: {len}");
+                for bit in 0..128 {
+                    let mut bad = tag;
+                    bad[bit / 8] ^= 1 << (bit % 8);
+                    assert_eq!(check(&bad), Err(Error::AuthenticationFailed), "bit {bit}");
+                }
+            }
+        }
+    }
+
+    fn calls() -> impl Strategy<Value = Vec<Call>> {
+        let len = prop_oneof![0usize..40, 200usize..1200, Just(16), Just(128), Just(256)];
+        prop::collection::vec(
+            (len, any::<bool>()).prop_map(|(n, padded)| {
+                if padded {
+                    Call::Padded(n)
+                } else {
+                    Call::Update(n)
+                }
+            }),
+            0..8,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn random_splits_equal_the_reference(
+            k in any::<[u8; 32]>(),
+            len in 0usize..4000,
+            seed in any::<u64>(),
+            calls in calls(),
+        ) {
+            let msg = bytes(seed, len);
+            let want = reference::mac(&k, &effective(&msg, &calls));
+            for imp in quiet::<Impl>() {
+                prop_assert_eq!(incremental(imp, &k, &msg, &calls), want, "rung {}", imp);
+            }
+        }
+    }
+}
+
+/// SHA-512, SHA-384 and SHA-512/256 on the SHA-512 `avx512` rung.
+mod sha512_avx512 {
+    use super::*;
+    use common::hash::{cavp, fips180};
+    use simdcrypt::hash::{Sha384, Sha512, Sha512_256, sha512::Impl};
+
+    /// The digest of `data` fed in pieces of `pieces` bytes (the rest at
+    /// the end) by all three functions on `imp`.
+    fn digests(imp: Impl, data: &[u8], pieces: &[usize]) -> [Vec<u8>; 3] {
+        let mut h384 = Sha384::new().with_impl(imp).unwrap();
+        let mut h512 = Sha512::new().with_impl(imp).unwrap();
+        let mut h256 = Sha512_256::new().with_impl(imp).unwrap();
+        let mut rest = data;
+        for &n in pieces.iter().chain(&[usize::MAX]) {
+            let (piece, tail) = rest.split_at(n.min(rest.len()));
+            h384.update(piece);
+            h512.update(piece);
+            h256.update(piece);
+            rest = tail;
+        }
+        [
+            h384.finalize().to_vec(),
+            h512.finalize().to_vec(),
+            h256.finalize().to_vec(),
+        ]
+    }
+
+    /// The CAVP byte-oriented SHA-512 vectors (short and long), FIPS 180's
+    /// examples, and the SHA-384 and SHA-512/256 examples.
+    #[test]
+    fn known_answers() {
+        let mut sha512 = cavp(include_str!("data/sha/SHA512ShortMsg.rsp"));
+        sha512.extend(cavp(include_str!("data/sha/SHA512LongMsg.rsp")));
+        sha512.extend(fips180("SHA-512"));
+        let truncated = json(include_str!("data/sha/sha2_truncated_examples.json"));
+        let example = |algorithm: &str| -> Vec<(Vec<u8>, Vec<u8>)> {
+            records(&truncated, "vectors")
+                .iter()
+                .filter(|v| v["algorithm"] == algorithm)
+                .map(|v| {
+                    let unit = field(v, "message_ascii");
+                    let repeat = number(v, "repeat") as usize;
+                    (unit.repeat(repeat).into_bytes(), hex(field(v, "digest")))
+                })
+                .collect()
+        };
+        let (sha384, sha512_256) = (example("SHA-384"), example("SHA-512/256"));
+        assert!(!sha384.is_empty() && !sha512_256.is_empty());
+        for imp in rungs::<Impl>("sha512_avx512::known_answers") {
+            for (i, (msg, want)) in sha512.iter().enumerate() {
+                let mut h = Sha512::new().with_impl(imp).unwrap();
+                h.update(msg);
+                assert_eq!(&h.finalize().to_vec(), want, "{imp}: SHA-512 vector {i}");
+            }
+            for (msg, want) in &sha384 {
+                let mut h = Sha384::new().with_impl(imp).unwrap();
+                h.update(msg);
+                assert_eq!(&h.finalize().to_vec(), want, "{imp}: SHA-384");
+            }
+            for (msg, want) in &sha512_256 {
+                let mut h = Sha512_256::new().with_impl(imp).unwrap();
+                h.update(msg);
+                assert_eq!(&h.finalize().to_vec(), want, "{imp}: SHA-512/256");
+            }
+        }
+    }
+
+    /// Every length to 1100 bytes against the reference rung.
+    #[test]
+    fn every_length_to_1100_equals_the_reference() {
+        let data = bytes(7, 1100);
+        for imp in rungs::<Impl>("sha512_avx512::every_length_to_1100_equals_the_reference") {
+            for len in 0..=1100 {
+                let d = &data[..len];
+                assert_eq!(
+                    digests(imp, d, &[len / 3]),
+                    digests(Impl::Reference, d, &[]),
+                    "{imp}: {len} bytes"
+                );
+            }
+        }
+    }
+
+    /// Large inputs against RustCrypto's `sha2`, cut so that odd numbers of
+    /// whole blocks reach the four-block schedule.
+    #[test]
+    fn sha2_crate_agrees_on_large_inputs() {
+        use sha2::Digest;
+        for imp in rungs::<Impl>("sha512_avx512::sha2_crate_agrees_on_large_inputs") {
+            for (seed, len) in [(1u64, 100_003usize), (3, 128 * 64 + 1)] {
+                let data = bytes(seed, len);
+                let want = [
+                    sha2::Sha384::digest(&data).to_vec(),
+                    sha2::Sha512::digest(&data).to_vec(),
+                    sha2::Sha512_256::digest(&data).to_vec(),
+                ];
+                for first in [1usize, 127, 128 * 3 + 5, 128 * 8, 10_007] {
+                    // A first piece of `first` bytes, then pieces growing by 129.
+                    let pieces: Vec<usize> = (0..).map(|i| first + 129 * i).take(60).collect();
+                    assert_eq!(digests(imp, &data, &pieces), want, "{imp}: {len}, {first}");
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn random_splits_equal_the_reference(
+            seed in any::<u64>(),
+            len in 0usize..3000,
+            cuts in prop::collection::vec(0usize..1000, 0..8),
+        ) {
+            let data = bytes(seed, len);
+            let want = digests(Impl::Reference, &data, &[]);
+            for imp in quiet::<Impl>() {
+                prop_assert_eq!(digests(imp, &data, &cuts), want.clone(), "{} cuts {:?}", imp, cuts);
+            }
+        }
+    }
+}
+
+/// Multi-buffer SHA-256 and MD5 on the `avx512` rung (16 lanes).
+mod hash_many_avx512 {
+    use super::*;
+    use common::hash::{cavp, fips180};
+    use simdcrypt::hash::many::{self, Impl};
+    use simdcrypt::hash::{Md5, Sha256, md5, sha256};
+
+    fn sha256_ref(m: &[u8]) -> [u8; 32] {
+        let mut h = Sha256::new().with_impl(sha256::Impl::Reference).unwrap();
+        h.update(m);
+        h.finalize()
+    }
+
+    fn md5_ref(m: &[u8]) -> [u8; 16] {
+        let mut h = Md5::new().with_impl(md5::Impl::Reference).unwrap();
+        h.update(m);
+        h.finalize()
+    }
+
+    /// Every CAVP SHA-256 vector (short and long) and FIPS 180's SHA-256
+    /// examples in one call, so lanes of every length share the registers;
+    /// then in groups of 17 and alone. RFC 1321's MD5 suite likewise.
+    #[test]
+    fn known_answers_in_the_lanes() {
+        let mut sha = cavp(include_str!("data/sha/SHA256ShortMsg.rsp"));
+        sha.extend(cavp(include_str!("data/sha/SHA256LongMsg.rsp")));
+        sha.extend(fips180("SHA-256"));
+        let md5_file = json(include_str!("data/sha/md5_rfc1321.json"));
+        let md5: Vec<(Vec<u8>, Vec<u8>)> = records(&md5_file, "vectors")
+            .iter()
+            .map(|v| (hex(field(v, "message_hex")), hex(field(v, "md5"))))
+            .collect();
+        assert!(md5.len() >= 7);
+        for imp in rungs::<Impl>("hash_many_avx512::known_answers_in_the_lanes") {
+            for group in [sha.len(), 17, 1] {
+                for part in sha.chunks(group) {
+                    let msgs: Vec<&[u8]> = part.iter().map(|(m, _)| m.as_slice()).collect();
+                    let got = many::sha256_many_with(imp, &msgs).unwrap();
+                    for (i, ((m, want), d)) in part.iter().zip(&got).enumerate() {
+                        assert_eq!(&d.to_vec(), want, "{imp}: SHA-256 #{i} ({} bytes)", m.len());
+                    }
+                }
+            }
+            // Each MD5 message as often as needed to fill 16 lanes and more.
+            let msgs: Vec<&[u8]> = md5.iter().cycle().take(35).map(|(m, _)| &m[..]).collect();
+            let got = many::md5_many_with(imp, &msgs).unwrap();
+            for (i, d) in got.iter().enumerate() {
+                let want = &md5[i % md5.len()].1;
+                assert_eq!(&d.to_vec(), want, "{imp}: MD5 #{i}");
+            }
+        }
+    }
+
+    /// Message counts around the lane width and lengths at the padding
+    /// boundaries, mixed in one call, against the single-message reference
+    /// rungs.
+    #[test]
+    fn mixed_counts_and_lengths_equal_the_reference() {
+        const COUNTS: &[usize] = &[0, 1, 2, 15, 16, 17, 33];
+        const EDGES: &[usize] = &[55, 56, 63, 64, 119, 120, 0, 1, 4096, 5000, 9000];
+        for imp in rungs::<Impl>("hash_many_avx512::mixed_counts_and_lengths_equal_the_reference") {
+            for &count in COUNTS {
+                for salt in 0..2u64 {
+                    let msgs: Vec<Vec<u8>> = (0..count)
+                        .map(|i| {
+                            let len = EDGES
+                                .get(i)
+                                .copied()
+                                .unwrap_or((i * 97 + salt as usize * 31) % 301);
+                            bytes(salt * 1000 + i as u64, len)
+                        })
+                        .collect();
+                    let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+                    let sha = many::sha256_many_with(imp, &refs).unwrap();
+                    let md5 = many::md5_many_with(imp, &refs).unwrap();
+                    assert_eq!(sha.len(), count);
+                    assert_eq!(md5.len(), count);
+                    for (i, m) in msgs.iter().enumerate() {
+                        assert_eq!(sha[i], sha256_ref(m), "{imp}: SHA-256 {i} of {count}");
+                        assert_eq!(md5[i], md5_ref(m), "{imp}: MD5 {i} of {count}");
+                    }
+                }
+            }
+            for len in [0, 1024] {
+                let msgs: Vec<Vec<u8>> = (0..16).map(|i| bytes(i, len)).collect();
+                let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+                let sha: Vec<[u8; 32]> = msgs.iter().map(|m| sha256_ref(m)).collect();
+                let md5: Vec<[u8; 16]> = msgs.iter().map(|m| md5_ref(m)).collect();
+                assert_eq!(many::sha256_many_with(imp, &refs).unwrap(), sha, "{imp}");
+                assert_eq!(many::md5_many_with(imp, &refs).unwrap(), md5, "{imp}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn random_message_sets_equal_the_reference(
+            lens in prop::collection::vec(0usize..600, 0..40),
+            seed in any::<u64>(),
+        ) {
+            let msgs: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &n)| bytes(seed ^ i as u64, n)).collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            for imp in quiet::<Impl>() {
+                let sha = many::sha256_many_with(imp, &refs).unwrap();
+                let md5 = many::md5_many_with(imp, &refs).unwrap();
+                for (i, m) in msgs.iter().enumerate() {
+                    prop_assert_eq!(sha[i], sha256_ref(m), "{}: SHA-256 {}", imp, i);
+                    prop_assert_eq!(md5[i], md5_ref(m), "{}: MD5 {}", imp, i);
+                }
+            }
+        }
+    }
+}
+
+/// ChaCha20-Poly1305 and XChaCha20-Poly1305 on the AVX-512 rungs: RFC 8439
+/// §2.8.2 and A.5 and every Wycheproof case, built from ChaCha20 on
+/// `avx512`/`avx512vl` and Poly1305 on `avx512ifma`, and through the AEAD
+/// types (whose default rungs are the AVX-512 ones where they run).
+mod aead_avx512 {
+    use super::*;
+    use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305};
+    use simdcrypt::chacha20::{self, ChaCha20, hchacha20};
+    use simdcrypt::poly1305::{self, Poly1305};
+
+    /// RFC 8439 §2.8 on the given rungs: ciphertext and tag.
+    fn seal(
+        rungs: (chacha20::Impl, poly1305::Impl),
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        msg: &[u8],
+    ) -> (Vec<u8>, [u8; 16]) {
+        let mut c = ChaCha20::new(key, nonce).with_impl(rungs.0).unwrap();
+        let mut otk = [0u8; 64];
+        c.apply_keystream(&mut otk).unwrap();
+        let mut ct = msg.to_vec();
+        c.apply_keystream(&mut ct).unwrap();
+        let mut p = Poly1305::new(otk[..32].try_into().unwrap())
+            .with_impl(rungs.1)
+            .unwrap();
+        p.update_padded(aad);
+        p.update_padded(&ct);
+        p.update(&(aad.len() as u64).to_le_bytes());
+        p.update(&(ct.len() as u64).to_le_bytes());
+        (ct, p.finalize())
+    }
+
+    /// XChaCha20-Poly1305: the same under HChaCha20's subkey.
+    fn xseal(
+        rungs: (chacha20::Impl, poly1305::Impl),
+        key: &[u8; 32],
+        nonce: &[u8; 24],
+        aad: &[u8],
+        msg: &[u8],
+    ) -> (Vec<u8>, [u8; 16]) {
+        let subkey = hchacha20(key, nonce[..16].try_into().unwrap());
+        let mut n12 = [0u8; 12];
+        n12[4..].copy_from_slice(&nonce[16..]);
+        seal(rungs, &subkey, &n12, aad, msg)
+    }
+
+    /// Every pair of an AVX-512 ChaCha20 rung and an AVX-512 Poly1305 rung.
+    fn pairs(test: &str) -> Vec<(chacha20::Impl, poly1305::Impl)> {
+        let (c, p) = (rungs::<chacha20::Impl>(test), rungs::<poly1305::Impl>(test));
+        c.iter()
+            .flat_map(|&c| p.iter().map(move |&p| (c, p)))
+            .collect()
+    }
+
+    #[test]
+    fn rfc8439_and_draft_vectors() {
+        let rfc = json(include_str!("data/rfc8439/rfc8439.json"));
+        let draft = json(include_str!("data/xchacha/draft-irtf-cfrg-xchacha-03.json"));
+        let sections = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+            v.as_object()
+                .unwrap()
+                .iter()
+                .filter(|(k, _)| k.contains("aead"))
+                .flat_map(|(_, list)| list.as_array().cloned().unwrap_or_default())
+                .collect()
+        };
+        let (rfc_aead, draft_aead) = (sections(&rfc), sections(&draft));
+        assert!(!rfc_aead.is_empty() && !draft_aead.is_empty());
+        let pairs = pairs("aead_avx512::rfc8439_and_draft_vectors");
+        for (list, x) in [(&rfc_aead, false), (&draft_aead, true)] {
+            for r in list {
+                let key = hex_array::<32>(field(r, "key"));
+                let nonce = hex(field(r, "nonce"));
+                let aad = hex(field(r, "aad"));
+                let ct = hex(field(r, "ciphertext"));
+                let tag = hex_array::<16>(field(r, "tag"));
+                let pt = hex(field(r, "plaintext"));
+                for &rungs in &pairs {
+                    let got = if x {
+                        xseal(rungs, &key, &nonce.clone().try_into().unwrap(), &aad, &pt)
+                    } else {
+                        seal(rungs, &key, &nonce.clone().try_into().unwrap(), &aad, &pt)
+                    };
+                    assert_eq!(got, (ct.clone(), tag), "{rungs:?}: {r}");
+                }
+            }
+        }
+    }
+
+    /// Every Wycheproof case with a nonce the AEAD takes: the valid ones
+    /// seal to their ciphertext and tag, on every pair of AVX-512 rungs and
+    /// through the AEAD types; the invalid ones do not, and do not open.
+    #[test]
+    fn wycheproof() {
+        let pairs = pairs("aead_avx512::wycheproof");
+        for (text, nonce_len) in [
+            (
+                include_str!("data/wycheproof/chacha20_poly1305_test.json"),
+                12,
+            ),
+            (
+                include_str!("data/wycheproof/xchacha20_poly1305_test.json"),
+                24,
+            ),
+        ] {
+            let file = json(text);
+            let mut count = 0;
+            for group in records(&file, "testGroups") {
+                if number(group, "ivSize") as usize != nonce_len * 8 {
+                    continue;
+                }
+                for t in records(group, "tests") {
+                    count += 1;
+                    let key = hex_array::<32>(field(t, "key"));
+                    let nonce = hex(field(t, "iv"));
+                    let (aad, msg) = (hex(field(t, "aad")), hex(field(t, "msg")));
+                    let (ct, tag) = (hex(field(t, "ct")), hex(field(t, "tag")));
+                    let valid = field(t, "result") == "valid";
+                    let id = number(t, "tcId");
+                    for &rungs in &pairs {
+                        let (c, g) = if nonce_len == 12 {
+                            seal(rungs, &key, &nonce.clone().try_into().unwrap(), &aad, &msg)
+                        } else {
+                            xseal(rungs, &key, &nonce.clone().try_into().unwrap(), &aad, &msg)
+                        };
+                        assert_eq!(c == ct && g[..] == tag[..], valid, "{rungs:?}: tcId {id}");
+                    }
+                    let sealed = [&ct[..], &tag].concat();
+                    let opened = if nonce_len == 12 {
+                        let n: [u8; 12] = nonce.clone().try_into().unwrap();
+                        let aead = ChaCha20Poly1305::new(&key);
+                        if valid {
+                            assert_eq!(aead.encrypt(&n, &aad, &msg), sealed, "tcId {id}");
+                        }
+                        aead.decrypt(&n, &aad, &sealed)
+                    } else {
+                        let n: [u8; 24] = nonce.clone().try_into().unwrap();
+                        let aead = XChaCha20Poly1305::new(&key);
+                        if valid {
+                            assert_eq!(aead.encrypt(&n, &aad, &msg), sealed, "tcId {id}");
+                        }
+                        aead.decrypt(&n, &aad, &sealed)
+                    };
+                    match opened {
+                        Ok(pt) => assert!(valid && pt == msg, "tcId {id} opened"),
+                        Err(_) => assert!(!valid, "tcId {id} refused"),
+                    }
+                }
+            }
+            assert!(count > 300, "{count} Wycheproof cases");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// Random messages across the Poly1305 switch point and the
+        /// ChaCha20 widths: the AEAD type and the explicit rungs agree.
+        #[test]
+        fn aead_type_equals_the_avx512_rungs(
+            key in any::<[u8; 32]>(),
+            nonce in any::<[u8; 12]>(),
+            aad_len in 0usize..100,
+            len in 0usize..3000,
+            seed in any::<u64>(),
+        ) {
+            let (aad, msg) = (bytes(seed, aad_len), bytes(!seed, len));
+            let sealed = ChaCha20Poly1305::new(&key).encrypt(&nonce, &aad, &msg);
+            for c in quiet::<chacha20::Impl>() {
+                for p in quiet::<poly1305::Impl>() {
+                    let (ct, tag) = seal((c, p), &key, &nonce, &aad, &msg);
+                    prop_assert_eq!(&[&ct[..], &tag].concat(), &sealed, "{} {}", c, p);
+                }
+            }
+        }
+    }
+}
