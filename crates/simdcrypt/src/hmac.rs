@@ -197,3 +197,29 @@ pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
 pub fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
     Hmac::<Sha512>::mac(key, message)
 }
+
+/// HMAC's entry in the table of ladders: no rungs of its own, it runs on
+/// its hash's. Its key may have any length.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: "hmac",
+    primitives: &[
+        crate::ladder::Primitive::hash(
+            "hmac-sha256",
+            Kind::Mac,
+            "HMAC-SHA-256 (RFC 2104, FIPS 198-1)",
+            64,
+            32,
+        ),
+        crate::ladder::Primitive::hash(
+            "hmac-sha512",
+            Kind::Mac,
+            "HMAC-SHA-512 (RFC 2104, FIPS 198-1)",
+            128,
+            64,
+        ),
+        crate::ladder::Primitive::hash("hmac-sha1", Kind::Mac, "HMAC-SHA-1 (RFC 2104)", 64, 20),
+    ],
+    rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512", "sha1"]),
+};
+
+use crate::ladder::Kind;

@@ -33,6 +33,7 @@ mod error;
 pub mod hash;
 pub mod hmac;
 pub mod kdf;
+pub mod ladder;
 pub mod poly1305;
 mod rung;
 #[cfg(feature = "rustcrypto")]
@@ -44,5 +45,6 @@ mod vertical;
 mod xor;
 
 pub use error::Error;
+pub use ladder::ladders;
 pub use rung::Rung;
 pub use xor::Xor;

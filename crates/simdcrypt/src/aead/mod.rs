@@ -44,6 +44,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2_stitched;
+mod ladder;
+pub(crate) use ladder::LADDER;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
 

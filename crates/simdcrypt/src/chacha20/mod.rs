@@ -31,6 +31,8 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+mod ladder;
+pub(crate) use ladder::LADDER;
 pub mod reference;
 
 #[cfg(target_arch = "x86_64")]

@@ -58,3 +58,30 @@ pub fn pbkdf2_hmac_sha256(
 ) -> Result<(), Error> {
     pbkdf2_hmac::<Sha256>(password, salt, rounds, out)
 }
+
+/// HKDF's and PBKDF2's entry in the table of ladders: no rungs of their
+/// own, they run on HMAC's hashes.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: "kdf",
+    primitives: &[
+        Primitive::hash("hkdf-sha256", Kind::Kdf, "HKDF-SHA-256 (RFC 5869)", 64, 32),
+        Primitive::hash("hkdf-sha512", Kind::Kdf, "HKDF-SHA-512 (RFC 5869)", 128, 64),
+        Primitive {
+            params: &[Param {
+                name: "iterations",
+                default: "600000",
+                doc: "HMAC calls per output block (OWASP's 2023 figure for HMAC-SHA-256)",
+            }],
+            ..Primitive::hash(
+                "pbkdf2-sha256",
+                Kind::Kdf,
+                "PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2)",
+                64,
+                32,
+            )
+        },
+    ],
+    rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512"]),
+};
+
+use crate::ladder::{Kind, Param, Primitive};

@@ -613,6 +613,25 @@ pub fn mac(key: &[u8; KEY_LEN], msg: &[u8]) -> [u8; TAG_LEN] {
     p.finish()
 }
 
+/// Poly1305's entry in the table of ladders.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[crate::ladder::Primitive {
+        name: "poly1305",
+        kind: crate::ladder::Kind::Mac,
+        summary: "Poly1305 (RFC 8439 §2.5): a one-time authenticator",
+        key_lens: &[KEY_LEN],
+        nonce_len: None,
+        block_len: BLOCK_LEN,
+        output_len: Some(TAG_LEN),
+        params: &[],
+    }],
+    // The reference rung's final reduction branches on the accumulator.
+    rungs: crate::ladder::Rungs::Own(|| {
+        crate::ladder::rung_infos(Impl::best(), Impl::par_blocks, &[Impl::Reference])
+    }),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,7 @@ mod avx512;
 use super::md::{self, Family};
 use super::{md5, sha256};
 use crate::Error;
+use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -540,3 +541,37 @@ macro_rules! lane_kernels {
 }
 #[cfg(target_arch = "x86_64")]
 use lane_kernels;
+
+/// Multi-buffer hashing's entry in the table of ladders. The chosen rung
+/// shown is SHA-256's ([`Impl::best_sha256`]); MD5 takes the widest
+/// ([`Impl::best_md5`]).
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[
+        Primitive::hash(
+            "sha256-many",
+            Kind::MultiBufferHash,
+            "SHA-256 of many messages, one per lane",
+            64,
+            32,
+        ),
+        Primitive::hash(
+            "md5-many",
+            Kind::MultiBufferHash,
+            "MD5 of many messages, one per lane",
+            64,
+            16,
+        ),
+    ],
+    rungs: Rungs::Own(|| {
+        rung_infos(
+            Impl::best_sha256(),
+            |i| match i {
+                Impl::Sequential => 1,
+                Impl::Avx2 => 8,
+                Impl::Avx512 => 16,
+            },
+            &[],
+        )
+    }),
+};

@@ -19,6 +19,7 @@ mod reference;
 mod scalar;
 
 use super::md::{self, Family};
+use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -126,3 +127,16 @@ macro_rules! md5_steps {
     };
 }
 pub(crate) use md5_steps;
+
+/// MD5's entry in the table of ladders.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[Primitive::hash(
+        "md5",
+        Kind::Hash,
+        "MD5 (RFC 1321): broken for collision resistance",
+        64,
+        16,
+    )],
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+};

@@ -29,6 +29,7 @@ mod shani;
 mod ssse3;
 
 use super::md::{self, Family};
+use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -130,3 +131,16 @@ impl Family<64> for State {
         md::write_be32(&self.0, out);
     }
 }
+
+/// SHA-1's entry in the table of ladders.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[Primitive::hash(
+        "sha1",
+        Kind::Hash,
+        "SHA-1 (FIPS 180-4 §6.1): broken for collision resistance",
+        64,
+        20,
+    )],
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+};

@@ -35,6 +35,7 @@ mod scalar;
 mod shani;
 
 use super::md::{self, Family};
+use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -215,3 +216,14 @@ impl Family<64> for State {
         md::write_be32(&self.0, out);
     }
 }
+
+/// SHA-256's entry in the table of ladders: SHA-224 and SHA-256 on the
+/// compression function's rungs.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[
+        Primitive::hash("sha256", Kind::Hash, "SHA-256 (FIPS 180-4 §6.2)", 64, 32),
+        Primitive::hash("sha224", Kind::Hash, "SHA-224 (FIPS 180-4 §6.3)", 64, 28),
+    ],
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+};

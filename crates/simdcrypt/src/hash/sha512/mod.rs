@@ -23,6 +23,7 @@ mod reference;
 mod scalar;
 
 use super::md::{self, Family};
+use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -209,3 +210,21 @@ impl Family<128> for State {
         md::write_be64(&self.0, out);
     }
 }
+
+/// SHA-512's entry in the table of ladders: SHA-384, SHA-512 and
+/// SHA-512/256 on the compression function's rungs.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[
+        Primitive::hash("sha512", Kind::Hash, "SHA-512 (FIPS 180-4 §6.4)", 128, 64),
+        Primitive::hash("sha384", Kind::Hash, "SHA-384 (FIPS 180-4 §6.5)", 128, 48),
+        Primitive::hash(
+            "sha512-256",
+            Kind::Hash,
+            "SHA-512/256 (FIPS 180-4 §6.7)",
+            128,
+            32,
+        ),
+    ],
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+};

@@ -634,6 +634,37 @@ pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Er
     ro_mix(imp, 2 * r as usize, n, b)
 }
 
+/// scrypt's entry in the table of ladders: the rungs of its ROMix, each
+/// with the most lanes of `p` it runs at once.
+pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+    name: Impl::PRIMITIVE,
+    primitives: &[Primitive {
+        params: &[
+            Param {
+                name: "log-n",
+                default: "14",
+                doc: "log2 of the cost N (RFC 7914 §2)",
+            },
+            Param {
+                name: "r",
+                default: "8",
+                doc: "the block size factor",
+            },
+            Param {
+                name: "p",
+                default: "1",
+                doc: "the parallelization factor",
+            },
+        ],
+        ..Primitive::hash("scrypt", Kind::Kdf, "scrypt (RFC 7914)", 128, 32)
+    }],
+    rungs: crate::ladder::Rungs::Own(|| {
+        crate::ladder::rung_infos(Impl::best(), |i| i.lane_widths()[0], &[])
+    }),
+};
+
+use crate::ladder::{Kind, Param, Primitive};
+
 #[cfg(test)]
 mod tests {
     use super::{HUGE_PAGE, MIN_MAPPED_BYTES, Memory};

@@ -1,0 +1,297 @@
+//! The table of ladders: every primitive declared once, in its own folder,
+//! and listed here, so that the tool, `verify`, `bench` and the checks can
+//! loop over what exists instead of naming it.
+//!
+//! A [`Ladder`] is one set of rungs (one `Impl` enum) and the
+//! [`Primitive`]s it runs: Salsa20's rungs run Salsa20/20, /12, /8 and
+//! XSalsa20. A ladder with no rungs of its own (the AEADs, HMAC, HKDF,
+//! PBKDF2) names the ladders it is composed of.
+//!
+//! ```
+//! for ladder in simdcrypt::ladders() {
+//!     for rung in ladder.rungs() {
+//!         if rung.chosen {
+//!             println!("{}: {} ({} blocks at once)", ladder.name, rung.name, rung.par_blocks);
+//!         }
+//!     }
+//! }
+//! let (ladder, xsalsa20) = simdcrypt::ladder::find("xsalsa20").unwrap();
+//! assert_eq!((ladder.name, xsalsa20.nonce_len), ("salsa20", Some(24)));
+//! ```
+
+use crate::Rung;
+
+/// What a primitive is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// A keystream XORed into data, addressable by block (seek).
+    StreamCipher,
+    /// A keyed permutation of fixed-size blocks.
+    BlockCipher,
+    /// A mode of operation over a block cipher.
+    Mode,
+    /// A message authentication code.
+    Mac,
+    /// Authenticated encryption with associated data.
+    Aead,
+    /// A hash function.
+    Hash,
+    /// Many messages hashed at once, one per SIMD lane.
+    MultiBufferHash,
+    /// A key derivation function.
+    Kdf,
+    /// A function of the specification the others build on (HSalsa20,
+    /// HChaCha20).
+    Core,
+}
+
+impl Kind {
+    /// The kind's name, as `info --json` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::StreamCipher => "stream cipher",
+            Kind::BlockCipher => "block cipher",
+            Kind::Mode => "block-cipher mode",
+            Kind::Mac => "MAC",
+            Kind::Aead => "AEAD",
+            Kind::Hash => "hash",
+            Kind::MultiBufferHash => "multi-buffer hash",
+            Kind::Kdf => "KDF",
+            Kind::Core => "core function",
+        }
+    }
+}
+
+/// A parameter of a primitive and its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Its name.
+    pub name: &'static str,
+    /// Its default, as written on the command line.
+    pub default: &'static str,
+    /// What it is.
+    pub doc: &'static str,
+}
+
+/// One primitive: its name on the command line and its lengths in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Primitive {
+    /// The stable lower-case name the tool uses.
+    pub name: &'static str,
+    /// What it is.
+    pub kind: Kind,
+    /// What it is, in a few words, with its specification.
+    pub summary: &'static str,
+    /// The key lengths it takes (empty for an unkeyed hash).
+    pub key_lens: &'static [usize],
+    /// The nonce or IV length, if it takes one.
+    pub nonce_len: Option<usize>,
+    /// The block length: of the keystream, the cipher or the compression
+    /// function.
+    pub block_len: usize,
+    /// The tag length of a MAC or an AEAD, or the digest length of a hash.
+    pub output_len: Option<usize>,
+    /// Its parameters and their defaults.
+    pub params: &'static [Param],
+}
+
+impl Primitive {
+    /// A stream cipher with 64-byte keystream blocks.
+    pub(crate) const fn stream(
+        name: &'static str,
+        summary: &'static str,
+        key_lens: &'static [usize],
+        nonce_len: usize,
+    ) -> Primitive {
+        Primitive {
+            name,
+            kind: Kind::StreamCipher,
+            summary,
+            key_lens,
+            nonce_len: Some(nonce_len),
+            block_len: crate::stream::BLOCK_LEN,
+            output_len: None,
+            params: &[],
+        }
+    }
+
+    /// A function from a 32-byte key and 16 input bytes to a 32-byte
+    /// subkey, on a 64-byte core (HSalsa20, HChaCha20).
+    pub(crate) const fn subkey(name: &'static str, summary: &'static str) -> Primitive {
+        Primitive {
+            name,
+            kind: Kind::Core,
+            summary,
+            key_lens: &[32],
+            nonce_len: Some(16),
+            block_len: crate::stream::BLOCK_LEN,
+            output_len: Some(32),
+            params: &[],
+        }
+    }
+
+    /// An AEAD with a 32-byte key and a 16-byte tag.
+    pub(crate) const fn aead(
+        name: &'static str,
+        summary: &'static str,
+        nonce_len: usize,
+    ) -> Primitive {
+        Primitive {
+            name,
+            kind: Kind::Aead,
+            summary,
+            key_lens: &[32],
+            nonce_len: Some(nonce_len),
+            block_len: crate::stream::BLOCK_LEN,
+            output_len: Some(16),
+            params: &[],
+        }
+    }
+
+    /// A hash of `block_len`-byte blocks and an `output_len`-byte digest,
+    /// or another unkeyed primitive of that shape.
+    pub(crate) const fn hash(
+        name: &'static str,
+        kind: Kind,
+        summary: &'static str,
+        block_len: usize,
+        output_len: usize,
+    ) -> Primitive {
+        Primitive {
+            name,
+            kind,
+            summary,
+            key_lens: &[],
+            nonce_len: None,
+            block_len,
+            output_len: Some(output_len),
+            params: &[],
+        }
+    }
+}
+
+/// One rung as the table shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RungInfo {
+    /// Its stable command-line name.
+    pub name: &'static str,
+    /// The CPU features it needs.
+    pub needs: &'static str,
+    /// Whether this CPU, under the cap, runs it.
+    pub available: bool,
+    /// How many blocks it processes at once (lanes, for multi-buffer and
+    /// scrypt rungs).
+    pub par_blocks: usize,
+    /// Whether its running time and memory accesses are independent of
+    /// secret data.
+    pub constant_time: bool,
+    /// Whether the library picks it on this CPU.
+    pub chosen: bool,
+}
+
+/// One ladder: a set of rungs and the primitives they run.
+#[derive(Clone, Copy, Debug)]
+pub struct Ladder {
+    /// The ladder's name: the `Impl` enum's primitive, as `--impl` errors
+    /// and `info` name it.
+    pub name: &'static str,
+    /// The primitives its rungs run.
+    pub primitives: &'static [Primitive],
+    /// The rungs, or for a composed ladder the ladders it is built on.
+    pub rungs: Rungs,
+}
+
+/// Where a ladder's rungs come from.
+#[derive(Clone, Copy, Debug)]
+pub enum Rungs {
+    /// Its own `Impl` enum, listed by this function.
+    Own(fn() -> Vec<RungInfo>),
+    /// None of its own: it runs on the chosen rungs of these ladders.
+    ComposedOf(&'static [&'static str]),
+}
+
+impl Ladder {
+    /// The rungs, slowest first; empty for a composed ladder.
+    pub fn rungs(&self) -> Vec<RungInfo> {
+        match self.rungs {
+            Rungs::Own(list) => list(),
+            Rungs::ComposedOf(_) => Vec::new(),
+        }
+    }
+
+    /// The ladders a composed ladder runs on; empty for one with rungs.
+    pub fn composed_of(&self) -> &'static [&'static str] {
+        match self.rungs {
+            Rungs::Own(_) => &[],
+            Rungs::ComposedOf(names) => names,
+        }
+    }
+
+    /// The name of the rung the library picks on this CPU, if the ladder
+    /// has rungs.
+    pub fn chosen(&self) -> Option<&'static str> {
+        self.rungs().into_iter().find(|r| r.chosen).map(|r| r.name)
+    }
+}
+
+/// The rungs of `I`, with `chosen` the library's pick on this CPU and
+/// `par_blocks` each rung's width. Every rung is constant-time unless
+/// listed in `variable_time`.
+pub(crate) fn rung_infos<I: Rung>(
+    chosen: I,
+    par_blocks: impl Fn(I) -> usize,
+    variable_time: &[I],
+) -> Vec<RungInfo> {
+    I::all()
+        .iter()
+        .map(|&i| RungInfo {
+            name: i.name(),
+            needs: i.needs(),
+            available: i.is_available(),
+            par_blocks: par_blocks(i),
+            constant_time: !variable_time.contains(&i),
+            chosen: i == chosen,
+        })
+        .collect()
+}
+
+/// Every ladder, in the order `info` shows them.
+pub fn ladders() -> &'static [Ladder] {
+    &[
+        crate::salsa20::LADDER,
+        crate::chacha20::LADDER,
+        crate::poly1305::LADDER,
+        crate::aead::LADDER,
+        crate::hash::sha256::LADDER,
+        crate::hash::sha512::LADDER,
+        crate::hash::sha1::LADDER,
+        crate::hash::md5::LADDER,
+        crate::hash::many::LADDER,
+        crate::hmac::LADDER,
+        crate::kdf::LADDER,
+        crate::kdf::scrypt::LADDER,
+    ]
+}
+
+/// Every primitive of every ladder, with its ladder.
+pub fn primitives() -> impl Iterator<Item = (&'static Ladder, &'static Primitive)> {
+    ladders()
+        .iter()
+        .flat_map(|l| l.primitives.iter().map(move |p| (l, p)))
+}
+
+/// The primitive named `name`, with its ladder.
+pub fn find(name: &str) -> Option<(&'static Ladder, &'static Primitive)> {
+    primitives().find(|(_, p)| p.name == name)
+}
+
+/// The names of every primitive of `kind`, comma-separated, for messages
+/// ("expected one of …").
+pub fn names_of(kind: Kind) -> String {
+    primitives()
+        .filter(|(_, p)| p.kind == kind)
+        .map(|(_, p)| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
