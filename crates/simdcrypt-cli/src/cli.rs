@@ -27,8 +27,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Measure every rung: TSC ticks per byte and GB/s
     Bench(BenchArgs),
-    /// Show the CPU features, the SIMDCRYPT_MAX_ISA cap and the chosen rungs
-    Info,
+    /// Show the CPU features, the SIMDCRYPT_MAX_ISA cap and every ladder's rungs
+    Info(InfoArgs),
     /// Print or check file digests, as coreutils' sha256sum, md5sum, ...
     Hash(HashArgs),
     /// Encrypt a file in the age format (age-encryption.org/v1)
@@ -111,6 +111,14 @@ pub struct VerifyArgs {
     /// Seed of the random inputs of the cross-checks and round trips.
     #[arg(long, value_name = "N", default_value_t = crate::verify::DEFAULT_SEED)]
     pub seed: u64,
+}
+
+/// `simdcrypt info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `simdcrypt bench`.

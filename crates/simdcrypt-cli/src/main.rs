@@ -67,7 +67,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Stream(args) => stream::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
-        Command::Info => info::run(),
+        Command::Info(args) => info::run(&args),
         Command::Hash(args) => hash::run(&args),
         Command::Encrypt(args) => age::encrypt(&args),
         Command::Decrypt(args) => age::decrypt(&args),

@@ -635,3 +635,69 @@ fn info_runs() {
     assert!(text.contains("<- chosen"));
     assert!(text.contains("XOR form"));
 }
+
+#[test]
+fn info_json_lists_every_ladder_with_its_rungs() {
+    let out = run(&["info", "--json"], b"");
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ladders = doc["ladders"].as_array().unwrap();
+    let names: Vec<&str> = ladders
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    for want in [
+        "salsa20",
+        "chacha20",
+        "poly1305",
+        "aead",
+        "sha256",
+        "sha512",
+        "sha1",
+        "md5",
+        "hash-many",
+        "hmac",
+        "kdf",
+        "scrypt",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    let mut primitives = Vec::new();
+    for ladder in ladders {
+        let rungs = ladder["rungs"].as_array().unwrap();
+        let composed = ladder["composed_of"].as_array().unwrap();
+        // A ladder has rungs of its own or names those it runs on.
+        assert_ne!(rungs.is_empty(), composed.is_empty(), "{ladder}");
+        for name in composed {
+            assert!(names.contains(&name.as_str().unwrap()), "{name}");
+        }
+        if !rungs.is_empty() {
+            let chosen: Vec<_> = rungs.iter().filter(|r| r["chosen"] == true).collect();
+            assert_eq!(chosen.len(), 1, "{ladder}");
+            assert_eq!(chosen[0]["available"], true);
+            assert_eq!(chosen[0]["constant_time"], true);
+            assert_eq!(ladder["chosen"], chosen[0]["name"]);
+        }
+        for p in ladder["primitives"].as_array().unwrap() {
+            primitives.push(p["name"].as_str().unwrap().to_owned());
+        }
+    }
+    let count = primitives.len();
+    primitives.sort();
+    primitives.dedup();
+    assert_eq!(primitives.len(), count, "a primitive name is used twice");
+    // Under the scalar cap, no SIMD rung is chosen.
+    let out = Command::new(BIN)
+        .args(["info", "--json"])
+        .env("SIMDCRYPT_MAX_ISA", "scalar")
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for ladder in doc["ladders"].as_array().unwrap() {
+        for r in ladder["rungs"].as_array().unwrap() {
+            if r["chosen"] == true {
+                assert_eq!(r["needs"], "nothing", "{ladder}");
+            }
+        }
+    }
+}
