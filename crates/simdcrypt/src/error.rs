@@ -46,6 +46,19 @@ pub enum Error {
         /// The number of the last block of keystream.
         last_block: u64,
     },
+    /// A key, nonce or other input of the wrong length, for a primitive
+    /// chosen by name.
+    #[error("{primitive} {what} is {len} bytes: expected {expected}")]
+    BadLength {
+        /// The primitive, e.g. `xsalsa20`.
+        primitive: &'static str,
+        /// What: `key`, `nonce`.
+        what: &'static str,
+        /// Its length.
+        len: usize,
+        /// The lengths it may have.
+        expected: String,
+    },
     /// Input and output buffers differ in length.
     #[error("output buffer is {output} bytes but the input is {input}: they must be equally long")]
     LengthMismatch {

@@ -209,6 +209,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HMAC-SHA-256 (RFC 2104, FIPS 198-1)",
             64,
             32,
+            crate::ladder::Construct::Mac(crate::dynamic::hmac::<crate::hash::Sha256>),
         ),
         crate::ladder::Primitive::hash(
             "hmac-sha512",
@@ -216,8 +217,16 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HMAC-SHA-512 (RFC 2104, FIPS 198-1)",
             128,
             64,
+            crate::ladder::Construct::Mac(crate::dynamic::hmac::<crate::hash::Sha512>),
         ),
-        crate::ladder::Primitive::hash("hmac-sha1", Kind::Mac, "HMAC-SHA-1 (RFC 2104)", 64, 20),
+        crate::ladder::Primitive::hash(
+            "hmac-sha1",
+            Kind::Mac,
+            "HMAC-SHA-1 (RFC 2104)",
+            64,
+            20,
+            crate::ladder::Construct::Mac(crate::dynamic::hmac::<crate::hash::Sha1>),
+        ),
     ],
     rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512", "sha1"]),
 };

@@ -75,7 +75,7 @@ pub struct Param {
 }
 
 /// One primitive: its name on the command line and its lengths in bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Primitive {
     /// The stable lower-case name the tool uses.
     pub name: &'static str,
@@ -94,6 +94,24 @@ pub struct Primitive {
     pub output_len: Option<usize>,
     /// Its parameters and their defaults.
     pub params: &'static [Param],
+    /// How to build it by name.
+    pub construct: Construct,
+}
+
+/// How to build a primitive chosen by name (see [`crate::dynamic`]).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Construct {
+    /// A stream cipher from a key, a nonce and options.
+    Stream(crate::dynamic::StreamConstructor),
+    /// A hash, on a rung.
+    Hash(crate::dynamic::HashConstructor),
+    /// A MAC from a key, on a rung.
+    Mac(crate::dynamic::MacConstructor),
+    /// An AEAD from a key.
+    Aead(crate::dynamic::AeadConstructor),
+    /// Not built by name (yet): called through its own type.
+    Typed,
 }
 
 impl Primitive {
@@ -103,6 +121,7 @@ impl Primitive {
         summary: &'static str,
         key_lens: &'static [usize],
         nonce_len: usize,
+        new: crate::dynamic::StreamConstructor,
     ) -> Primitive {
         Primitive {
             name,
@@ -113,6 +132,7 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: None,
             params: &[],
+            construct: Construct::Stream(new),
         }
     }
 
@@ -128,6 +148,7 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(32),
             params: &[],
+            construct: Construct::Typed,
         }
     }
 
@@ -136,6 +157,7 @@ impl Primitive {
         name: &'static str,
         summary: &'static str,
         nonce_len: usize,
+        new: crate::dynamic::AeadConstructor,
     ) -> Primitive {
         Primitive {
             name,
@@ -146,17 +168,20 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(16),
             params: &[],
+            construct: Construct::Aead(new),
         }
     }
 
     /// A hash of `block_len`-byte blocks and an `output_len`-byte digest,
-    /// or another unkeyed primitive of that shape.
+    /// or another primitive of that shape (a MAC, a KDF) with any key
+    /// length.
     pub(crate) const fn hash(
         name: &'static str,
         kind: Kind,
         summary: &'static str,
         block_len: usize,
         output_len: usize,
+        construct: Construct,
     ) -> Primitive {
         Primitive {
             name,
@@ -167,6 +192,7 @@ impl Primitive {
             block_len,
             output_len: Some(output_len),
             params: &[],
+            construct,
         }
     }
 }

@@ -29,6 +29,7 @@
 pub mod aead;
 pub mod chacha20;
 pub mod cpu;
+pub mod dynamic;
 mod error;
 pub mod hash;
 pub mod hmac;

@@ -64,8 +64,22 @@ pub fn pbkdf2_hmac_sha256(
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     name: "kdf",
     primitives: &[
-        Primitive::hash("hkdf-sha256", Kind::Kdf, "HKDF-SHA-256 (RFC 5869)", 64, 32),
-        Primitive::hash("hkdf-sha512", Kind::Kdf, "HKDF-SHA-512 (RFC 5869)", 128, 64),
+        Primitive::hash(
+            "hkdf-sha256",
+            Kind::Kdf,
+            "HKDF-SHA-256 (RFC 5869)",
+            64,
+            32,
+            crate::ladder::Construct::Typed,
+        ),
+        Primitive::hash(
+            "hkdf-sha512",
+            Kind::Kdf,
+            "HKDF-SHA-512 (RFC 5869)",
+            128,
+            64,
+            crate::ladder::Construct::Typed,
+        ),
         Primitive {
             params: &[Param {
                 name: "iterations",
@@ -78,6 +92,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
                 "PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2)",
                 64,
                 32,
+                crate::ladder::Construct::Typed,
             )
         },
     ],

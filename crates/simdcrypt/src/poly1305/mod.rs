@@ -625,6 +625,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         block_len: BLOCK_LEN,
         output_len: Some(TAG_LEN),
         params: &[],
+        construct: crate::ladder::Construct::Mac(crate::dynamic::poly1305),
     }],
     // The reference rung's final reduction branches on the accumulator.
     rungs: crate::ladder::Rungs::Own(|| {

@@ -1,6 +1,7 @@
 //! Salsa20's entry in the table of ladders.
 
 use super::{Impl, KEY_LEN, KEY_LEN_128, NONCE_LEN, XNONCE_LEN};
+use crate::dynamic;
 use crate::ladder::{Ladder, Primitive, Rungs, rung_infos};
 
 /// Both key lengths ("expand 32-byte k" and "expand 16-byte k").
@@ -15,19 +16,28 @@ pub(crate) const LADDER: Ladder = Ladder {
             "Salsa20/20 (Bernstein, Salsa20 specification)",
             KEYS,
             NONCE_LEN,
+            |k, n, o| dynamic::salsa::<10>("salsa20", k, n, o),
         ),
         Primitive::stream(
             "salsa20/12",
             "Salsa20/12: 12 rounds (eSTREAM profile 1)",
             KEYS,
             NONCE_LEN,
+            |k, n, o| dynamic::salsa::<6>("salsa20/12", k, n, o),
         ),
-        Primitive::stream("salsa20/8", "Salsa20/8: 8 rounds", KEYS, NONCE_LEN),
+        Primitive::stream(
+            "salsa20/8",
+            "Salsa20/8: 8 rounds",
+            KEYS,
+            NONCE_LEN,
+            |k, n, o| dynamic::salsa::<4>("salsa20/8", k, n, o),
+        ),
         Primitive::stream(
             "xsalsa20",
             "XSalsa20: Salsa20/20 with a 192-bit nonce (Bernstein, Extending the Salsa20 nonce)",
             &[KEY_LEN],
             XNONCE_LEN,
+            dynamic::xsalsa20,
         ),
         Primitive::subkey(
             "hsalsa20",

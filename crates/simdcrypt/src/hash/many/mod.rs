@@ -554,6 +554,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-256 of many messages, one per lane",
             64,
             32,
+            crate::ladder::Construct::Typed,
         ),
         Primitive::hash(
             "md5-many",
@@ -561,6 +562,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "MD5 of many messages, one per lane",
             64,
             16,
+            crate::ladder::Construct::Typed,
         ),
     ],
     rungs: Rungs::Own(|| {

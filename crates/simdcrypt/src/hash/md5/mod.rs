@@ -137,6 +137,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         "MD5 (RFC 1321): broken for collision resistance",
         64,
         16,
+        crate::ladder::Construct::Hash(crate::dynamic::md5),
     )],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };

@@ -141,6 +141,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         "SHA-1 (FIPS 180-4 §6.1): broken for collision resistance",
         64,
         20,
+        crate::ladder::Construct::Hash(crate::dynamic::sha1),
     )],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };

@@ -222,8 +222,22 @@ impl Family<64> for State {
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     name: Impl::PRIMITIVE,
     primitives: &[
-        Primitive::hash("sha256", Kind::Hash, "SHA-256 (FIPS 180-4 §6.2)", 64, 32),
-        Primitive::hash("sha224", Kind::Hash, "SHA-224 (FIPS 180-4 §6.3)", 64, 28),
+        Primitive::hash(
+            "sha256",
+            Kind::Hash,
+            "SHA-256 (FIPS 180-4 §6.2)",
+            64,
+            32,
+            crate::ladder::Construct::Hash(crate::dynamic::sha256),
+        ),
+        Primitive::hash(
+            "sha224",
+            Kind::Hash,
+            "SHA-224 (FIPS 180-4 §6.3)",
+            64,
+            28,
+            crate::ladder::Construct::Hash(crate::dynamic::sha224),
+        ),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };

@@ -216,14 +216,29 @@ impl Family<128> for State {
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     name: Impl::PRIMITIVE,
     primitives: &[
-        Primitive::hash("sha512", Kind::Hash, "SHA-512 (FIPS 180-4 §6.4)", 128, 64),
-        Primitive::hash("sha384", Kind::Hash, "SHA-384 (FIPS 180-4 §6.5)", 128, 48),
+        Primitive::hash(
+            "sha512",
+            Kind::Hash,
+            "SHA-512 (FIPS 180-4 §6.4)",
+            128,
+            64,
+            crate::ladder::Construct::Hash(crate::dynamic::sha512),
+        ),
+        Primitive::hash(
+            "sha384",
+            Kind::Hash,
+            "SHA-384 (FIPS 180-4 §6.5)",
+            128,
+            48,
+            crate::ladder::Construct::Hash(crate::dynamic::sha384),
+        ),
         Primitive::hash(
             "sha512-256",
             Kind::Hash,
             "SHA-512/256 (FIPS 180-4 §6.7)",
             128,
             32,
+            crate::ladder::Construct::Hash(crate::dynamic::sha512_256),
         ),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),

@@ -656,7 +656,14 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
                 doc: "the parallelization factor",
             },
         ],
-        ..Primitive::hash("scrypt", Kind::Kdf, "scrypt (RFC 7914)", 128, 32)
+        ..Primitive::hash(
+            "scrypt",
+            Kind::Kdf,
+            "scrypt (RFC 7914)",
+            128,
+            32,
+            crate::ladder::Construct::Typed,
+        )
     }],
     rungs: crate::ladder::Rungs::Own(|| {
         crate::ladder::rung_infos(Impl::best(), |i| i.lane_widths()[0], &[])
