@@ -13,17 +13,13 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
-use simdcrypt::poly1305::{self, Poly1305};
+use simdcrypt::Error;
+use simdcrypt::dynamic::StreamOptions;
+use simdcrypt::ladder::{self, Construct, Ladder, Primitive};
 use simdcrypt::timer::{self, UNIT, Unit};
-use simdcrypt::{Error, aead};
-use zeroize::Zeroizing;
 
-use crate::cipher::{Algo, Cipher};
 use crate::cli::BenchArgs;
 use crate::error::CliError;
-use crate::hash;
-use crate::key::Key;
 
 /// Message sizes when `--size` is not given.
 const DEFAULT_SIZES: [u64; 5] = [64, 1024, 8192, 16384, 1 << 20];
@@ -44,194 +40,189 @@ struct Stats {
     reps: usize,
 }
 
-/// What is measured: a cipher, Poly1305, an AEAD's seal, or a hash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Subject {
-    Stream(Algo),
-    Poly1305,
-    Aead(AeadAlgo),
-    Hash(hash::Algo),
+/// What is measured: a primitive of the library's table of ladders, built
+/// by name: a stream cipher, a MAC, an AEAD's seal or a hash.
+#[derive(Clone, Copy)]
+struct Subject {
+    ladder: &'static Ladder,
+    primitive: &'static Primitive,
 }
 
-/// The AEADs, sealed in place with a detached tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum AeadAlgo {
-    ChaCha20Poly1305,
-    XChaCha20Poly1305,
-    XSalsa20Poly1305,
-}
-
-/// Every name `--algo` takes: the ciphers, Poly1305, the AEADs and the
-/// hashes.
-const ALGO_NAMES: &str = "salsa20, salsa20/12, salsa20/8, xsalsa20, chacha20, chacha20-legacy, \
-    xchacha20, poly1305, chacha20-poly1305, xchacha20-poly1305, xsalsa20-poly1305, \
-    sha256, sha224, sha512, sha384, sha512-256, sha1, md5";
-
-/// The associated data of an AEAD seal: a TLS 1.2 record header's length.
+/// The associated data of an AEAD seal: a TLS 1.2 record header's length
+/// (for an AEAD that takes associated data).
 const AAD: [u8; 13] = [0x17; 13];
+
+/// The fixed key bytes every keyed subject is keyed with.
+const KEY: [u8; 64] = [0x42; 64];
+
+/// The fixed nonce bytes.
+const NONCE: [u8; 64] = [0x24; 64];
 
 /// The operation timed: one whole call on a message in place.
 type Op = Box<dyn FnMut(&mut [u8]) -> Result<(), Error>>;
 
-/// One implementation of the subject: a rung, or for the AEADs the
-/// library's default composition.
+/// One implementation of the subject: a rung, or for a primitive with no
+/// rungs of its own (the AEADs, HMAC) the library's default composition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rung {
     name: &'static str,
     needs: &'static str,
     available: bool,
-    /// Blocks a stream cipher's rung computes at once; 0 for MACs and AEADs.
+    /// Blocks a stream cipher's rung computes at once; 0 for the others.
     par_blocks: usize,
 }
 
+/// The rung name of a composed primitive's one implementation.
+const DEFAULT_RUNG: &str = "default";
+
 impl Subject {
     fn from_name(name: &str) -> Result<Subject, CliError> {
-        Ok(match name {
-            "poly1305" => Subject::Poly1305,
-            "chacha20-poly1305" => Subject::Aead(AeadAlgo::ChaCha20Poly1305),
-            "xchacha20-poly1305" => Subject::Aead(AeadAlgo::XChaCha20Poly1305),
-            "xsalsa20-poly1305" => Subject::Aead(AeadAlgo::XSalsa20Poly1305),
-            _ if hash::NAMES.contains(&name) => Subject::Hash(hash::Algo::from_name(name)?),
-            _ => Subject::Stream(Algo::from_name("--algo", name).map_err(|_| {
-                CliError::UnknownCipher {
-                    flag: "--algo",
-                    name: name.to_owned(),
-                    expected: ALGO_NAMES,
-                }
-            })?),
-        })
+        ladder::find(name)
+            .filter(|(_, p)| benchable(p))
+            .map(|(ladder, primitive)| Subject { ladder, primitive })
+            .ok_or_else(|| CliError::UnknownCipher {
+                flag: "--algo",
+                name: name.to_owned(),
+                expected: ladder::primitives()
+                    .filter(|(_, p)| benchable(p))
+                    .map(|(_, p)| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// The table's first stream cipher, measured when `--algo` is not
+    /// given.
+    fn first_stream_cipher() -> Result<Subject, CliError> {
+        ladder::primitives()
+            .find(|(_, p)| matches!(p.construct, Construct::Stream(_)))
+            .map(|(ladder, primitive)| Subject { ladder, primitive })
+            .ok_or(CliError::Internal("the table has no stream cipher"))
     }
 
     fn name(self) -> &'static str {
-        match self {
-            Subject::Stream(a) => a.name(),
-            Subject::Poly1305 => "poly1305",
-            Subject::Aead(AeadAlgo::ChaCha20Poly1305) => "chacha20-poly1305",
-            Subject::Aead(AeadAlgo::XChaCha20Poly1305) => "xchacha20-poly1305",
-            Subject::Aead(AeadAlgo::XSalsa20Poly1305) => "xsalsa20-poly1305",
-            Subject::Hash(a) => a.name(),
-        }
+        self.primitive.name
     }
 
     /// What the header says is measured.
     fn describe(self) -> String {
-        match self {
-            Subject::Stream(a) => format!("{} ({} double-rounds)", a.name(), a.double_rounds()),
-            Subject::Poly1305 => "poly1305 (one-shot MAC from a fresh key)".to_owned(),
-            Subject::Hash(a) => format!("{} (one-shot digest)", a.name()),
-            Subject::Aead(AeadAlgo::XSalsa20Poly1305) => {
-                "xsalsa20-poly1305 (seal in place, detached tag, from a fresh key)".to_owned()
+        let how = match self.primitive.construct {
+            Construct::Stream(_) => "keystream XORed in place from byte 0".to_owned(),
+            Construct::Hash(_) => "one-shot digest".to_owned(),
+            Construct::Mac(_) => "one-shot MAC from a fresh key".to_owned(),
+            _ if self.aead_aad().is_empty() => {
+                "seal in place, detached tag, from a fresh key".to_owned()
             }
-            Subject::Aead(_) => format!(
-                "{} (seal in place with {} bytes of associated data, detached tag, from a fresh key)",
-                self.name(),
+            _ => format!(
+                "seal in place with {} bytes of associated data, detached tag, from a fresh key",
                 AAD.len()
             ),
-        }
+        };
+        format!("{}: {} ({how})", self.name(), self.primitive.summary)
     }
 
     /// Every implementation, slowest first.
     fn rungs(self) -> Vec<Rung> {
-        match self {
-            Subject::Stream(a) => a
-                .family()
-                .rungs()
-                .into_iter()
-                .map(|r| Rung {
-                    name: r.name(),
-                    needs: r.needs(),
-                    available: r.is_available(),
-                    par_blocks: r.par_blocks(),
-                })
-                .collect(),
-            Subject::Poly1305 => poly1305::Impl::ALL
-                .iter()
-                .map(|i| Rung {
-                    name: i.name(),
-                    needs: i.needs(),
-                    available: i.is_available(),
-                    par_blocks: 0,
-                })
-                .collect(),
-            Subject::Aead(_) => vec![Rung {
-                name: "default",
+        let stream = matches!(self.primitive.construct, Construct::Stream(_));
+        let rungs = self.ladder.rungs();
+        if rungs.is_empty() {
+            return vec![Rung {
+                name: DEFAULT_RUNG,
                 needs: "nothing",
                 available: true,
                 par_blocks: 0,
-            }],
-            Subject::Hash(a) => a
-                .rungs()
-                .into_iter()
-                .map(|(name, needs, available)| Rung {
-                    name,
-                    needs,
-                    available,
-                    par_blocks: 0,
-                })
-                .collect(),
+            }];
+        }
+        rungs
+            .into_iter()
+            .map(|r| Rung {
+                name: r.name,
+                needs: r.needs,
+                available: r.available,
+                par_blocks: if stream { r.par_blocks } else { 0 },
+            })
+            .collect()
+    }
+
+    /// The associated data an AEAD seal is timed with: none for one that
+    /// refuses it (XSalsa20-Poly1305).
+    fn aead_aad(self) -> &'static [u8] {
+        let Construct::Aead(new) = self.primitive.construct else {
+            return &[];
+        };
+        let nonce = &NONCE[..self.primitive.nonce_len.unwrap_or(0)];
+        match new(&KEY[..self.key_len()]) {
+            Ok(aead) if aead.encrypt_in_place_detached(nonce, &AAD, &mut []).is_ok() => &AAD,
+            _ => &[],
         }
     }
 
+    /// The key length the subject is keyed with: its first.
+    fn key_len(self) -> usize {
+        self.primitive.key_lens.first().copied().unwrap_or(32)
+    }
+
     /// The operation on `rung`, keyed with fixed bytes.
-    fn op(self, rung: &str) -> Result<Op, CliError> {
-        const KEY: [u8; 32] = [0x42; 32];
-        Ok(match self {
-            Subject::Stream(algo) => {
-                let key = Key::K256(Zeroizing::new(KEY));
-                let nonce = vec![0x24; algo.nonce_len()];
-                let mut cipher = Cipher::new(algo, &key, &nonce)?.with_impl(rung)?;
+    fn op(self, rung: &'static str) -> Result<Op, CliError> {
+        let key = &KEY[..self.key_len()];
+        let nonce = &NONCE[..self.primitive.nonce_len.unwrap_or(0)];
+        let out_len = self.primitive.output_len.unwrap_or(0);
+        let imp = (rung != DEFAULT_RUNG || !self.ladder.rungs().is_empty()).then_some(rung);
+        Ok(match self.primitive.construct {
+            Construct::Stream(new) => {
+                let options = StreamOptions { imp, xor: None };
+                let mut cipher = new(key, nonce, &options)?;
                 Box::new(move |buf| {
                     cipher.seek(0)?;
                     cipher.apply_keystream(buf)
                 })
             }
-            Subject::Poly1305 => {
-                let imp = poly1305::Impl::from_name(rung)?.require()?;
-                Box::new(move |buf| {
-                    let mut mac = Poly1305::new(&KEY).with_impl(imp)?;
-                    mac.update(buf);
-                    black_box(mac.finalize());
-                    Ok(())
-                })
-            }
-            Subject::Hash(algo) => {
-                let fresh = algo.with_impl(rung)?;
-                Box::new(move |buf| {
-                    let mut h = fresh.clone();
-                    h.update(buf);
-                    black_box(h.finalize());
-                    Ok(())
-                })
-            }
-            Subject::Aead(algo) => {
-                const NONCE: [u8; aead::XNONCE_LEN] = [0x24; aead::XNONCE_LEN];
-                let n12: &[u8; aead::NONCE_LEN] = NONCE[..12].try_into().expect("12 bytes");
-                match algo {
-                    AeadAlgo::ChaCha20Poly1305 => Box::new(move |buf| {
-                        let tag = ChaCha20Poly1305::new(&KEY)
-                            .try_encrypt_in_place_detached(n12, &AAD, buf)?;
-                        black_box(tag);
-                        Ok(())
-                    }),
-                    AeadAlgo::XChaCha20Poly1305 => Box::new(move |buf| {
-                        let tag = XChaCha20Poly1305::new(&KEY)
-                            .try_encrypt_in_place_detached(&NONCE, &AAD, buf)?;
-                        black_box(tag);
-                        Ok(())
-                    }),
-                    AeadAlgo::XSalsa20Poly1305 => Box::new(move |buf| {
-                        let tag = XSalsa20Poly1305::new(&KEY).try_encrypt_in_place_detached(
-                            &NONCE,
-                            &[],
-                            buf,
-                        )?;
-                        black_box(tag);
-                        Ok(())
-                    }),
+            Construct::Hash(new) => {
+                let fresh = new(imp)?;
+                if fresh.box_clone().is_none() {
+                    return Err(CliError::Internal("a hash that cannot be copied"));
                 }
+                Box::new(move |buf| {
+                    let Some(mut h) = fresh.box_clone() else {
+                        return Ok(());
+                    };
+                    h.update(buf);
+                    let mut digest = [0u8; 64];
+                    h.finalize_into(&mut digest[..out_len]);
+                    black_box(digest);
+                    Ok(())
+                })
             }
+            Construct::Mac(new) => {
+                drop(new(key, imp)?);
+                Box::new(move |buf| {
+                    let mut mac = new(key, imp)?;
+                    mac.update(buf);
+                    let mut tag = [0u8; 64];
+                    mac.finalize_into(&mut tag[..out_len]);
+                    black_box(tag);
+                    Ok(())
+                })
+            }
+            Construct::Aead(new) => {
+                let aad = self.aead_aad();
+                Box::new(move |buf| {
+                    let tag = new(key)?.encrypt_in_place_detached(nonce, aad, buf)?;
+                    black_box(tag);
+                    Ok(())
+                })
+            }
+            _ => return Err(CliError::Internal("a subject that cannot be built")),
         })
     }
+}
+
+/// Whether `bench` can build and time `p`.
+fn benchable(p: &Primitive) -> bool {
+    matches!(
+        p.construct,
+        Construct::Stream(_) | Construct::Hash(_) | Construct::Mac(_) | Construct::Aead(_)
+    )
 }
 
 /// One rung at one size.
@@ -256,14 +247,24 @@ struct PerBlock {
 ///
 /// An unknown subject or rung, a rung this CPU lacks; stdout closed.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
-    let subject = Subject::from_name(&args.algo)?;
+    let subject = match &args.algo {
+        Some(name) => Subject::from_name(name)?,
+        None => Subject::first_stream_cipher()?,
+    };
     let all = subject.rungs();
     let rungs: Vec<Rung> = if args.imp == "all" {
         all
     } else {
-        // The subject's own lookup gives the error that lists its rungs.
-        drop(subject.op(&args.imp)?);
-        all.into_iter().filter(|r| r.name == args.imp).collect()
+        let Some(&rung) = all.iter().find(|r| r.name == args.imp) else {
+            return Err(CliError::Library(Error::UnknownImpl {
+                primitive: subject.ladder.name,
+                name: args.imp.clone(),
+                expected: all.iter().map(|r| r.name).collect::<Vec<_>>().join(", "),
+            }));
+        };
+        // Building it says why a rung this CPU lacks cannot run.
+        drop(subject.op(rung.name)?);
+        vec![rung]
     };
     let sizes = if args.size.is_empty() {
         DEFAULT_SIZES.to_vec()
@@ -583,14 +584,16 @@ fn print_json(
     let mut timer = json!({ "unit": UNIT.name() });
     timer[format!("{u}_per_s")] = json!(clock.hz);
     timer[format!("overhead_{u}")] = json!(clock.overhead);
-    let double_rounds = match subject {
-        Subject::Stream(a) => json!(a.double_rounds()),
-        _ => Value::Null,
-    };
+    let params: Vec<Value> = subject
+        .primitive
+        .params
+        .iter()
+        .map(|p| json!({ "name": p.name, "default": p.default }))
+        .collect();
     let doc = json!({
         "algo": subject.name(),
         "what": subject.describe(),
-        "double_rounds": double_rounds,
+        "params": params,
         "timer": timer,
         "results": results,
         "per_block": blocks,

@@ -42,20 +42,16 @@ pub enum Command {
 /// `simdcrypt stream`.
 #[derive(Debug, Args)]
 pub struct StreamArgs {
-    /// The cipher: salsa20, salsa20/12, salsa20/8, xsalsa20, chacha20,
-    /// chacha20-legacy or xchacha20
-    ///
-    /// chacha20 is RFC 8439's (96-bit nonce, 32-bit block counter: at most
-    /// 256 GiB of keystream); chacha20-legacy is the original (64-bit nonce
-    /// and counter); xchacha20 takes a 192-bit nonce.
-    #[arg(long, value_name = "NAME", verbatim_doc_comment)]
+    /// The cipher: a stream cipher of the library's table (listed here at
+    /// run time; `simdcrypt info` shows each with its rungs)
+    #[arg(long, value_name = "NAME")]
     pub cipher: String,
 
     /// The key: 64 hex digits, 32 for 128 bits, or int:NUMBER
     ///
     /// Hex is in byte order as written, as `openssl enc -K`; 32 digits select
-    /// the 128-bit form ("expand 16-byte k") of salsa20, salsa20/12 and
-    /// salsa20/8, which the other ciphers lack.
+    /// the 128-bit form of a cipher that has one (Salsa20's "expand 16-byte
+    /// k").
     /// `int:` and an unsigned number (decimal, 0x hex, 0o octal, 0b binary)
     /// of at most 256 bits is stored little-endian: key byte 0 is the least
     /// significant byte of the number.
@@ -67,16 +63,16 @@ pub struct StreamArgs {
     )]
     pub key: String,
 
-    /// The nonce in hex: 16 digits (salsa20, salsa20/12, salsa20/8,
-    /// chacha20-legacy), 24 (chacha20) or 48 (xsalsa20, xchacha20).
+    /// The nonce in hex: twice the cipher's nonce length in bytes.
     #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub nonce: String,
 
     /// The first 64-byte keystream block (output byte 0 = keystream byte 64·C)
     ///
-    /// As libsodium's crypto_stream_*_xor_ic. For chacha20 this is the
-    /// 32-bit counter that `openssl enc -chacha20` takes as the first 4
-    /// bytes (little-endian) of its 16-byte -iv, the nonce being the other 12.
+    /// As libsodium's crypto_stream_*_xor_ic. For RFC 8439's ChaCha20 this
+    /// is the 32-bit counter that `openssl enc -chacha20` takes as the
+    /// first 4 bytes (little-endian) of its 16-byte -iv, the nonce being
+    /// the other 12.
     #[arg(long, value_name = "C", default_value_t = 0, verbatim_doc_comment)]
     pub counter: u64,
 
@@ -124,16 +120,11 @@ pub struct InfoArgs {
 /// `simdcrypt bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// What to measure: a cipher (salsa20, salsa20/12, salsa20/8, xsalsa20,
-    /// chacha20, chacha20-legacy, xchacha20), poly1305, or an AEAD
-    /// (chacha20-poly1305, xchacha20-poly1305, xsalsa20-poly1305: sealing)
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "salsa20",
-        verbatim_doc_comment
-    )]
-    pub algo: String,
+    /// What to measure: a stream cipher, MAC, AEAD (sealing) or hash of the
+    /// library's table (listed here at run time) [default: the table's
+    /// first stream cipher]
+    #[arg(long, value_name = "NAME")]
+    pub algo: Option<String>,
 
     /// `all` (every rung this CPU runs) or one rung's name.
     #[arg(long = "impl", value_name = "NAME", default_value = "all")]
@@ -343,4 +334,27 @@ pub struct KeygenArgs {
     /// With -y: the identity file (default: standard input).
     #[arg(value_name = "INPUT", requires = "convert")]
     pub input: Option<PathBuf>,
+}
+
+/// The command line, with the names of the library's table of ladders in
+/// the help of the options that take them (clap's derive help is fixed at
+/// compile time; the table is the one place the names live).
+pub fn command() -> clap::Command {
+    use simdcrypt::ladder::{Kind, names_of};
+    let streams = names_of(Kind::StreamCipher);
+    let benchable = [Kind::StreamCipher, Kind::Mac, Kind::Aead, Kind::Hash]
+        .map(names_of)
+        .join(", ");
+    <Cli as clap::CommandFactory>::command()
+        .mut_subcommand("stream", |c| {
+            c.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")))
+        })
+        .mut_subcommand("bench", |c| {
+            c.mut_arg("algo", |a| {
+                a.help(format!(
+                    "What to measure: {benchable} [default: the first, {}]",
+                    streams.split(", ").next().unwrap_or_default()
+                ))
+            })
+        })
 }

@@ -25,7 +25,7 @@ pub enum CliError {
         /// The name given.
         name: String,
         /// The names that exist.
-        expected: &'static str,
+        expected: String,
     },
     /// The library refused (an unknown or unavailable rung, an exhausted
     /// keystream, a malformed `SIMDCRYPT_MAX_ISA`).

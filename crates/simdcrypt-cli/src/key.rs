@@ -15,6 +15,16 @@ pub enum Key {
     K128(Zeroizing<[u8; 16]>),
 }
 
+impl Key {
+    /// The key's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Key::K256(k) => &k[..],
+            Key::K128(k) => &k[..],
+        }
+    }
+}
+
 /// What `--key` accepts, for messages.
 fn key_expected(allow_128: bool, cipher: &str) -> String {
     if allow_128 {

@@ -13,7 +13,6 @@
 
 mod age;
 mod bench;
-mod cipher;
 mod cli;
 mod diag;
 mod error;
@@ -32,7 +31,6 @@ mod verify;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
 
 use crate::cli::{Cli, Command};
 use crate::error::CliError;
@@ -42,7 +40,11 @@ fn main() -> ExitCode {
     signals::install();
     // Usage errors, --help and --version: clap prints them and exits with 2
     // (or 0).
-    let cli = Cli::parse();
+    let matches = cli::command().get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     // What is still buffered for stdout must reach it, or the command failed.
     let result = run(cli).and_then(|()| io::stdout().flush().map_err(CliError::Stdout));
     match result {

@@ -6,8 +6,9 @@ use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt::Xor;
+use simdcrypt::dynamic::{StreamConstructor, StreamOptions};
+use simdcrypt::ladder::{self, Construct, Primitive};
 
-use crate::cipher::{Algo, Cipher};
 use crate::cli::StreamArgs;
 use crate::error::CliError;
 use crate::io::Input;
@@ -27,18 +28,21 @@ const PROGRESS_FROM: u64 = 8 << 20;
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks, input that runs past the end of the keystream.
 pub fn run(args: &StreamArgs) -> Result<(), CliError> {
-    let algo = Algo::from_name("--cipher", &args.cipher)?;
-    let key = parse_key(&args.key, algo.has_128_bit_keys(), algo.name())?;
-    let nonce = parse_nonce(&args.nonce, algo.nonce_len(), algo.name())?;
-    let mut cipher = Cipher::new(algo, &key, &nonce)?;
+    let (primitive, new) = stream_cipher(&args.cipher)?;
+    let key = parse_key(&args.key, primitive.key_lens.contains(&16), primitive.name)?;
+    let nonce = parse_nonce(
+        &args.nonce,
+        primitive.nonce_len.unwrap_or(0),
+        primitive.name,
+    )?;
+    let xor = args.xor.as_deref().map(Xor::from_str).transpose()?;
+    let options = StreamOptions {
+        imp: args.imp.as_deref(),
+        xor,
+    };
+    let mut cipher = new(key.bytes(), &nonce, &options)?;
     drop(key);
-    if let Some(name) = &args.imp {
-        cipher = cipher.with_impl(name)?;
-    }
-    if let Some(form) = &args.xor {
-        cipher = cipher.with_xor(Xor::from_str(form)?);
-    }
-    let start = u128::from(args.counter) * 64;
+    let start = u128::from(args.counter) * primitive.block_len as u128;
     cipher.seek(start)?;
 
     let mut input = Input::open(&args.input)?;
@@ -89,4 +93,18 @@ fn progress_bar(len: Option<u64>) -> Option<ProgressBar> {
         bar.set_style(style);
     }
     Some(bar)
+}
+
+/// The stream cipher of the table named `name`, and its constructor.
+fn stream_cipher(name: &str) -> Result<(&'static Primitive, StreamConstructor), CliError> {
+    ladder::primitives()
+        .find_map(|(_, p)| match p.construct {
+            Construct::Stream(new) if p.name == name => Some((p, new)),
+            _ => None,
+        })
+        .ok_or_else(|| CliError::UnknownCipher {
+            flag: "--cipher",
+            name: name.to_owned(),
+            expected: ladder::names_of(ladder::Kind::StreamCipher),
+        })
 }

@@ -52,17 +52,6 @@ macro_rules! algorithms {
                 match self { $( Algo::$Variant => Hasher::$Variant(simdcrypt::hash::$Type::new()), )+ }
             }
 
-            /// Every rung of the hash: name, what it needs, and whether this
-            /// CPU (under `SIMDCRYPT_MAX_ISA`) runs it; slowest first.
-            pub fn rungs(self) -> Vec<(&'static str, &'static str, bool)> {
-                match self {
-                    $( Algo::$Variant => simdcrypt::hash::$family::Impl::ALL
-                        .iter()
-                        .map(|i| (i.name(), i.needs(), i.is_available()))
-                        .collect(), )+
-                }
-            }
-
             /// A fresh hasher on the rung named `imp`.
             pub fn with_impl(self, imp: &str) -> Result<Hasher, CliError> {
                 Ok(match self {
