@@ -3,9 +3,12 @@
 //! `update` and split in two; cross-checked against the family's reference
 //! rung on every length up to 1000 bytes fed in random `update` calls (the
 //! reference row against itself in one call, which checks the buffering).
+//! The multi-buffer hashes (which `hash` uses for small files): every rung
+//! on the same answers, one message per lane, and against one-message
+//! hashing on random batches.
 
 use serde_json::Value;
-use simdcrypt::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
+use simdcrypt::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256, many};
 
 use super::{Data, Outcome, Rng, Tally, Verifier, hex_field, records};
 
@@ -69,6 +72,62 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
     hash_rows!(v, "md5", Md5, hash::md5::Impl, |d| answers(
         &d.md5, "vectors", "MD5", "md5"
     ));
+    many_rows(v, "sha256-many", many::sha256_many_with, Sha256::digest, |d| {
+        [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat()
+    });
+    many_rows(v, "md5-many", many::md5_many_with, Md5::digest, |d| {
+        answers(&d.md5, "vectors", "MD5", "md5")
+    });
+}
+
+/// Random batches of messages per multi-buffer rung.
+const MANY_BATCHES: usize = 64;
+
+/// One row per multi-buffer rung of the hash `name` (`many` with a rung,
+/// `one` a message at a time): the known answers `answers(data)` hashed
+/// all at once, one message per lane; random batches (1 to 40 messages of
+/// 0 to 300 bytes, lanes of different lengths) against `one`.
+fn many_rows<const N: usize>(
+    v: &mut Verifier<'_>,
+    name: &'static str,
+    many: fn(many::Impl, &[&[u8]]) -> Result<Vec<[u8; N]>, simdcrypt::Error>,
+    one: fn(&[u8]) -> [u8; N],
+    answers: fn(&Data) -> Vec<Answer>,
+) {
+    v.primitive(name, |data, imp: many::Impl, streams| {
+        let answers = answers(data);
+        let msgs: Vec<&[u8]> = answers.iter().map(|(m, _)| &m[..]).collect();
+        let mut vectors = Tally::default();
+        match many(imp, &msgs) {
+            Ok(digests) => {
+                for (i, ((_, want), got)) in answers.iter().zip(&digests).enumerate() {
+                    vectors.check(got[..] == want[..], || format!("answer {i} in a lane"));
+                }
+            }
+            Err(e) => vectors.check(false, || e.to_string()),
+        }
+        let mut rng = streams.rng(1);
+        let mut cross = Tally::default();
+        for batch in 0..MANY_BATCHES {
+            let count = 1 + rng.index(40);
+            let msgs: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    let len = rng.index(301);
+                    rng.bytes(len)
+                })
+                .collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            let want: Vec<[u8; N]> = refs.iter().map(|m| one(m)).collect();
+            cross.check(many(imp, &refs).is_ok_and(|got| got == want), || {
+                format!("batch {batch} of {count} messages")
+            });
+        }
+        [
+            vectors.vectors(),
+            Outcome::Ran(cross),
+            Outcome::NotApplicable("a hash: no round trip"),
+        ]
+    });
 }
 
 /// Every answer, in one `update` and split in two at its middle.

@@ -10,10 +10,7 @@ use simdcrypt::hash::{Hash, Sha1, Sha256};
 use simdcrypt::hmac::Hmac;
 use simdcrypt::kdf::{self, Hkdf, scrypt};
 
-use super::{
-    BestRungs, Data, Outcome, Rng, Tally, Verifier, hex_field, label, number_field, records,
-    wycheproof_tests,
-};
+use super::{BestRungs, Data, Outcome, Rng, Tally, Verifier, hex_field, label, number_field, records, wycheproof_tests};
 
 const HMAC_RFC2202: &str = include_str!("../../../simdcrypt/tests/data/kdf/hmac_rfc2202.json");
 const HMAC_RFC4231: &str = include_str!("../../../simdcrypt/tests/data/kdf/hmac_rfc4231.json");
@@ -59,6 +56,13 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
     v.primitive("hkdf", |_: &Data, _: BestRungs, _| {
         [
             hkdf_vectors(&files).vectors(),
+            Outcome::NotApplicable("built on HMAC, cross-checked there"),
+            Outcome::NotApplicable("a KDF: no round trip"),
+        ]
+    });
+    v.primitive("pbkdf2", |_: &Data, _: BestRungs, _| {
+        [
+            pbkdf2_vectors(&files.rfc7914).vectors(),
             Outcome::NotApplicable("built on HMAC, cross-checked there"),
             Outcome::NotApplicable("a KDF: no round trip"),
         ]
@@ -409,6 +413,29 @@ fn scrypt_cross_check(imp: scrypt::Impl, rng: &mut Rng) -> Tally {
         t.check(got.is_ok() && got == want, || {
             format!("log_n={log_n} r={r} p={p}, {len} bytes")
         });
+    }
+    t
+}
+
+/// RFC 7914 §11's PBKDF2-HMAC-SHA-256 cases.
+fn pbkdf2_vectors(file: &Value) -> Tally {
+    let mut t = Tally::default();
+    for r in records(file, "pbkdf2_hmac_sha256") {
+        let (Some(password), Some(salt), Some(rounds), Some(len), Some(want)) = (
+            r["P"].as_str(),
+            r["S"].as_str(),
+            number_field(r, "c").and_then(|c| u32::try_from(c).ok()),
+            number_field(r, "dkLen"),
+            hex_field(r, "dk"),
+        ) else {
+            t.malformed(label(r));
+            continue;
+        };
+        let mut dk = vec![0u8; len as usize];
+        let ok = kdf::pbkdf2_hmac_sha256(password.as_bytes(), salt.as_bytes(), rounds, &mut dk)
+            .is_ok()
+            && dk == want;
+        t.check(ok, || format!("c = {rounds}, {len} bytes"));
     }
     t
 }
