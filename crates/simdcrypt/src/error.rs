@@ -85,6 +85,19 @@ pub enum Error {
         /// The tag length, in bytes.
         tag_len: usize,
     },
+    /// A buffer for an AEAD's sealed form is not its plaintext's length
+    /// plus the tag's.
+    #[error(
+        "sealed message is {sealed} bytes and its plaintext {plaintext}: the sealed form is the plaintext and a {tag_len}-byte tag"
+    )]
+    SealedLength {
+        /// The length of the sealed form given, in bytes.
+        sealed: usize,
+        /// The length of the plaintext given, in bytes.
+        plaintext: usize,
+        /// The tag length, in bytes.
+        tag_len: usize,
+    },
     /// A message is longer than the AEAD allows.
     #[error("message is {len} bytes, longer than the {max} the AEAD allows")]
     MessageTooLong {

@@ -48,4 +48,5 @@ mod xor;
 pub use error::Error;
 pub use ladder::ladders;
 pub use rung::Rung;
+pub use stream::KeyStream;
 pub use xor::Xor;

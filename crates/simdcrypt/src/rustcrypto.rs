@@ -27,6 +27,11 @@
 //! checked methods, and a panic from the `unchecked_*` ones, which never
 //! wrap the counter.
 //!
+//! Everything is written once over [`KeyStream`]; a macro only stamps the
+//! impls on each type (the orphan rule forbids a blanket impl). Separate
+//! input and output buffers go to [`KeyStream::xor_into`], which reads one
+//! and writes the other in the rung: no copy.
+//!
 //! [`Salsa20`]: crate::salsa20::Salsa20
 //! [`Salsa20_12`]: crate::salsa20::Salsa20_12
 //! [`Salsa20_8`]: crate::salsa20::Salsa20_8
@@ -42,26 +47,31 @@ use cipher::{
     StreamCipherError, StreamCipherSeek,
 };
 
-use crate::Error;
 use crate::chacha20::{ChaCha20, ChaCha20Legacy, XChaCha20};
-use crate::salsa20::{BLOCK_LEN, Salsa, XSalsa20};
+use crate::salsa20::{Salsa, XSalsa20};
+use crate::xor::Parts;
+use crate::{Error, KeyStream};
 
-/// One past the last keystream byte of `blocks` blocks of 64 bytes.
-const fn keystream_end(blocks: u128) -> u128 {
-    blocks * BLOCK_LEN as u128
-}
-
-/// How much of an out-of-place buffer is copied to its output before the
-/// keystream is XORed there: small enough to stay in L1 between the two, as
-/// [`Salsa::xor_into`] does.
-const COPY_CHUNK: usize = 4096;
-
-/// The inherent API the trait impls are built on.
-trait Inherent {
-    /// One past the last keystream byte, as the inherent `seek` allows.
-    const END: u128;
-    fn position(&self) -> u128;
-    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error>;
+/// The two buffers of an `inout` buffer (as `cipher` and `aead` hand them
+/// over): one buffer in place, or an input and an output apart.
+pub(crate) fn parts<'a>(mut buf: InOutBuf<'a, 'a, u8>) -> Parts<'a> {
+    let len = buf.len();
+    let (input, output) = buf.reborrow().into_raw();
+    if ptr::eq(input, output) {
+        return Parts::InPlace(buf.into_out());
+    }
+    let (input, output) = buf.into_raw();
+    // SAFETY: an `InOutBuf` holds either one buffer (the pointers equal,
+    // taken above) or an input valid for reads and an output valid for
+    // writes of `len` elements for its lifetimes, which do not overlap
+    // (`InOutBuf::new` takes a shared and a mutable slice); `'a` is both.
+    let (input, output) = unsafe {
+        (
+            core::slice::from_raw_parts(input, len),
+            core::slice::from_raw_parts_mut(output, len),
+        )
+    };
+    Parts::Apart(input, output)
 }
 
 /// `cipher`'s error is opaque: every simdcrypt error (here only
@@ -70,39 +80,26 @@ fn opaque(_: Error) -> StreamCipherError {
     StreamCipherError
 }
 
-/// Whether `len` more bytes of keystream follow `position` in a keystream
-/// that ends at `end`.
-fn check_remaining(position: u128, len: usize, end: u128) -> Result<(), StreamCipherError> {
-    match position.checked_add(len as u128) {
-        Some(last) if last <= end => Ok(()),
+/// Whether `len` more bytes of keystream follow `c`'s position.
+fn check_remaining<C: KeyStream>(c: &C, len: usize) -> Result<(), StreamCipherError> {
+    match c.position().checked_add(len as u128) {
+        Some(last) if last <= c.keystream_len() => Ok(()),
         _ => Err(StreamCipherError),
     }
 }
 
-/// XORs the keystream into `buf`: in place without a copy; out of place by
-/// copying the input to the output a chunk at a time and XORing it there.
-/// Checks the length first, so that nothing is written on an error.
-fn apply_inout<C: Inherent>(c: &mut C, mut buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
-    if check_remaining(c.position(), buf.len(), C::END).is_err() {
-        // The inherent method refuses the whole request with the right error.
-        return c.apply_keystream(buf.into_out());
+/// XORs the keystream into `buf`, in place or from its input into its
+/// output; nothing is written on an error.
+fn apply_inout<C: KeyStream>(c: &mut C, buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
+    match parts(buf) {
+        Parts::InPlace(data) => c.apply_keystream(data),
+        Parts::Apart(input, output) => c.xor_into(input, output),
     }
-    let (input, output) = buf.reborrow().into_raw();
-    if ptr::eq(input, output) {
-        return c.apply_keystream(buf.into_out());
-    }
-    while !buf.is_empty() {
-        let take = buf.len().min(COPY_CHUNK);
-        let (chunk, rest) = buf.split_at(take);
-        c.apply_keystream(chunk.into_out_with_copied_in())?;
-        buf = rest;
-    }
-    Ok(())
 }
 
 /// `buf = keystream`.
-fn write_keystream<C: Inherent>(c: &mut C, buf: &mut [u8]) -> Result<(), Error> {
-    if check_remaining(c.position(), buf.len(), C::END).is_ok() {
+fn write_keystream<C: KeyStream>(c: &mut C, buf: &mut [u8]) -> Result<(), Error> {
+    if check_remaining(c, buf.len()).is_ok() {
         buf.fill(0);
     }
     c.apply_keystream(buf)
@@ -125,21 +122,10 @@ fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
 }
 
 /// The `cipher` traits for one of our stream ciphers: `$ty` (with the generic
-/// parameters in brackets), its key and nonce sizes, its keystream length in
-/// blocks, and a phrase for the docs. The impls are thin: everything goes
-/// through the inherent API.
+/// parameters in brackets), its key and nonce sizes, and a phrase for the
+/// docs. Everything but `new` goes through [`KeyStream`].
 macro_rules! stream_cipher_traits {
-    ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, blocks = $blocks:expr, $what:literal) => {
-        impl<$($generics)*> Inherent for $ty {
-            const END: u128 = keystream_end($blocks);
-            fn position(&self) -> u128 {
-                <$ty>::position(self)
-            }
-            fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-                <$ty>::apply_keystream(self, data)
-            }
-        }
-
+    ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, $what:literal) => {
         #[doc = concat!("The key size of ", $what, ".")]
         impl<$($generics)*> KeySizeUser for $ty {
             type KeySize = $key;
@@ -157,11 +143,11 @@ macro_rules! stream_cipher_traits {
             }
         }
 
-        /// The keystream through the inherent `apply_keystream`; requests
-        /// past the end of the keystream are refused, never wrapped.
+        /// The keystream through [`KeyStream`]; requests past the end of
+        /// the keystream are refused, never wrapped.
         impl<$($generics)*> StreamCipher for $ty {
             fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
-                check_remaining(<$ty>::position(self), data_len, <Self as Inherent>::END)
+                check_remaining(self, data_len)
             }
 
             fn try_apply_keystream_inout(
@@ -190,27 +176,22 @@ macro_rules! stream_cipher_traits {
             }
         }
 
-        /// Byte positions: the inherent `position` and `seek`.
+        /// Byte positions: [`KeyStream::position`] and [`KeyStream::seek`].
         impl<$($generics)*> StreamCipherSeek for $ty {
             fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
-                current_pos(<$ty>::position(self))
+                current_pos(KeyStream::position(self))
             }
 
             fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
                 let byte_offset = seek_target(pos)?;
-                <$ty>::seek(self, byte_offset).map_err(opaque)
+                KeyStream::seek(self, byte_offset).map_err(opaque)
             }
         }
     };
 }
 
-/// 2^64 blocks: a 64-bit block counter.
-const BLOCKS_64: u128 = 1 << 64;
-/// 2^32 blocks: RFC 8439's 32-bit block counter.
-const BLOCKS_32: u128 = 1 << 32;
-
-stream_cipher_traits!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, key = U32, iv = U8, blocks = BLOCKS_64, "Salsa20 (256-bit key, 64-bit nonce)");
-stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, blocks = BLOCKS_64, "XSalsa20 (256-bit key, 192-bit nonce)");
-stream_cipher_traits!([] ChaCha20, key = U32, iv = U12, blocks = BLOCKS_32, "ChaCha20 (RFC 8439: 256-bit key, 96-bit nonce, 32-bit counter)");
-stream_cipher_traits!([] ChaCha20Legacy, key = U32, iv = U8, blocks = BLOCKS_64, "the original ChaCha20 (256-bit key, 64-bit nonce, 64-bit counter)");
-stream_cipher_traits!([] XChaCha20, key = U32, iv = U24, blocks = BLOCKS_64, "XChaCha20 (256-bit key, 192-bit nonce)");
+stream_cipher_traits!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, key = U32, iv = U8, "Salsa20 (256-bit key, 64-bit nonce)");
+stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, "XSalsa20 (256-bit key, 192-bit nonce)");
+stream_cipher_traits!([] ChaCha20, key = U32, iv = U12, "ChaCha20 (RFC 8439: 256-bit key, 96-bit nonce, 32-bit counter)");
+stream_cipher_traits!([] ChaCha20Legacy, key = U32, iv = U8, "the original ChaCha20 (256-bit key, 64-bit nonce, 64-bit counter)");
+stream_cipher_traits!([] XChaCha20, key = U32, iv = U24, "XChaCha20 (256-bit key, 192-bit nonce)");

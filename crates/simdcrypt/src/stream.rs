@@ -1,17 +1,129 @@
-//! What every counter-mode stream cipher shares: a byte position in a
-//! keystream of a fixed number of 64-byte blocks, resumable at any byte, and
-//! the refusal to run past the last block.
+//! What every counter-mode stream cipher shares: the public [`KeyStream`]
+//! trait, and behind it a byte position in a keystream of a fixed number of
+//! 64-byte blocks, resumable at any byte, that refuses to run past the last
+//! block.
 
 use crate::Error;
+use crate::xor::{InOut, Parts};
 
 /// The keystream block size of Salsa20 and ChaCha20, in bytes.
 pub(crate) const BLOCK_LEN: usize = 64;
 
-/// How much `xor_into` copies before XORing in place: small enough to stay in
-/// L1 between the copy and the XOR.
-const XOR_INTO_CHUNK: usize = 4096;
+/// A stream cipher: a keystream of fixed-size blocks, addressable at any
+/// byte, XORed into data in place or from an input into an output.
+///
+/// Implemented by [`Salsa20`], [`Salsa20_12`] and [`Salsa20_8`] (the
+/// Salsa20 specification, §10), [`XSalsa20`] ("Extending the Salsa20
+/// nonce", §3), [`ChaCha20`] (RFC 8439, §2.4), [`ChaCha20Legacy`] (ChaCha
+/// as first published, with a 64-bit counter) and [`XChaCha20`]
+/// (draft-irtf-cfrg-xchacha-03, §2.3), on whichever rung each was built
+/// with. Each type also has these methods as inherent ones, so a caller
+/// that names the type needs no import; code generic over the ciphers, or
+/// holding one as `Box<dyn KeyStream>` (the trait is dyn-compatible), uses
+/// the trait.
+///
+/// Byte `p` of the keystream is byte `p % block_len()` of block
+/// `p / block_len()`. A cipher starts at byte 0 and every call resumes
+/// where the last one stopped, so calls of 5 and 70 bytes equal one of 75.
+/// The keystream is finite ([`KeyStream::keystream_len`]); a request that
+/// would run past its end is refused whole, never wrapped into keystream
+/// already used.
+///
+/// ```
+/// use simdcrypt::KeyStream;
+/// use simdcrypt::chacha20::{ChaCha20, XChaCha20};
+///
+/// /// Encrypts `message` from byte `at` of any stream cipher's keystream.
+/// fn encrypt_at(cipher: &mut dyn KeyStream, at: u128, message: &[u8]) -> Result<Vec<u8>, simdcrypt::Error> {
+///     let mut out = vec![0; message.len()];
+///     cipher.seek(at)?;
+///     cipher.xor_into(message, &mut out)?;
+///     Ok(out)
+/// }
+///
+/// let sealed = encrypt_at(&mut ChaCha20::new(&[1; 32], &[2; 12]), 64, b"attack at dawn")?;
+/// let mut opened = sealed.clone();
+/// let mut cipher = ChaCha20::new(&[1; 32], &[2; 12]);
+/// KeyStream::seek(&mut cipher, 64)?;
+/// KeyStream::apply_keystream(&mut cipher, &mut opened)?;
+/// assert_eq!(opened, b"attack at dawn");
+/// assert_eq!(XChaCha20::new(&[1; 32], &[2; 24]).keystream_len(), 1 << 70);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+///
+/// [`Salsa20`]: crate::salsa20::Salsa20
+/// [`Salsa20_12`]: crate::salsa20::Salsa20_12
+/// [`Salsa20_8`]: crate::salsa20::Salsa20_8
+/// [`XSalsa20`]: crate::salsa20::XSalsa20
+/// [`ChaCha20`]: crate::chacha20::ChaCha20
+/// [`ChaCha20Legacy`]: crate::chacha20::ChaCha20Legacy
+/// [`XChaCha20`]: crate::chacha20::XChaCha20
+pub trait KeyStream {
+    /// The keystream block length in bytes (64 for Salsa20 and ChaCha20):
+    /// the unit the block counter counts.
+    fn block_len(&self) -> usize;
 
-/// A keystream generator addressed by 64-byte block number.
+    /// The length of the keystream in bytes: one past its last byte, the
+    /// largest offset [`KeyStream::seek`] takes. 2^70 (2^64 blocks) for
+    /// the 64-bit counters, 2^38 (2^32 blocks) for RFC 8439's [`ChaCha20`].
+    ///
+    /// [`ChaCha20`]: crate::chacha20::ChaCha20
+    fn keystream_len(&self) -> u128;
+
+    /// The current byte offset in the keystream.
+    fn position(&self) -> u128;
+
+    /// Moves to byte `byte_offset` of the keystream (block `byte_offset /
+    /// block_len()`); the end of the keystream itself is allowed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] beyond [`KeyStream::keystream_len`];
+    /// the position stays.
+    fn seek(&mut self, byte_offset: u128) -> Result<(), Error>;
+
+    /// XORs the keystream into `data` in place, resuming where the last
+    /// call stopped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeystreamExhausted`] when `data` runs past the end of the
+    /// keystream; then nothing is written and the position stays.
+    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error>;
+
+    /// `output = input ⊕ keystream`, resuming where the last call stopped:
+    /// the rung reads `input` and writes `output` in one pass, as fast as
+    /// [`KeyStream::apply_keystream`] (which is this with the output the
+    /// input).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`] when the buffers differ in length,
+    /// [`Error::KeystreamExhausted`] as for
+    /// [`KeyStream::apply_keystream`]; then nothing is written and the
+    /// position stays.
+    fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error>;
+}
+
+/// XORs `cipher`'s keystream into `data` through the public methods, in
+/// place or from its input into its output; returns the output.
+///
+/// # Errors
+///
+/// As [`KeyStream::apply_keystream`]; nothing is written then.
+#[inline]
+pub(crate) fn apply<'a, C: KeyStream + ?Sized>(
+    cipher: &mut C,
+    data: InOut<'a>,
+) -> Result<&'a mut [u8], Error> {
+    match data.into_parts() {
+        Parts::InPlace(data) => cipher.apply_keystream(data).map(|()| data),
+        Parts::Apart(input, output) => cipher.xor_into(input, output).map(|()| output),
+    }
+}
+
+/// A keystream generator addressed by 64-byte block number: what a rung
+/// computes, below the byte position.
 pub(crate) trait BlockKeystream {
     /// The primitive's name, for errors.
     const PRIMITIVE: &'static str;
@@ -21,11 +133,11 @@ pub(crate) trait BlockKeystream {
     /// XORs keystream into `data`, whose first byte is the first byte of
     /// block `counter`. `data` may end inside a block; the caller guarantees
     /// every byte lies at or before the end of block [`Self::LAST_BLOCK`].
-    fn xor_blocks(&self, counter: u64, data: &mut [u8]);
+    fn xor_blocks(&self, counter: u64, data: InOut<'_>);
 
     /// XORs the keystream bytes `offset..offset + data.len()` of block
     /// `counter` into `data` (`offset + data.len() <= 64`).
-    fn xor_partial_block(&self, counter: u64, offset: usize, data: &mut [u8]);
+    fn xor_partial_block(&self, counter: u64, offset: usize, data: InOut<'_>);
 }
 
 /// A byte position in a keystream of `LAST_BLOCK + 1` blocks.
@@ -35,7 +147,7 @@ pub(crate) struct Position(u128);
 impl Position {
     /// One past the last keystream byte of `K`.
     #[inline]
-    fn end<K: BlockKeystream>() -> u128 {
+    pub(crate) fn end<K: BlockKeystream>() -> u128 {
         (u128::from(K::LAST_BLOCK) + 1) * BLOCK_LEN as u128
     }
 
@@ -69,7 +181,7 @@ impl Position {
     /// XORs the keystream at this position into `data` and moves past it;
     /// nothing is written when the keystream is too short.
     #[inline]
-    pub(crate) fn apply<K: BlockKeystream>(&mut self, k: &K, data: &mut [u8]) -> Result<(), Error> {
+    pub(crate) fn apply<K: BlockKeystream>(&mut self, k: &K, data: InOut<'_>) -> Result<(), Error> {
         let end = self.advance::<K>(data.len())?;
         // Moved before the XOR (which cannot fail), so that nothing is
         // left to do after it but return: the XOR is then the last call,
@@ -79,36 +191,21 @@ impl Position {
         Ok(())
     }
 
-    /// `output = input ⊕ keystream`, then moves past it. The input is
-    /// copied a few KiB at a time and XORed in place while it is in L1.
+    /// `output = input ⊕ keystream`, then moves past it: [`Position::apply`]
+    /// of the two buffers, whose lengths are checked first.
+    #[inline]
     pub(crate) fn xor_into<K: BlockKeystream>(
         &mut self,
         k: &K,
         input: &[u8],
         output: &mut [u8],
     ) -> Result<(), Error> {
-        if input.len() != output.len() {
-            return Err(Error::LengthMismatch {
-                input: input.len(),
-                output: output.len(),
-            });
-        }
-        let end = self.advance::<K>(input.len())?;
-        for (i, o) in input
-            .chunks(XOR_INTO_CHUNK)
-            .zip(output.chunks_mut(XOR_INTO_CHUNK))
-        {
-            o.copy_from_slice(i);
-            self.apply_checked(k, o);
-            self.0 += o.len() as u128;
-        }
-        self.0 = end;
-        Ok(())
+        self.apply(k, InOut::apart(input, output)?)
     }
 
     /// The XOR, once `advance` has said the keystream reaches far enough.
     #[inline]
-    fn apply_checked<K: BlockKeystream>(self, k: &K, data: &mut [u8]) {
+    fn apply_checked<K: BlockKeystream>(self, k: &K, data: InOut<'_>) {
         if data.is_empty() {
             return;
         }
@@ -127,84 +224,141 @@ impl Position {
 /// that a call at a block boundary (every one-shot call) calls `xor_blocks`
 /// last and keeps nothing across it.
 #[inline(never)]
-fn apply_from_offset<K: BlockKeystream>(k: &K, counter: u64, offset: usize, data: &mut [u8]) {
+fn apply_from_offset<K: BlockKeystream>(k: &K, counter: u64, offset: usize, data: InOut<'_>) {
     let take = data.len().min(BLOCK_LEN - offset);
-    let (head, rest) = data.split_at_mut(take);
+    let (head, rest) = data.split_at(take);
     k.xor_partial_block(counter, offset, head);
     if !rest.is_empty() {
         k.xor_blocks(counter + 1, rest);
     }
 }
 
-/// The methods every counter-mode cipher type shares, inside its `impl`
-/// block: the type has fields `core` (a [`BlockKeystream`] of type `$core`
-/// with fields `imp: $imp` and `xor: Xor`) and `position` (a [`Position`]).
-macro_rules! cipher_methods {
-    ($imp:ty, $core:ty) => {
-        /// The same cipher on the rung `imp`.
-        ///
-        /// # Errors
-        ///
-        /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
-        /// lacks what the rung needs.
-        pub fn with_impl(mut self, imp: $imp) -> Result<Self, Error> {
-            self.core.imp = imp.require()?;
-            Ok(self)
+/// Makes a counter-mode cipher type a [`KeyStream`], and gives it the
+/// trait's methods as inherent ones (so callers need no import) and the
+/// rung methods `with_impl`, `with_xor` and `implementation`. The type
+/// (with its generic parameters in brackets) has fields `core`, a
+/// [`BlockKeystream`] of type `$core` with fields `imp: $imp` and
+/// `xor: Xor`, and `position`, a [`Position`].
+macro_rules! stream_cipher {
+    ([$($generics:tt)*] $ty:ty, impl = $imp:ty, core = $core:ty) => {
+        impl<$($generics)*> $crate::KeyStream for $ty {
+            #[inline]
+            fn block_len(&self) -> usize {
+                $crate::stream::BLOCK_LEN
+            }
+
+            #[inline]
+            fn keystream_len(&self) -> u128 {
+                $crate::stream::Position::end::<$core>()
+            }
+
+            #[inline]
+            fn position(&self) -> u128 {
+                self.position.get()
+            }
+
+            #[inline]
+            fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
+                self.position.seek::<$core>(byte_offset)
+            }
+
+            #[inline]
+            fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+                self.position.apply(&self.core, $crate::xor::InOut::in_place(data))
+            }
+
+            #[inline]
+            fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+                self.position.xor_into(&self.core, input, output)
+            }
         }
 
-        /// The same cipher XORing with `xor` on its single-block rungs (the
-        /// vertical rungs XOR from their registers).
-        pub fn with_xor(mut self, xor: Xor) -> Self {
-            self.core.xor = xor;
-            self
-        }
+        impl<$($generics)*> $ty {
+            /// The same cipher on the rung `imp`.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
+            /// lacks what the rung needs.
+            pub fn with_impl(mut self, imp: $imp) -> Result<Self, Error> {
+                self.core.imp = imp.require()?;
+                Ok(self)
+            }
 
-        /// The rung in use.
-        pub fn implementation(&self) -> $imp {
-            self.core.imp
-        }
+            /// The same cipher XORing with `xor` on its single-block rungs (the
+            /// vertical rungs XOR from their registers).
+            pub fn with_xor(mut self, xor: Xor) -> Self {
+                self.core.xor = xor;
+                self
+            }
 
-        /// Moves to byte `byte_offset` of the keystream (block
-        /// `byte_offset / 64`); the end of the keystream itself (see the
-        /// type) is allowed.
-        ///
-        /// # Errors
-        ///
-        /// [`Error::KeystreamExhausted`] beyond the end.
-        pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
-            self.position.seek::<$core>(byte_offset)
-        }
+            /// The rung in use.
+            pub fn implementation(&self) -> $imp {
+                self.core.imp
+            }
 
-        /// The current byte offset in the keystream.
-        pub fn position(&self) -> u128 {
-            self.position.get()
-        }
+            /// The length of the keystream in bytes: [`KeyStream::keystream_len`].
+            ///
+            /// [`KeyStream::keystream_len`]: crate::KeyStream::keystream_len
+            #[inline]
+            pub fn keystream_len(&self) -> u128 {
+                $crate::KeyStream::keystream_len(self)
+            }
 
-        /// XORs the keystream into `data` in place, resuming where the last
-        /// call stopped: calls of 5 and 70 bytes equal one of 75.
-        ///
-        /// # Errors
-        ///
-        /// [`Error::KeystreamExhausted`] when `data` runs past the last
-        /// block; then nothing is written and the position stays.
-        pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-            self.position.apply(&self.core, data)
-        }
+            /// The current byte offset in the keystream:
+            /// [`KeyStream::position`].
+            ///
+            /// [`KeyStream::position`]: crate::KeyStream::position
+            #[inline]
+            pub fn position(&self) -> u128 {
+                $crate::KeyStream::position(self)
+            }
 
-        /// `output = input ⊕ keystream`, resuming where the last call
-        /// stopped.
-        ///
-        /// # Errors
-        ///
-        /// [`Error::LengthMismatch`] when the buffers differ in length,
-        /// [`Error::KeystreamExhausted`] as for `apply_keystream`; then
-        /// nothing is written.
-        pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-            self.position.xor_into(&self.core, input, output)
+            /// Moves to byte `byte_offset` of the keystream (block
+            /// `byte_offset / 64`): [`KeyStream::seek`].
+            ///
+            /// # Errors
+            ///
+            /// [`Error::KeystreamExhausted`] beyond the end of the keystream.
+            ///
+            /// [`KeyStream::seek`]: crate::KeyStream::seek
+            #[inline]
+            pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
+                $crate::KeyStream::seek(self, byte_offset)
+            }
+
+            /// XORs the keystream into `data` in place, resuming where the
+            /// last call stopped: [`KeyStream::apply_keystream`].
+            ///
+            /// # Errors
+            ///
+            /// [`Error::KeystreamExhausted`] when `data` runs past the end of
+            /// the keystream; then nothing is written and the position stays.
+            ///
+            /// [`KeyStream::apply_keystream`]: crate::KeyStream::apply_keystream
+            #[inline]
+            pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
+                $crate::KeyStream::apply_keystream(self, data)
+            }
+
+            /// `output = input ⊕ keystream`, read and written in one pass,
+            /// resuming where the last call stopped: [`KeyStream::xor_into`].
+            ///
+            /// # Errors
+            ///
+            /// [`Error::LengthMismatch`] when the buffers differ in length,
+            /// [`Error::KeystreamExhausted`] as for `apply_keystream`; then
+            /// nothing is written.
+            ///
+            /// [`KeyStream::xor_into`]: crate::KeyStream::xor_into
+            #[inline]
+            pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+                $crate::KeyStream::xor_into(self, input, output)
+            }
         }
     };
 }
-pub(crate) use cipher_methods;
+pub(crate) use stream_cipher;
 
 fn exhausted<K: BlockKeystream>() -> Error {
     Error::KeystreamExhausted {

@@ -77,9 +77,12 @@ impl Counter {
 /// Generates `fn $name(state, counter, block, double_rounds, data) -> rest`:
 /// while all `W` blocks of a batch are used (the last at least partly),
 /// computes the keystream of blocks `*block .. *block + W` of `state` (whose
-/// counter words, described by `counter`, are ignored), XORs it into `data`,
-/// and steps `*block` by `W`; returns the bytes left (fewer than `W - 1`
-/// blocks). `counter` must have `word = $word`; whether it is `wide` is read
+/// counter words, described by `counter`, are ignored), XORs it into `data`
+/// (an [`InOut`]: each register's worth loaded from the input, XORed and
+/// stored to the output), and steps `*block` by `W`; returns the bytes left
+/// (fewer than `W - 1` blocks).
+///
+/// [`InOut`]: crate::xor::InOut `counter` must have `word = $word`; whether it is `wide` is read
 /// at run time, once per batch.
 ///
 /// Two forms: `fn name("features") on zmm|ymm|xmm, ...` for the 16-, 8- and
@@ -181,9 +184,9 @@ macro_rules! vertical_batches {
             counter: $crate::vertical::Counter,
             block: &mut u64,
             double_rounds: usize,
-            mut data: &'a mut [u8],
+            mut data: $crate::xor::InOut<'a>,
             $($hook: &mut impl FnMut(),)?
-        ) -> &'a mut [u8] {
+        ) -> $crate::xor::InOut<'a> {
             const LANES: usize = $lanes;
             const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
             /// Registers per 64-byte block after the transpose.
@@ -192,7 +195,8 @@ macro_rules! vertical_batches {
 
             $crate::vertical::xor_block_fn!(fn xor_block($feature, $v, $loadu, $storeu, $xor));
 
-            if data.len() <= (LANES - 1) * BLOCK_LEN {
+            let len = data.len();
+            if len <= (LANES - 1) * BLOCK_LEN {
                 return data;
             }
             // Word `i` of every lane, broadcast once; per batch only the
@@ -202,7 +206,11 @@ macro_rules! vertical_batches {
                 w(0), w(1), w(2), w(3), w(4), w(5), w(6), w(7),
                 w(8), w(9), w(10), w(11), w(12), w(13), w(14), w(15),
             ];
-            while data.len() > (LANES - 1) * BLOCK_LEN {
+            // The batches go through raw pointers; `data` is used again
+            // only after the last of them, to return the rest.
+            let (src, dst, _) = data.reborrow().into_raw();
+            let mut done = 0;
+            while len - done > (LANES - 1) * BLOCK_LEN {
                 // Lane `j` is block `counter + j`; a wide counter's carry
                 // into its high word included, a narrow one's next word
                 // left alone.
@@ -233,59 +241,76 @@ macro_rules! vertical_batches {
                     $add(x15, input[15]),
                 ]);
 
-                let n = data.len().min(LANES * BLOCK_LEN);
-                let (batch, rest) = ::core::mem::take(&mut data).split_at_mut(n);
-                data = rest;
-                for (out, block) in batch.chunks_mut(BLOCK_LEN).zip(blocks) {
-                    xor_block(out, block);
+                // More than `LANES - 1` blocks are left, so every lane's
+                // block is used, the last at least partly.
+                let n = (len - done).min(LANES * BLOCK_LEN);
+                for (j, ks) in blocks.into_iter().enumerate() {
+                    let at = done + j * BLOCK_LEN;
+                    // SAFETY: `at < done + n <= len` and `at + take <=
+                    // len`: in bounds of the `len` bytes `src` may read
+                    // and `dst` write (`InOut::into_raw`).
+                    unsafe {
+                        xor_block(src.add(at), dst.add(at), (done + n - at).min(BLOCK_LEN), ks)
+                    };
                 }
+                done += n;
                 *block = block.wrapping_add(LANES as u64);
             }
-            data
+            data.split_at(done).1
         }
     };
 }
 pub(crate) use vertical_batches;
 
-/// Generates `fn $name(out: &mut [u8], block: [$v; 64 / size_of::<$v>()])`:
-/// `out ^= block` for the first `out.len() <= 64` bytes of a keystream
-/// block held in registers, register by register (unaligned loads, XOR,
-/// stores) when the block is whole, through the stack when it is partial.
+/// Generates `unsafe fn $name(src, dst, len, block: [$v; 64 / size_of::<$v>()])`:
+/// `dst[i] = src[i] ^ keystream[i]` for the first `len <= 64` bytes of a
+/// keystream block held in registers, register by register (unaligned
+/// loads, XOR, stores) when the block is whole, through the stack when it
+/// is partial. The caller promises that `src` is readable and `dst`
+/// writable for `len` bytes, and that they are the same address or do not
+/// overlap.
 macro_rules! xor_block_fn {
     ($(#[$attr:meta])* fn $name:ident($feature:literal, $v:ty, $loadu:path, $storeu:path, $xor:path)) => {
         $(#[$attr])*
+        /// # Safety
+        ///
+        /// `src` readable and `dst` writable for `len` bytes, the same
+        /// address or not overlapping; the CPU has the rung's features.
         #[inline]
         #[target_feature(enable = $feature)]
-        fn $name(
-            out: &mut [u8],
+        unsafe fn $name(
+            src: *const u8,
+            dst: *mut u8,
+            len: usize,
             block: [$v; $crate::stream::BLOCK_LEN / ::core::mem::size_of::<$v>()],
         ) {
             const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
             const REG: usize = ::core::mem::size_of::<$v>();
-            match <&mut [u8; BLOCK_LEN]>::try_from(&mut *out) {
-                Ok(whole) => {
-                    let (outs, _) = whole.as_chunks_mut::<REG>();
-                    for (out, ks) in outs.iter_mut().zip(block) {
-                        // SAFETY: `out` is one register's worth of readable
-                        // and writable bytes; the load and store are unaligned.
-                        unsafe {
-                            let d = $loadu(out.as_ptr().cast());
-                            $storeu(out.as_mut_ptr().cast(), $xor(d, ks));
-                        }
+            if len == BLOCK_LEN {
+                for (i, ks) in block.into_iter().enumerate() {
+                    // SAFETY: `i * REG + REG <= 64 = len` bytes, readable
+                    // at `src` and writable at `dst` (the caller's promise);
+                    // the load and store are unaligned, and in place the
+                    // register is read before it is written.
+                    unsafe {
+                        let d = $loadu(src.add(i * REG).cast());
+                        $storeu(dst.add(i * REG).cast(), $xor(d, ks));
                     }
                 }
-                Err(_) => {
-                    // A partly used block: its keystream on the stack,
-                    // XORed into the bytes there are.
-                    let mut ks = [[0u8; REG]; BLOCK_LEN / REG];
-                    for (ks, v) in ks.iter_mut().zip(block) {
-                        // SAFETY: `ks` is one register's worth of writable
-                        // bytes; the store is unaligned.
-                        unsafe { $storeu(ks.as_mut_ptr().cast(), v) };
-                    }
-                    for (d, k) in out.iter_mut().zip(ks.as_flattened()) {
-                        *d ^= k;
-                    }
+            } else {
+                // A partly used block: its keystream on the stack, XORed
+                // into the bytes there are.
+                debug_assert!(len < BLOCK_LEN);
+                let mut ks = [[0u8; REG]; BLOCK_LEN / REG];
+                for (ks, v) in ks.iter_mut().zip(block) {
+                    // SAFETY: `ks` is one register's worth of writable
+                    // bytes; the store is unaligned.
+                    unsafe { $storeu(ks.as_mut_ptr().cast(), v) };
+                }
+                for (i, k) in ks.as_flattened().iter().enumerate().take(len) {
+                    // SAFETY: `i < len`: readable at `src`, writable at
+                    // `dst` (the caller's promise).
+                    unsafe { *dst.add(i) = *src.add(i) ^ k };
                 }
             }
         }

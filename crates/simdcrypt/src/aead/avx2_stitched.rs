@@ -57,6 +57,7 @@ use zeroize::Zeroize;
 use crate::Error;
 use crate::poly1305::{Poly1305, Scalar};
 use crate::vertical::Counter;
+use crate::xor::{InOut, Parts};
 
 /// Bytes per batch: 8 keystream blocks.
 pub(crate) const BATCH: usize = 8 * crate::stream::BLOCK_LEN;
@@ -86,8 +87,9 @@ pub(crate) trait HookedBatch {
     fn skip(&mut self, len: usize) -> Result<(), Error>;
 
     /// XORs keystream blocks `*block .. *block + 8` of `input` (its counter
-    /// words ignored) into `data` and steps `*block` by 8, calling `hook`
-    /// after every double round.
+    /// words ignored) into `data` ([`BATCH`] bytes, in place or from an
+    /// input into an output) and steps `*block` by 8, calling `hook` after
+    /// every double round.
     ///
     /// # Safety
     ///
@@ -95,7 +97,7 @@ pub(crate) trait HookedBatch {
     unsafe fn xor_batch(
         input: &[u32; 16],
         block: &mut u64,
-        data: &mut [u8; BATCH],
+        data: InOut<'_>,
         hook: &mut impl FnMut(),
     );
 }
@@ -134,9 +136,10 @@ macro_rules! hooked_batch {
             unsafe fn xor_batch(
                 input: &[u32; 16],
                 block: &mut u64,
-                data: &mut [u8; $crate::aead::avx2_stitched::BATCH],
+                data: $crate::xor::InOut<'_>,
                 hook: &mut impl FnMut(),
             ) {
+                debug_assert_eq!(data.len(), $crate::aead::avx2_stitched::BATCH);
                 // SAFETY: the caller promises AVX2 and BMI2. (One whole
                 // batch: nothing is left over.)
                 unsafe { xor_batches_8_hooked(input, Self::COUNTER, block, 10, data, hook) };
@@ -153,10 +156,11 @@ pub(super) fn is_available() -> bool {
 }
 
 /// Encrypts (`open` false) or decrypts (`open` true) the whole batches at
-/// the start of `data` with `cipher`, MACing their ciphertext into `mac`,
-/// both from where they stand; returns how many bytes were done (0 when the
-/// kernel does not apply: no AVX2 and BMI2, the cipher or the MAC in the
-/// middle of a block, or less than one batch).
+/// the start of `data` (in place, or from its input into its output) with
+/// `cipher`, MACing their ciphertext into `mac`, both from where they stand;
+/// returns how many bytes were done (0 when the kernel does not apply: no
+/// AVX2 and BMI2, the cipher or the MAC in the middle of a block, or less
+/// than one batch).
 ///
 /// # Errors
 ///
@@ -165,11 +169,11 @@ pub(super) fn is_available() -> bool {
 pub(super) fn run<C: HookedBatch>(
     cipher: &mut C,
     mac: &mut Poly1305,
-    data: &mut [u8],
+    data: InOut<'_>,
     open: bool,
 ) -> Result<usize, Error> {
-    let (batches, _) = data.as_chunks_mut::<BATCH>();
-    if batches.is_empty() || !is_available() {
+    let done = data.len() / BATCH * BATCH;
+    if done == 0 || !is_available() {
         return Ok(0);
     }
     let Some(mut input) = cipher.input_at_position() else {
@@ -179,40 +183,65 @@ pub(super) fn run<C: HookedBatch>(
         input.zeroize();
         return Ok(0);
     };
-    let done = batches.len() * BATCH;
+    let (batches, _) = data.split_at(done);
     let result = cipher.skip(done).map(|()| {
         // SAFETY: `is_available()` said the CPU has AVX2 and BMI2.
-        unsafe { stitched::<C>(&input, &mut scalar, batches, open) }
+        unsafe { stitched::<C>(&input, &mut scalar, batches.into_parts(), open) }
     });
     input.zeroize();
     mac.resume(scalar);
     result.map(|()| done)
 }
 
+/// Batch `i` of `data` (whole batches) to encrypt or decrypt, and the
+/// ciphertext to MAC meanwhile: sealing, batch `i − 1`'s output (already
+/// encrypted; none for the first); opening, batch `i + 1`'s input (not
+/// decrypted yet; none for the last).
+fn batch_and_neighbour<'b>(data: &'b mut Parts<'_>, i: usize, open: bool) -> (InOut<'b>, &'b [u8]) {
+    let at = i * BATCH;
+    match (data, open) {
+        (Parts::InPlace(data), true) => {
+            let (cur, after) = data[at..].split_at_mut(BATCH);
+            (InOut::in_place(cur), after.get(..BATCH).unwrap_or(&[]))
+        }
+        (Parts::InPlace(data), false) => {
+            let (before, cur) = data.split_at_mut(at);
+            let before = &before[at.saturating_sub(BATCH)..];
+            (InOut::in_place(&mut cur[..BATCH]), before)
+        }
+        (Parts::Apart(input, output), _) => {
+            let (before, cur) = output.split_at_mut(at);
+            let other = if open {
+                input.get(at + BATCH..at + 2 * BATCH).unwrap_or(&[])
+            } else {
+                &before[at.saturating_sub(BATCH)..]
+            };
+            let cur = InOut::apart(&input[at..at + BATCH], &mut cur[..BATCH]);
+            (cur.expect("one batch each"), other)
+        }
+    }
+}
+
 /// The pipelined loop of [`run`] over whole batches.
 #[target_feature(enable = "avx2,bmi2")]
-fn stitched<C: HookedBatch>(
-    input: &[u32; 16],
-    mac: &mut Scalar,
-    batches: &mut [[u8; BATCH]],
-    open: bool,
-) {
+fn stitched<C: HookedBatch>(input: &[u32; 16], mac: &mut Scalar, mut data: Parts<'_>, open: bool) {
     let mut block = C::COUNTER.get(input);
-    let n = batches.len();
+    let n = match &data {
+        Parts::InPlace(data) => data.len(),
+        Parts::Apart(input, _) => input.len(),
+    } / BATCH;
     if open {
-        mac.blocks(batches[0].as_chunks().0);
+        let first = match &data {
+            Parts::InPlace(data) => &data[..BATCH],
+            Parts::Apart(input, _) => &input[..BATCH],
+        };
+        mac.blocks(first.as_chunks().0);
     }
     for i in 0..n {
         // Sealing: MAC the batch before (already encrypted); opening: the
         // batch after (not decrypted yet).
-        let (cur, other) = if open {
-            let (head, tail) = batches.split_at_mut(i + 1);
-            (&mut head[i], tail.first())
-        } else {
-            let (head, tail) = batches.split_at_mut(i);
-            (&mut tail[0], head.last())
-        };
-        let mut rest: &[[u8; 16]] = other.map_or(&[], |b| b.as_chunks().0);
+        let (cur, other) = batch_and_neighbour(&mut data, i, open);
+        let mut rest: &[[u8; 16]] = other.as_chunks().0;
         let mut call = 0;
         let mut hook = || {
             // 32 blocks over 10 double rounds: 4, 4, then 3 each.
@@ -227,7 +256,11 @@ fn stitched<C: HookedBatch>(
         unsafe { C::xor_batch(input, &mut block, cur, &mut hook) };
     }
     if !open {
-        mac.blocks(batches[n - 1].as_chunks().0);
+        let last = match &data {
+            Parts::InPlace(data) => &data[(n - 1) * BATCH..],
+            Parts::Apart(_, output) => &output[(n - 1) * BATCH..],
+        };
+        mac.blocks(last.as_chunks().0);
     }
 }
 
@@ -236,38 +269,48 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::aead::Keystream;
+    use crate::KeyStream;
     use crate::chacha20::ChaCha20;
 
     /// `data` encrypted (or decrypted) by the cipher `new(seed)` from its
-    /// keystream byte 64 on, and its Poly1305 after a 16-byte prefix:
-    /// through the kernel then the ordinary path when `stitched`, else the
-    /// ordinary path alone.
-    fn through<C: HookedBatch + Keystream>(
+    /// keystream byte 64 on, in place or (`apart`) into another buffer,
+    /// and its Poly1305 after a 16-byte prefix: through the kernel then the
+    /// ordinary path when `stitched`, else the ordinary path alone.
+    fn through<C: HookedBatch + KeyStream>(
         new: &impl Fn(u8) -> C,
         stitched: bool,
+        apart: bool,
         open: bool,
         seed: u8,
         data: &[u8],
     ) -> (Vec<u8>, [u8; 16]) {
         let mut cipher = new(seed);
-        cipher.apply(&mut [0u8; 64]).expect("keystream");
+        cipher.apply_keystream(&mut [0u8; 64]).expect("keystream");
         let mut mac = Poly1305::new(&[seed ^ 0xaa; 32]);
         mac.update(&[seed; 16]);
-        let mut out = data.to_vec();
+        let mut out = if apart {
+            vec![0; data.len()]
+        } else {
+            data.to_vec()
+        };
+        let mut io = if apart {
+            InOut::apart(data, &mut out).expect("equal lengths")
+        } else {
+            InOut::in_place(&mut out)
+        };
         let done = if stitched {
-            run(&mut cipher, &mut mac, &mut out, open).expect("keystream")
+            run(&mut cipher, &mut mac, io.reborrow(), open).expect("keystream")
         } else {
             0
         };
         if stitched && is_available() {
             assert_eq!(done, data.len() / BATCH * BATCH);
         }
-        let rest = &mut out[done..];
+        let (_, rest) = io.split_at(done);
         if open {
-            mac.update(rest);
+            mac.update(rest.input());
         }
-        cipher.apply(rest).expect("keystream");
+        let rest = crate::stream::apply(&mut cipher, rest).expect("keystream");
         if !open {
             mac.update(rest);
         }
@@ -275,16 +318,19 @@ mod tests {
         (out, tag)
     }
 
-    /// The kernel and the ordinary path agree, for every cipher that has
-    /// a hooked batch.
+    /// The kernel and the ordinary path agree, in place and out of place,
+    /// for every cipher that has a hooked batch.
     fn agree(open: bool, seed: u8, data: &[u8]) {
         let chacha20 = |s: u8| ChaCha20::new(&[s; 32], &[s ^ 0x55; 12]);
-        assert_eq!(
-            through(&chacha20, true, open, seed, data),
-            through(&chacha20, false, open, seed, data),
-            "chacha20 len {} open {open}",
-            data.len()
-        );
+        let want = through(&chacha20, false, false, open, seed, data);
+        for (stitched, apart) in [(true, false), (false, true), (true, true)] {
+            assert_eq!(
+                through(&chacha20, stitched, apart, open, seed, data),
+                want,
+                "chacha20 len {} open {open} stitched {stitched} apart {apart}",
+                data.len()
+            );
+        }
     }
 
     /// Around every batch boundary up to 6 batches: the pipeline's first
@@ -320,12 +366,19 @@ mod tests {
     #[test]
     fn kernel_declines_mid_block() {
         let mut cipher = ChaCha20::new(&[1; 32], &[2; 12]);
-        cipher.apply(&mut [0u8; 32]).expect("keystream");
+        cipher.apply_keystream(&mut [0u8; 32]).expect("keystream");
         let mut mac = Poly1305::new(&[3; 32]);
-        assert_eq!(run(&mut cipher, &mut mac, &mut [0; 2048], false), Ok(0));
-        cipher.apply(&mut [0u8; 32]).expect("keystream");
+        let mut data = [0; 2048];
+        assert_eq!(
+            run(&mut cipher, &mut mac, InOut::in_place(&mut data), false),
+            Ok(0)
+        );
+        cipher.apply_keystream(&mut [0u8; 32]).expect("keystream");
         mac.update(&[0; 5]);
-        assert_eq!(run(&mut cipher, &mut mac, &mut [0; 2048], false), Ok(0));
+        assert_eq!(
+            run(&mut cipher, &mut mac, InOut::in_place(&mut data), false),
+            Ok(0)
+        );
         assert_eq!(cipher.position(), 64);
     }
 }

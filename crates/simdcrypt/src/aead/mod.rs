@@ -7,21 +7,31 @@
 //! | [`XChaCha20Poly1305`] | draft-irtf-cfrg-xchacha-03 §2.3: RFC 8439 §2.8 keyed by HChaCha20 | 192 bits | ciphertext ‖ tag |
 //! | [`XSalsa20Poly1305`] | NaCl's `crypto_secretbox` (libsodium's `crypto_secretbox_easy`) | 192 bits | tag ‖ ciphertext |
 //!
-//! Each comes in a combined form (`encrypt`/`decrypt`, allocating) and a
-//! detached, in-place form (`encrypt_in_place_detached`/
-//! `decrypt_in_place_detached`). Tags are compared in constant time; a
-//! decryption that fails zeroes the caller's buffer and says only
-//! [`Error::AuthenticationFailed`], so no unauthenticated plaintext is ever
-//! released.
+//! Each comes in three forms: combined into a buffer of the caller's
+//! (`encrypt_into`/`decrypt_into`: the plaintext read, the sealed form
+//! written, or back, in one pass), combined and allocating
+//! (`encrypt`/`decrypt`, which call the first), and detached in place
+//! (`encrypt_in_place_detached`/`decrypt_in_place_detached`). Tags are
+//! compared in constant time; a decryption that fails zeroes the caller's
+//! output buffer and says only [`Error::AuthenticationFailed`], so no
+//! unauthenticated plaintext is ever released.
 //!
 //! ```
-//! use simdcrypt::aead::ChaCha20Poly1305;
+//! use simdcrypt::aead::{ChaCha20Poly1305, TAG_LEN};
 //!
 //! let aead = ChaCha20Poly1305::new(&[0x42; 32]);
 //! let nonce = [7; 12];
 //! let sealed = aead.encrypt(&nonce, b"header", b"a secret worth keeping");
 //! assert_eq!(aead.decrypt(&nonce, b"header", &sealed)?, b"a secret worth keeping");
 //! assert!(aead.decrypt(&nonce, b"other header", &sealed).is_err());
+//!
+//! // The same into buffers of one's own: the sealed form is 16 bytes longer.
+//! let mut record = [0u8; 22 + TAG_LEN];
+//! aead.encrypt_into(&nonce, b"header", b"a secret worth keeping", &mut record)?;
+//! assert_eq!(record[..], sealed[..]);
+//! let mut plaintext = [0u8; 22];
+//! aead.decrypt_into(&nonce, b"header", &record, &mut plaintext)?;
+//! assert_eq!(&plaintext, b"a secret worth keeping");
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 //!
@@ -29,12 +39,13 @@
 //!
 //! Up to 448 bytes, the keystream that holds the one-time Poly1305 key and
 //! the message's keystream come from one call of at most 8 blocks, which
-//! the vertical ChaCha20 and Salsa20 rungs compute side by side; on
-//! decryption the plaintext is made in a buffer of the AEAD's own and copied
-//! out only once the tag has matched.
+//! the vertical ChaCha20 and Salsa20 rungs compute side by side, into a
+//! buffer of the AEAD's own; the message is then XORed with it from its
+//! input into its output, on decryption only once the tag has matched.
 //!
 //! Longer messages are encrypted, then MACed (on decryption, MACed, then
-//! decrypted) in chunks of up to 256 KiB, each MACed while it is still in
+//! decrypted) in chunks of up to 256 KiB, each read from the input and
+//! written to the output in one pass, each MACed while it is still in
 //! L2 (measured against smaller chunks and whole messages at
 //! `ONE_PASS_CHUNK`). A cipher whose 8-block AVX2 batch can run Poly1305
 //! on the integer units after each double round may instead take whole
@@ -53,10 +64,12 @@ use std::fmt;
 
 use zeroize::Zeroize;
 
-use crate::Error;
 use crate::chacha20::ChaCha20;
 use crate::poly1305::Poly1305;
 use crate::salsa20::XSalsa20;
+use crate::stream::apply;
+use crate::xor::InOut;
+use crate::{Error, KeyStream, Xor};
 
 /// Key length of every AEAD here, in bytes.
 pub const KEY_LEN: usize = 32;
@@ -101,43 +114,33 @@ const ONE_PASS_CHUNK: usize = 256 << 10;
 /// of one block after another.
 const SHORT_MAX: usize = 7 * 64;
 
-/// A stream cipher the AEADs encrypt with.
-trait Keystream {
-    /// XORs the keystream into `data`, resuming where the last call stopped.
-    fn apply(&mut self, data: &mut [u8]) -> Result<(), Error>;
-
+/// A stream cipher the AEADs encrypt with, and its stitched kernel where
+/// it has one.
+trait Stitch: KeyStream {
     /// Encrypts (`open` false) or decrypts (`open` true) a first part of
     /// `data` and MACs its ciphertext into `mac` (which has absorbed what
     /// comes before it) in one loop, on a stitched kernel where this cipher
     /// has one that is measured faster and the CPU runs it; returns how
     /// many bytes were done, the rest being left to the caller. None by
     /// default.
-    fn stitch(&mut self, mac: &mut Poly1305, data: &mut [u8], open: bool) -> Result<usize, Error> {
+    fn stitch(&mut self, mac: &mut Poly1305, data: InOut<'_>, open: bool) -> Result<usize, Error> {
         let _ = (mac, data, open);
         Ok(0)
     }
 }
 
-impl Keystream for ChaCha20 {
-    fn apply(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        self.apply_keystream(data)
-    }
-
+impl Stitch for ChaCha20 {
     /// The stitched kernel: 11–15 % faster at every size it takes (whole
     /// 512-byte batches), see [`avx2_stitched`].
     #[cfg(target_arch = "x86_64")]
-    fn stitch(&mut self, mac: &mut Poly1305, data: &mut [u8], open: bool) -> Result<usize, Error> {
+    fn stitch(&mut self, mac: &mut Poly1305, data: InOut<'_>, open: bool) -> Result<usize, Error> {
         avx2_stitched::run(self, mac, data, open)
     }
 }
 
 /// XSalsa20 stays off the stitched kernel: with Salsa20's 8-block batch it
 /// lost at every size (see [`avx2_stitched`]).
-impl Keystream for XSalsa20 {
-    fn apply(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        self.apply_keystream(data)
-    }
-}
+impl Stitch for XSalsa20 {}
 
 /// What an AEAD's Poly1305 sees around the ciphertext.
 #[derive(Clone, Copy)]
@@ -189,22 +192,22 @@ impl Layout {
 }
 
 /// The short path's keystream: `buf` gets the keystream bytes before the
-/// message (the Poly1305 key first), then `data` XORed with its keystream,
-/// from one call; returns the end of the message in `buf`.
+/// message (the Poly1305 key first), then the message's keystream, from
+/// one call; returns the end of the message's keystream in `buf`.
 fn short_keystream(
-    cipher: &mut impl Keystream,
+    cipher: &mut impl KeyStream,
     layout: Layout,
-    data: &[u8],
+    len: usize,
     buf: &mut [u8; 64 + SHORT_MAX],
 ) -> Result<usize, Error> {
-    let start = layout.message_start();
-    let end = start + data.len();
-    buf[start..end].copy_from_slice(data);
-    cipher.apply(&mut buf[..end])?;
+    let end = layout.message_start() + len;
+    let keystream = &mut buf[..end];
+    keystream.fill(0);
+    cipher.apply_keystream(keystream)?;
     Ok(end)
 }
 
-/// Overwrites keystream and plaintext in the short path's buffer with zeros:
+/// Overwrites the keystream in the short path's buffer with zeros:
 /// word-wide stores, kept because `black_box` makes the buffer observable
 /// afterwards. (`Zeroize` on a byte slice writes one volatile byte at a
 /// time: 128 stores for a 64-byte message, a fifth of the whole seal.)
@@ -222,79 +225,89 @@ fn poly1305_key(keystream: &[u8]) -> &[u8; 32] {
 
 /// The keystream bytes before the message, the Poly1305 key first; leaves
 /// `cipher` at the start of the message. Zeroize after use.
-fn key_block(cipher: &mut impl Keystream, layout: Layout) -> Result<[u8; 64], Error> {
+fn key_block(cipher: &mut impl KeyStream, layout: Layout) -> Result<[u8; 64], Error> {
     let mut block = [0u8; 64];
-    cipher.apply(&mut block[..layout.message_start()])?;
+    cipher.apply_keystream(&mut block[..layout.message_start()])?;
     Ok(block)
 }
 
-/// Encrypts `data` in place with `cipher` (keyed, at byte 0) and returns
-/// the tag of `layout` over `aad` and the ciphertext. Long messages are
-/// encrypted and MACed a chunk at a time, in one pass over memory.
+/// Encrypts `data` (in place, or from its input into its output) with
+/// `cipher` (keyed, at byte 0) and returns the tag of `layout` over `aad`
+/// and the ciphertext. Long messages are encrypted and MACed a chunk at a
+/// time, in one pass over memory.
 fn seal(
-    mut cipher: impl Keystream,
+    mut cipher: impl Stitch,
     layout: Layout,
     aad: &[u8],
-    data: &mut [u8],
+    mut data: InOut<'_>,
 ) -> Result<[u8; TAG_LEN], Error> {
-    if data.len() <= SHORT_MAX {
+    let len = data.len();
+    if len <= SHORT_MAX {
         let mut buf = [0u8; 64 + SHORT_MAX];
-        let end = short_keystream(&mut cipher, layout, data, &mut buf)?;
+        let end = short_keystream(&mut cipher, layout, len, &mut buf)?;
         let mut mac = Poly1305::new(poly1305_key(&buf));
-        data.copy_from_slice(&buf[layout.message_start()..end]);
+        Xor::Simd128.apply(data.reborrow(), &buf[layout.message_start()..end]);
         wipe(&mut buf[..end]);
-        layout.mac(&mut mac, aad, data);
+        layout.mac(&mut mac, aad, data.into_output());
         return Ok(mac.finalize());
     }
     let mut block = key_block(&mut cipher, layout)?;
     let mut mac = Poly1305::new(poly1305_key(&block));
     block.zeroize();
     layout.before(&mut mac, aad);
-    let done = cipher.stitch(&mut mac, data, false)?;
-    for chunk in data[done..].chunks_mut(ONE_PASS_CHUNK) {
-        cipher.apply(chunk)?;
-        mac.update(chunk);
+    let done = cipher.stitch(&mut mac, data.reborrow(), false)?;
+    for chunk in data.split_at(done).1.chunks(ONE_PASS_CHUNK) {
+        mac.update(apply(&mut cipher, chunk)?);
     }
-    layout.after(&mut mac, aad.len(), data.len());
+    layout.after(&mut mac, aad.len(), len);
     Ok(mac.finalize())
 }
 
 /// Checks `tag` of `layout` over `aad` and the ciphertext in `data`, and
-/// decrypts `data` in place with `cipher` (keyed, at byte 0). Short
-/// messages are decrypted into a buffer of our own and copied out only once
-/// the tag has matched; long ones are MACed then decrypted a chunk at a
-/// time, and zeroed whole when the tag does not match.
+/// decrypts `data` (in place, or from its input into its output) with
+/// `cipher` (keyed, at byte 0). Short messages are MACed, then decrypted
+/// only once the tag has matched; long ones are MACed then decrypted a
+/// chunk at a time, and the output zeroed whole when the tag does not
+/// match (or anything else fails).
 fn open(
-    mut cipher: impl Keystream,
+    mut cipher: impl Stitch,
     layout: Layout,
     aad: &[u8],
-    data: &mut [u8],
+    mut data: InOut<'_>,
     tag: &[u8; TAG_LEN],
 ) -> Result<(), Error> {
-    if data.len() <= SHORT_MAX {
+    let len = data.len();
+    if len <= SHORT_MAX {
         let mut buf = [0u8; 64 + SHORT_MAX];
-        let end = short_keystream(&mut cipher, layout, data, &mut buf)?;
+        let end = short_keystream(&mut cipher, layout, len, &mut buf)?;
         let mut mac = Poly1305::new(poly1305_key(&buf));
-        layout.mac(&mut mac, aad, data);
+        layout.mac(&mut mac, aad, data.input());
         let verdict = mac.verify(tag);
         match verdict {
-            Ok(()) => data.copy_from_slice(&buf[layout.message_start()..end]),
-            Err(_) => data.zeroize(),
+            Ok(()) => Xor::Simd128.apply(data, &buf[layout.message_start()..end]),
+            Err(_) => data.into_output().zeroize(),
         }
         wipe(&mut buf[..end]);
         return verdict;
     }
-    let mut block = key_block(&mut cipher, layout)?;
-    let mut mac = Poly1305::new(poly1305_key(&block));
-    block.zeroize();
-    layout.before(&mut mac, aad);
-    let done = cipher.stitch(&mut mac, data, true)?;
-    for chunk in data[done..].chunks_mut(ONE_PASS_CHUNK) {
-        mac.update(chunk);
-        cipher.apply(chunk)?;
+    let mut opened = || {
+        let mut block = key_block(&mut cipher, layout)?;
+        let mut mac = Poly1305::new(poly1305_key(&block));
+        block.zeroize();
+        layout.before(&mut mac, aad);
+        let done = cipher.stitch(&mut mac, data.reborrow(), true)?;
+        for chunk in data.reborrow().split_at(done).1.chunks(ONE_PASS_CHUNK) {
+            mac.update(chunk.input());
+            apply(&mut cipher, chunk)?;
+        }
+        layout.after(&mut mac, aad.len(), len);
+        mac.verify(tag)
+    };
+    let verdict = opened();
+    if verdict.is_err() {
+        data.into_output().zeroize();
     }
-    layout.after(&mut mac, aad.len(), data.len());
-    mac.verify(tag).inspect_err(|_| data.zeroize())
+    verdict
 }
 
 /// The key every AEAD type holds, zeroized on drop.
@@ -307,52 +320,37 @@ impl Drop for SecretKey {
     }
 }
 
-/// `plaintext` sealed by `seal` into a new vector, the tag after the
-/// ciphertext (`tag_first` false) or before it.
-fn combined(
-    plaintext: &[u8],
+/// The tag's and the ciphertext's places in `sealed`, which must be
+/// `TAG_LEN` bytes longer than the `plaintext_len` bytes of plaintext: the
+/// tag after the ciphertext, or before it when `tag_first`.
+///
+/// # Errors
+///
+/// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
+/// [`Error::SealedLength`] when it is not `plaintext_len + TAG_LEN` long.
+fn sealed_parts(
+    sealed_len: usize,
+    plaintext_len: usize,
     tag_first: bool,
-    seal: impl FnOnce(&mut [u8]) -> [u8; TAG_LEN],
-) -> Vec<u8> {
-    let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
-    if tag_first {
-        out.extend_from_slice(&[0; TAG_LEN]);
-        out.extend_from_slice(plaintext);
-        let tag = seal(&mut out[TAG_LEN..]);
-        out[..TAG_LEN].copy_from_slice(&tag);
-    } else {
-        out.extend_from_slice(plaintext);
-        let tag = seal(&mut out);
-        out.extend_from_slice(&tag);
-    }
-    out
-}
-
-/// The plaintext of `sealed` (tag after the ciphertext, or before it when
-/// `tag_first`), opened by `open` in a new vector that is zeroed and dropped
-/// when the tag does not match.
-fn split_combined(
-    sealed: &[u8],
-    tag_first: bool,
-    open: impl FnOnce(&mut [u8], &[u8; TAG_LEN]) -> Result<(), Error>,
-) -> Result<Vec<u8>, Error> {
-    if sealed.len() < TAG_LEN {
+) -> Result<(std::ops::Range<usize>, std::ops::Range<usize>), Error> {
+    if sealed_len < TAG_LEN {
         return Err(Error::SealedTooShort {
-            len: sealed.len(),
+            len: sealed_len,
             tag_len: TAG_LEN,
         });
     }
-    let (tag, ciphertext) = if tag_first {
-        let (tag, ct) = sealed.split_at(TAG_LEN);
-        (tag, ct)
+    if sealed_len - TAG_LEN != plaintext_len {
+        return Err(Error::SealedLength {
+            sealed: sealed_len,
+            plaintext: plaintext_len,
+            tag_len: TAG_LEN,
+        });
+    }
+    Ok(if tag_first {
+        (0..TAG_LEN, TAG_LEN..sealed_len)
     } else {
-        let (ct, tag) = sealed.split_at(sealed.len() - TAG_LEN);
-        (tag, ct)
-    };
-    let tag: &[u8; TAG_LEN] = tag.try_into().expect("TAG_LEN bytes");
-    let mut out = ciphertext.to_vec();
-    open(&mut out, tag)?;
-    Ok(out)
+        (plaintext_len..sealed_len, 0..plaintext_len)
+    })
 }
 
 /// Declares an AEAD type: its key, the detached forms from `seal`/`open`
@@ -377,6 +375,71 @@ macro_rules! aead {
             /// A new key's AEAD.
             pub fn new(key: &[u8; KEY_LEN]) -> Self {
                 $t(SecretKey(*key))
+            }
+
+            /// Seals `plaintext` with `aad` under `nonce` into `sealed`,
+            /// which must be [`TAG_LEN`] bytes longer: the ciphertext and
+            /// the tag (see the type's documentation for their order), the
+            /// ciphertext written as the plaintext is read, in one pass.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::SealedLength`] (or [`Error::SealedTooShort`]) when
+            /// `sealed.len() != plaintext.len() + TAG_LEN`;
+            #[doc = concat!("an error also when ", $refused, ".")]
+            /// Nothing is written then.
+            pub fn encrypt_into(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                plaintext: &[u8],
+                sealed: &mut [u8],
+            ) -> Result<(), Error> {
+                let (tag_at, ct_at) = sealed_parts(sealed.len(), plaintext.len(), $tag_first)?;
+                let (tag, ciphertext) = if $tag_first {
+                    sealed.split_at_mut(ct_at.start)
+                } else {
+                    let (ct, tag) = sealed.split_at_mut(tag_at.start);
+                    (tag, ct)
+                };
+                let data = InOut::apart(plaintext, ciphertext)?;
+                tag.copy_from_slice(&self.seal_inout(nonce, aad, data)?);
+                Ok(())
+            }
+
+            /// Opens `sealed` (as [`Self::encrypt_into`] and
+            /// [`Self::encrypt`] make it) with `aad` under `nonce` into
+            /// `plaintext`, which must be [`TAG_LEN`] bytes shorter; the
+            /// plaintext is written as the ciphertext is read.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::AuthenticationFailed`] when the tag does not match
+            /// (and nothing else is said); [`Error::SealedTooShort`] when
+            /// `sealed` cannot hold a tag, [`Error::SealedLength`] when
+            /// `plaintext.len() + TAG_LEN != sealed.len()`;
+            #[doc = concat!("an error also when ", $refused, ".")]
+            /// On every error `plaintext` is all zeros: nothing that was not
+            /// authenticated is released.
+            pub fn decrypt_into(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                sealed: &[u8],
+                plaintext: &mut [u8],
+            ) -> Result<(), Error> {
+                let checked = sealed_parts(sealed.len(), plaintext.len(), $tag_first)
+                    .and_then(|parts| $check(aad, plaintext.len()).map(|()| parts));
+                let (tag_at, ct_at) = match checked {
+                    Ok(parts) => parts,
+                    Err(e) => {
+                        plaintext.zeroize();
+                        return Err(e);
+                    }
+                };
+                let tag: &[u8; TAG_LEN] = sealed[tag_at].try_into().expect("TAG_LEN bytes");
+                let data = InOut::apart(&sealed[ct_at], plaintext)?;
+                self.open_inout(nonce, aad, data, tag)
             }
 
             /// Encrypts `data` in place and returns the tag over the
@@ -411,9 +474,7 @@ macro_rules! aead {
                 aad: &[u8],
                 data: &mut [u8],
             ) -> Result<[u8; TAG_LEN], Error> {
-                $check(aad, data.len())?;
-                let ($key, $n) = (&self.0.0, nonce);
-                seal($cipher, $layout, aad, data)
+                self.seal_inout(nonce, aad, InOut::in_place(data))
             }
 
             /// Checks `tag` over the associated data and the ciphertext in
@@ -431,6 +492,32 @@ macro_rules! aead {
                 data: &mut [u8],
                 tag: &[u8; TAG_LEN],
             ) -> Result<(), Error> {
+                self.open_inout(nonce, aad, InOut::in_place(data), tag)
+            }
+
+            /// The detached seal of `data`, in place or from its input into
+            /// its output: what every encrypting method comes to.
+            pub(crate) fn seal_inout(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: InOut<'_>,
+            ) -> Result<[u8; TAG_LEN], Error> {
+                $check(aad, data.len())?;
+                let ($key, $n) = (&self.0.0, nonce);
+                seal($cipher, $layout, aad, data)
+            }
+
+            /// The detached open of `data`, in place or from its input into
+            /// its output (zeroed when the tag does not match): what every
+            /// decrypting method comes to.
+            pub(crate) fn open_inout(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: InOut<'_>,
+                tag: &[u8; TAG_LEN],
+            ) -> Result<(), Error> {
                 $check(aad, data.len())?;
                 let ($key, $n) = (&self.0.0, nonce);
                 open($cipher, $layout, aad, data, tag)
@@ -438,35 +525,43 @@ macro_rules! aead {
 
             /// Seals `plaintext` with `aad` under `nonce`: a new vector
             /// holding the ciphertext and the 16-byte tag (see the type's
-            /// documentation for their order).
+            /// documentation for their order), made by
+            /// [`Self::encrypt_into`].
             ///
             /// # Panics
             ///
             /// As [`Self::encrypt_in_place_detached`].
             pub fn encrypt(&self, nonce: &$nonce, aad: &[u8], plaintext: &[u8]) -> Vec<u8> {
-                combined(plaintext, $tag_first, |data| {
-                    self.encrypt_in_place_detached(nonce, aad, data)
-                })
+                let mut sealed = vec![0u8; plaintext.len() + TAG_LEN];
+                match self.encrypt_into(nonce, aad, plaintext, &mut sealed) {
+                    Ok(()) => sealed,
+                    Err(e) => panic!("{}: {e}", stringify!($t)),
+                }
             }
 
             /// Opens `sealed` (as [`Self::encrypt`] makes it) with `aad`
-            /// under `nonce`: the plaintext.
+            /// under `nonce`: the plaintext, made by [`Self::decrypt_into`].
             ///
             /// # Errors
             ///
             /// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
             /// [`Error::AuthenticationFailed`] when the tag does not match
-            /// (no plaintext is returned), and as
-            /// [`Self::decrypt_in_place_detached`].
+            /// (no plaintext is returned), and as [`Self::decrypt_into`].
             pub fn decrypt(
                 &self,
                 nonce: &$nonce,
                 aad: &[u8],
                 sealed: &[u8],
             ) -> Result<Vec<u8>, Error> {
-                split_combined(sealed, $tag_first, |data, tag| {
-                    self.decrypt_in_place_detached(nonce, aad, data, tag)
-                })
+                let Some(len) = sealed.len().checked_sub(TAG_LEN) else {
+                    return Err(Error::SealedTooShort {
+                        len: sealed.len(),
+                        tag_len: TAG_LEN,
+                    });
+                };
+                let mut plaintext = vec![0u8; len];
+                self.decrypt_into(nonce, aad, sealed, &mut plaintext)?;
+                Ok(plaintext)
             }
         }
 
@@ -487,7 +582,7 @@ aead! {
     nonce = [u8; NONCE_LEN],
     tag_first = false,
     check = check_len,
-    refused = "`data` is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
+    refused = "the message is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
     cipher = |key, nonce| ChaCha20::new(key, nonce),
     layout = Layout::Rfc8439,
 }
@@ -503,7 +598,7 @@ aead! {
     nonce = [u8; XNONCE_LEN],
     tag_first = false,
     check = check_len,
-    refused = "`data` is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
+    refused = "the message is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
     cipher = |key, nonce| ChaCha20::with_extended_nonce(key, nonce),
     layout = Layout::Rfc8439,
 }

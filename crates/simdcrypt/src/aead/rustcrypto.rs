@@ -16,14 +16,28 @@
 //! # Ok::<(), aead::Error>(())
 //! ```
 //!
-//! `aead::Error` carries no detail; the inherent methods say what went
-//! wrong.
+//! Separate input and output buffers are read and written in one pass, as
+//! [`ChaCha20Poly1305::encrypt_into`] does; in place, as
+//! [`ChaCha20Poly1305::encrypt_in_place_detached`]. `aead::Error` carries
+//! no detail; the inherent methods say what went wrong.
 
 use aead::consts::{U12, U16, U24, U32};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
 
 use super::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
+use crate::rustcrypto::parts;
+use crate::xor::{InOut, Parts};
+
+/// The simdcrypt form of an `inout` buffer.
+fn inout<'a>(buffer: InOutBuf<'a, 'a, u8>) -> InOut<'a> {
+    match parts(buffer) {
+        Parts::InPlace(data) => InOut::in_place(data),
+        Parts::Apart(input, output) => {
+            InOut::apart(input, output).expect("an InOutBuf's halves are equally long")
+        }
+    }
+}
 
 /// Implements the traits for `$t` with a nonce of `$nonce` bytes and the tag
 /// at `$position`.
@@ -52,8 +66,7 @@ macro_rules! aead_traits {
                 associated_data: &[u8],
                 buffer: InOutBuf<'_, '_, u8>,
             ) -> aead::Result<Tag<Self>> {
-                let data = buffer.into_out_with_copied_in();
-                self.try_encrypt_in_place_detached(&(*nonce).into(), associated_data, data)
+                self.seal_inout(&(*nonce).into(), associated_data, inout(buffer))
                     .map(Tag::<Self>::from)
                     .map_err(|_| aead::Error)
             }
@@ -65,11 +78,10 @@ macro_rules! aead_traits {
                 buffer: InOutBuf<'_, '_, u8>,
                 tag: &Tag<Self>,
             ) -> aead::Result<()> {
-                let data = buffer.into_out_with_copied_in();
-                self.decrypt_in_place_detached(
+                self.open_inout(
                     &(*nonce).into(),
                     associated_data,
-                    data,
+                    inout(buffer),
                     &(*tag).into(),
                 )
                 .map_err(|_| aead::Error)

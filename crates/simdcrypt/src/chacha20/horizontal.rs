@@ -183,10 +183,10 @@ macro_rules! horizontal {
         /// checks and jump tables (nor, on AVX2, its `vzeroupper`).
         #[target_feature(enable = $feature)]
         #[allow(dead_code)] // the one-block `sse2` rung has its own loop
-        pub(super) fn xor_one_block(state: &[u32; 16], counter: $crate::vertical::Counter, block: u64, data: &mut [u8]) {
+        pub(super) fn xor_one_block(state: &[u32; 16], counter: $crate::vertical::Counter, block: u64, data: $crate::xor::InOut<'_>) {
             debug_assert!(data.len() <= $crate::chacha20::BLOCK_LEN);
             let rows = single_rows::<1>(state, counter, block);
-            xor_single_rows(data.chunks_mut($crate::chacha20::BLOCK_LEN), rounds(rows), rows);
+            xor_single_rows(::core::iter::once(data), rounds(rows), rows);
         }
 
         /// The final addition of `S` blocks, their rows `x` after the rounds
@@ -195,12 +195,17 @@ macro_rules! horizontal {
         #[target_feature(enable = $feature)]
         #[allow(dead_code)] // the one-block `sse2` rung has no tail
         fn xor_single_rows<'a, const S: usize>(
-            chunks: impl Iterator<Item = &'a mut [u8]>,
+            chunks: impl Iterator<Item = $crate::xor::InOut<'a>>,
             z: [[::core::arch::x86_64::__m128i; 4]; S],
             x: [[::core::arch::x86_64::__m128i; 4]; S],
         ) {
             for ((chunk, z), x) in chunks.zip(z).zip(x) {
-                xor_block(chunk, ::std::array::from_fn(|i| ::core::arch::x86_64::_mm_add_epi32(z[i], x[i])));
+                let (src, dst, len) = chunk.into_raw();
+                let ks = ::std::array::from_fn(|i| ::core::arch::x86_64::_mm_add_epi32(z[i], x[i]));
+                // SAFETY: `into_raw` gives `len` (at most a block) bytes
+                // readable at `src` and writable at `dst`, the same or
+                // apart.
+                unsafe { xor_block(src, dst, len, ks) };
             }
         }
 
@@ -218,10 +223,10 @@ macro_rules! horizontal {
             state: &[u32; 16],
             counter: $crate::vertical::Counter,
             block: u64,
-            data: &mut [u8],
+            data: $crate::xor::InOut<'_>,
         ) {
             let rows = single_rows::<N>(state, counter, block);
-            xor_single_rows(data.chunks_mut($crate::chacha20::BLOCK_LEN), rounds(rows), rows);
+            xor_single_rows(data.chunks($crate::chacha20::BLOCK_LEN), rounds(rows), rows);
         }
 
         /// The keystream from block `block` of `state` on (its counter
@@ -233,10 +238,10 @@ macro_rules! horizontal {
             state: &[u32; 16],
             counter: $crate::vertical::Counter,
             block: u64,
-            data: &mut [u8],
+            data: $crate::xor::InOut<'_>,
         ) {
             const BLOCK_LEN: usize = $crate::chacha20::BLOCK_LEN;
-            for (i, chunk) in data.chunks_mut(3 * BLOCK_LEN).enumerate() {
+            for (i, chunk) in data.chunks(3 * BLOCK_LEN).enumerate() {
                 let b = block.wrapping_add(3 * i as u64);
                 match chunk.len().div_ceil(BLOCK_LEN) {
                     1 => xor_interleaved::<1>(state, counter, b, chunk),
@@ -273,7 +278,7 @@ macro_rules! horizontal {
             state: &[u32; 16],
             counter: $crate::vertical::Counter,
             block: u64,
-            data: &mut [u8],
+            data: $crate::xor::InOut<'_>,
         ) {
             use ::core::arch::x86_64::{
                 __m128i, __m256i, _mm256_add_epi32, _mm256_permute2x128_si256, _mm256_set_m128i,
@@ -294,7 +299,7 @@ macro_rules! horizontal {
                 double_round_pairs(&mut zp);
                 double_round_rows(&mut zs);
             }
-            let mut chunks = data.chunks_mut($crate::chacha20::BLOCK_LEN);
+            let mut chunks = data.chunks($crate::chacha20::BLOCK_LEN);
             for (z, x) in zp.into_iter().zip(pairs) {
                 let [a, b, c, d]: [__m256i; 4] = ::std::array::from_fn(|i| _mm256_add_epi32(z[i], x[i]));
                 let low = [
@@ -307,7 +312,11 @@ macro_rules! horizontal {
                 ];
                 for keystream in [low, high] {
                     if let Some(chunk) = chunks.next() {
-                        xor_block_ymm(chunk, keystream);
+                        let (src, dst, len) = chunk.into_raw();
+                        // SAFETY: `into_raw` gives `len` (at most a block)
+                        // bytes readable at `src` and writable at `dst`,
+                        // the same or apart.
+                        unsafe { xor_block_ymm(src, dst, len, keystream) };
                     }
                 }
             }
@@ -324,7 +333,7 @@ macro_rules! horizontal {
             state: &[u32; 16],
             counter: $crate::vertical::Counter,
             block: u64,
-            data: &mut [u8],
+            data: $crate::xor::InOut<'_>,
         ) {
             debug_assert!(data.len() <= 7 * $crate::chacha20::BLOCK_LEN);
             match data.len().div_ceil($crate::chacha20::BLOCK_LEN) {

@@ -54,8 +54,9 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use crate::rung::rungs;
-use crate::stream::{BlockKeystream, Position, cipher_methods};
+use crate::stream::{BlockKeystream, Position, stream_cipher};
 use crate::vertical::Counter;
+use crate::xor::InOut;
 use crate::{Error, Xor};
 
 /// The ChaCha quarter round (RFC 8439 §2.1) on four SIMD registers, lane by
@@ -118,7 +119,7 @@ macro_rules! rung_xor_keystream {
             state: &[u32; 16],
             counter: $crate::vertical::Counter,
             block: u64,
-            data: &mut [u8],
+            data: $crate::xor::InOut<'_>,
         ) {
             let mut block = block;
             let rest = data;
@@ -258,7 +259,7 @@ impl Impl {
         state: &[u32; 16],
         counter: Counter,
         block: u64,
-        data: &mut [u8],
+        data: InOut<'_>,
     ) {
         let one_block = data.len() <= BLOCK_LEN;
         match self {
@@ -305,11 +306,11 @@ impl Impl {
         xor: Xor,
         state: &[u32; 16],
         (counter, block): (Counter, u64),
-        data: &mut [u8],
+        data: InOut<'_>,
     ) {
         let mut x = *state;
         counter.set(&mut x, block);
-        for chunk in data.chunks_mut(BLOCK_LEN) {
+        for chunk in data.chunks(BLOCK_LEN) {
             xor.apply(chunk, &keystream_block(&self.permute(&x), &x));
             counter.add(&mut x, 1);
         }
@@ -427,12 +428,12 @@ impl<const N: usize> BlockKeystream for Core<N> {
     };
 
     #[inline]
-    fn xor_blocks(&self, counter: u64, data: &mut [u8]) {
+    fn xor_blocks(&self, counter: u64, data: InOut<'_>) {
         self.imp
             .xor_keystream(self.xor, &self.state, Self::COUNTER, counter, data);
     }
 
-    fn xor_partial_block(&self, counter: u64, offset: usize, data: &mut [u8]) {
+    fn xor_partial_block(&self, counter: u64, offset: usize, data: InOut<'_>) {
         let x = self.at(counter);
         let ks = keystream_block(&self.imp.permute(&x), &x);
         self.xor.apply(data, &ks[offset..]);
@@ -454,7 +455,8 @@ impl<const N: usize> Drop for Core<N> {
 ///
 /// A request that would run past the last block of the keystream is refused
 /// with [`Error::KeystreamExhausted`], never wrapped into reused keystream.
-/// The key is zeroized on drop.
+/// The key is zeroized on drop. A [`KeyStream`](crate::KeyStream), whose
+/// methods it also has as its own.
 pub struct ChaCha<const N: usize> {
     core: Core<N>,
     position: Position,
@@ -571,9 +573,9 @@ impl<const N: usize> ChaCha<N> {
             position: Position::default(),
         }
     }
-
-    cipher_methods!(Impl, Core<N>);
 }
+
+stream_cipher!([const N: usize] ChaCha<N>, impl = Impl, core = Core<N>);
 
 impl<const N: usize> fmt::Debug for ChaCha<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -601,7 +603,7 @@ mod tests {
             let mut x = *state;
             counter.set(&mut x, block + i as u64);
             let ks = keystream_block(&reference::double_rounds(&x, DOUBLE_ROUNDS), &x);
-            crate::xor::bytewise(chunk, &ks);
+            InOut::in_place(chunk).xor_bytewise(&ks);
         }
     }
 
@@ -641,15 +643,30 @@ mod tests {
             for (counter, block) in cases {
                 let mut expected = pattern.clone();
                 reference_xor(&state, counter, block, &mut expected);
+                let input = [&[0u8][..], &pattern].concat();
                 for len in 0..=MAX {
                     if !counter.wide && block + (len as u64).div_ceil(64) > 1 << 32 {
                         continue;
                     }
                     let mut data = pattern[..len].to_vec();
-                    imp.xor_keystream(Xor::Bytewise, &state, counter, block, &mut data);
+                    imp.xor_keystream(
+                        Xor::Bytewise,
+                        &state,
+                        counter,
+                        block,
+                        InOut::in_place(&mut data),
+                    );
                     assert!(
                         data == expected[..len],
                         "{imp}: {counter:?}, block {block:#x}, {len} bytes"
+                    );
+                    // Out of place, from and to odd addresses.
+                    let mut out = vec![0u8; len + 3];
+                    let io = InOut::apart(&input[1..=len], &mut out[3..]).unwrap();
+                    imp.xor_keystream(Xor::Bytewise, &state, counter, block, io);
+                    assert!(
+                        out[3..] == expected[..len] && out[..3] == [0; 3],
+                        "{imp} out of place: {counter:?}, block {block:#x}, {len} bytes"
                     );
                 }
             }

@@ -54,7 +54,11 @@ vertical_batches! {
 ///
 /// The CPU must have AVX-512F and AVX-512VL.
 #[target_feature(enable = "avx512f,avx512vl")]
-pub(super) unsafe fn xor_keystream(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+pub(super) unsafe fn xor_keystream(
+    input: &[u32; 16],
+    double_rounds: usize,
+    data: crate::xor::InOut<'_>,
+) {
     let mut block = COUNTER.get(input);
     let rest = xor_batches_16(input, COUNTER, &mut block, double_rounds, data);
     let rest = xor_batches_8(input, COUNTER, &mut block, double_rounds, rest);

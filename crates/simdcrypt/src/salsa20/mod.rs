@@ -41,7 +41,8 @@ use std::fmt;
 use zeroize::Zeroize;
 
 use crate::rung::rungs;
-use crate::stream::{BlockKeystream, Position, cipher_methods};
+use crate::stream::{BlockKeystream, Position, stream_cipher};
+use crate::xor::InOut;
 use crate::{Error, Xor};
 use vertical::COUNTER;
 
@@ -163,7 +164,7 @@ impl Impl {
 
     /// XORs keystream from the block whose state is `input` into `data`.
     /// Only called with rungs that passed [`Impl::require`].
-    fn xor_keystream(self, xor: Xor, input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+    fn xor_keystream(self, xor: Xor, input: &[u32; 16], double_rounds: usize, data: InOut<'_>) {
         match self {
             Impl::Reference => xor_blocks(
                 |x| reference::double_rounds(x, double_rounds),
@@ -234,10 +235,10 @@ fn xor_blocks(
     permute: impl Fn(&[u32; 16]) -> [u32; 16],
     xor: Xor,
     input: &[u32; 16],
-    data: &mut [u8],
+    data: InOut<'_>,
 ) {
     let mut x = *input;
-    for chunk in data.chunks_mut(BLOCK_LEN) {
+    for chunk in data.chunks(BLOCK_LEN) {
         let ks = keystream_block(&permute(&x), &x);
         xor.apply(chunk, &ks);
         COUNTER.add(&mut x, 1);
@@ -250,9 +251,9 @@ fn xor_blocks(
 /// and the latency of one block's chain hides that of the others.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn xor_tail(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+fn xor_tail(input: &[u32; 16], double_rounds: usize, data: InOut<'_>) {
     let mut x = *input;
-    for chunk in data.chunks_mut(3 * BLOCK_LEN) {
+    for chunk in data.chunks(3 * BLOCK_LEN) {
         match chunk.len().div_ceil(BLOCK_LEN) {
             1 => xor_blocks(
                 |x| SINGLE_BLOCK.permute(x, double_rounds),
@@ -271,10 +272,10 @@ fn xor_tail(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
 /// states; `data` spans `N` blocks, the last maybe partly.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn xor_interleaved<const N: usize>(input: &[u32; 16], double_rounds: usize, data: &mut [u8]) {
+fn xor_interleaved<const N: usize>(input: &[u32; 16], double_rounds: usize, data: InOut<'_>) {
     let states: [[u32; 16]; N] = std::array::from_fn(|i| COUNTER.plus(input, i as u64));
     let permuted = sse2_shuffle::double_rounds_interleaved(&states, double_rounds);
-    for (chunk, (z, x)) in data.chunks_mut(BLOCK_LEN).zip(permuted.iter().zip(&states)) {
+    for (chunk, (z, x)) in data.chunks(BLOCK_LEN).zip(permuted.iter().zip(&states)) {
         Xor::Simd128.apply(chunk, &keystream_block(z, x));
     }
 }
@@ -355,12 +356,12 @@ impl<const DOUBLE_ROUNDS: usize> BlockKeystream for Core<DOUBLE_ROUNDS> {
     const PRIMITIVE: &'static str = "salsa20";
     const LAST_BLOCK: u64 = u64::MAX;
 
-    fn xor_blocks(&self, counter: u64, data: &mut [u8]) {
+    fn xor_blocks(&self, counter: u64, data: InOut<'_>) {
         let x = self.at(counter);
         self.imp.xor_keystream(self.xor, &x, DOUBLE_ROUNDS, data);
     }
 
-    fn xor_partial_block(&self, counter: u64, offset: usize, data: &mut [u8]) {
+    fn xor_partial_block(&self, counter: u64, offset: usize, data: InOut<'_>) {
         let x = self.at(counter);
         let ks = keystream_block(&self.imp.permute(&x, DOUBLE_ROUNDS), &x);
         self.xor.apply(data, &ks[offset..]);
@@ -379,7 +380,8 @@ impl<const DOUBLE_ROUNDS: usize> Drop for Core<DOUBLE_ROUNDS> {
 ///
 /// The keystream is 2^64 blocks of 64 bytes; a request that would run past
 /// the last block is refused with [`Error::KeystreamExhausted`], never
-/// wrapped. The key is zeroized on drop.
+/// wrapped. The key is zeroized on drop. A [`KeyStream`](crate::KeyStream),
+/// whose methods it also has as its own.
 pub struct Salsa<const DOUBLE_ROUNDS: usize> {
     core: Core<DOUBLE_ROUNDS>,
     position: Position,
@@ -418,9 +420,9 @@ impl<const DOUBLE_ROUNDS: usize> Salsa<DOUBLE_ROUNDS> {
             position: Position::default(),
         }
     }
-
-    cipher_methods!(Impl, Core<DOUBLE_ROUNDS>);
 }
+
+stream_cipher!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, impl = Impl, core = Core<DOUBLE_ROUNDS>);
 
 impl<const DOUBLE_ROUNDS: usize> fmt::Debug for Salsa<DOUBLE_ROUNDS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -435,9 +437,12 @@ impl<const DOUBLE_ROUNDS: usize> fmt::Debug for Salsa<DOUBLE_ROUNDS> {
 
 /// XSalsa20 ("Extending the Salsa20 nonce" §3): Salsa20/20 keyed with
 /// `HSalsa20(key, nonce[0..16])` and the nonce `nonce[16..24]`, so that random
-/// 192-bit nonces are safe. Same methods as [`Salsa20`].
-#[derive(Debug)]
-pub struct XSalsa20(Salsa20);
+/// 192-bit nonces are safe. A [`KeyStream`](crate::KeyStream) of 2^64
+/// blocks, with the same methods as [`Salsa20`].
+pub struct XSalsa20 {
+    core: Core<10>,
+    position: Position,
+}
 
 impl XSalsa20 {
     /// A cipher at byte 0 of the keystream, on the fastest rung.
@@ -445,60 +450,20 @@ impl XSalsa20 {
         let n0: [u8; 16] = std::array::from_fn(|i| nonce[i]);
         let n1: [u8; NONCE_LEN] = std::array::from_fn(|i| nonce[16 + i]);
         let mut subkey = hsalsa20(key, &n0);
-        let cipher = Salsa20::new(&subkey, &n1);
+        let Salsa20 { core, position } = Salsa20::new(&subkey, &n1);
         subkey.zeroize();
-        XSalsa20(cipher)
+        XSalsa20 { core, position }
     }
+}
 
-    /// The same cipher on the rung `imp`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
-    pub fn with_impl(self, imp: Impl) -> Result<Self, Error> {
-        self.0.with_impl(imp).map(XSalsa20)
-    }
+stream_cipher!([] XSalsa20, impl = Impl, core = Core<10>);
 
-    /// The same cipher XORing with `xor` on its single-block rungs.
-    pub fn with_xor(self, xor: Xor) -> Self {
-        XSalsa20(self.0.with_xor(xor))
-    }
-
-    /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.0.implementation()
-    }
-
-    /// Moves to byte `byte_offset` of the keystream.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] beyond 2^70.
-    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
-        self.0.seek(byte_offset)
-    }
-
-    /// The current byte offset in the keystream.
-    pub fn position(&self) -> u128 {
-        self.0.position()
-    }
-
-    /// XORs the keystream into `data` in place, resuming where the last call
-    /// stopped.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] past the last block.
-    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        self.0.apply_keystream(data)
-    }
-
-    /// `output = input ⊕ keystream`, resuming where the last call stopped.
-    ///
-    /// # Errors
-    ///
-    /// As [`Salsa::xor_into`].
-    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        self.0.xor_into(input, output)
+impl fmt::Debug for XSalsa20 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("XSalsa20")
+            .field("impl", &self.core.imp)
+            .field("xor", &self.core.xor)
+            .field("position", &self.position.get())
+            .finish_non_exhaustive()
     }
 }

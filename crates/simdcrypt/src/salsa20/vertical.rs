@@ -35,12 +35,14 @@ pub(super) use doubleround;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use crate::Xor;
+    use crate::xor::InOut;
 
     /// Every length 0..=2100 (so every path of the 16/8/4/1 cascade and
     /// every partial last block), counters at and below the carry into word
     /// 9 and at the end of the keystream, Salsa20/20, /12 and /8: the rung's
-    /// XOR against the scalar no-transpose rung's.
-    fn check(name: &str, xor_keystream: impl Fn(&[u32; 16], usize, &mut [u8])) {
+    /// XOR against the scalar no-transpose rung's, in place and from an
+    /// input into an output (at odd addresses).
+    fn check(name: &str, xor_keystream: impl Fn(&[u32; 16], usize, InOut<'_>)) {
         const MAX: usize = 2100;
         let pattern: Vec<u8> = (0..MAX).map(|i| (i * 151 + 7) as u8).collect();
         let counters = [
@@ -61,14 +63,22 @@ mod tests {
                     |x| super::super::no_transpose::double_rounds(x, double_rounds),
                     Xor::Bytewise,
                     &state,
-                    &mut expected,
+                    InOut::in_place(&mut expected),
                 );
+                let input = [&[0u8][..], &pattern].concat();
                 for len in 0..=MAX {
                     let mut data = pattern[..len].to_vec();
-                    xor_keystream(&state, double_rounds, &mut data);
+                    xor_keystream(&state, double_rounds, InOut::in_place(&mut data));
                     assert!(
                         data == expected[..len],
                         "{name}: {double_rounds} double-rounds, counter {counter:#x}, {len} bytes"
+                    );
+                    let mut out = vec![0u8; len + 3];
+                    let io = InOut::apart(&input[1..=len], &mut out[3..]).unwrap();
+                    xor_keystream(&state, double_rounds, io);
+                    assert!(
+                        out[3..] == expected[..len] && out[..3] == [0; 3],
+                        "{name} out of place: {double_rounds} double-rounds, counter {counter:#x}, {len} bytes"
                     );
                 }
             }

@@ -3,9 +3,14 @@
 //!
 //! The single-block rungs produce a 64-byte keystream block and XOR it with
 //! one of these; the multi-block rungs XOR straight from their registers.
+//! Either way the data is an [`InOut`]: in place, or an input read and an
+//! output written in the same pass.
 
+mod inout;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
+
+pub(crate) use inout::{InOut, Parts};
 
 use crate::Error;
 
@@ -32,13 +37,13 @@ impl Xor {
         }
     }
 
-    /// `data[i] ^= keystream[i]` for every `i < data.len()`; `keystream`
-    /// must be at least as long as `data`.
+    /// `output[i] = input[i] ^ keystream[i]` for every `i < data.len()`;
+    /// `keystream` must be at least as long as `data`.
     #[inline]
-    pub(crate) fn apply(self, data: &mut [u8], keystream: &[u8]) {
+    pub(crate) fn apply(self, data: InOut<'_>, keystream: &[u8]) {
         debug_assert!(keystream.len() >= data.len());
         match self {
-            Xor::Bytewise => bytewise(data, keystream),
+            Xor::Bytewise => data.xor_bytewise(keystream),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86-64 baseline.
             Xor::Simd128 => unsafe { sse2::xor(data, keystream) },
@@ -64,28 +69,19 @@ impl std::str::FromStr for Xor {
     }
 }
 
-/// `c0`: byte by byte.
-#[inline]
-pub(crate) fn bytewise(data: &mut [u8], keystream: &[u8]) {
-    for (d, k) in data.iter_mut().zip(keystream) {
-        *d ^= k;
-    }
-}
-
 /// `c1` off x86-64: 16 bytes at a time in a `u128`, then byte-wise.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn portable_u128(data: &mut [u8], keystream: &[u8]) {
-    // Trim the keystream so that its remainder lines up with the data's.
-    let keystream = &keystream[..data.len()];
-    let mut chunks = data.chunks_exact_mut(16);
-    let mut ks = keystream.chunks_exact(16);
-    for (d, k) in (&mut chunks).zip(&mut ks) {
-        let x =
-            u128::from_ne_bytes(d.try_into().unwrap()) ^ u128::from_ne_bytes(k.try_into().unwrap());
-        d.copy_from_slice(&x.to_ne_bytes());
+fn portable_u128(data: InOut<'_>, keystream: &[u8]) {
+    let whole = data.len() / 16 * 16;
+    let (head, tail) = data.split_at(whole);
+    let (ks, ks_tail) = keystream.split_at(whole);
+    for (chunk, k) in head.chunks(16).zip(ks.chunks_exact(16)) {
+        let word = |b: &[u8]| u128::from_ne_bytes(b.try_into().expect("16 bytes"));
+        let x = word(chunk.input()) ^ word(k);
+        chunk.into_output().copy_from_slice(&x.to_ne_bytes());
     }
-    bytewise(chunks.into_remainder(), ks.remainder());
+    tail.xor_bytewise(ks_tail);
 }
 
 #[cfg(test)]
@@ -97,13 +93,18 @@ mod tests {
         let ks: Vec<u8> = (0..80u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
         for len in 0..=80 {
             let plain: Vec<u8> = (0..len as u8).collect();
-            let mut a = plain.clone();
-            let mut b = plain.clone();
-            Xor::Bytewise.apply(&mut a, &ks);
-            Xor::Simd128.apply(&mut b, &ks);
-            assert_eq!(a, b, "length {len}");
             let want: Vec<u8> = plain.iter().zip(&ks).map(|(p, k)| p ^ k).collect();
-            assert_eq!(a, want);
+            for xor in Xor::ALL {
+                let mut a = plain.clone();
+                xor.apply(InOut::in_place(&mut a), &ks);
+                assert_eq!(a, want, "{xor} in place, length {len}");
+                // Out of place from and to odd addresses.
+                let input = [&[0u8][..], &plain].concat();
+                let mut out = vec![0u8; len + 3];
+                xor.apply(InOut::apart(&input[1..], &mut out[3..]).unwrap(), &ks);
+                assert_eq!(out[3..], want, "{xor} out of place, length {len}");
+                assert_eq!(out[..3], [0; 3]);
+            }
         }
     }
 }
