@@ -35,6 +35,7 @@ pub mod keys;
 pub mod pq;
 pub mod scrypt;
 pub mod stream;
+pub mod testkit;
 pub mod x25519;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,172 +1,105 @@
-//! Every vector of the age testkit (C2SP CCTV, `tests/data/testkit/`): the
-//! outcome class it expects, and the SHA-256 of every plaintext byte that
-//! was released, failures included.
+//! Every vector of the age testkit (C2SP CCTV, `tests/data/testkit/`), at
+//! one thread and at three, through the checking kit
+//! [`simdcrypt_age::testkit`]: the outcome class it expects, and the
+//! SHA-256 of every plaintext byte that was released, failures included.
 
-use std::io::{BufReader, Read};
 use std::num::NonZeroUsize;
 
-use simdcrypt::hash::Sha256;
-use simdcrypt_age::armor::ArmoredReader;
-use simdcrypt_age::keys::AnyIdentity;
-use simdcrypt_age::{Decryptor, Error, Identity, Threads, scrypt};
-
-/// One vector: its header keys and its age file.
-struct Vector {
-    name: String,
-    expect: String,
-    payload: Option<String>,
-    identities: Vec<String>,
-    passphrases: Vec<String>,
-    armored: bool,
-    file: Vec<u8>,
-}
-
-fn load(path: &std::path::Path) -> Vector {
-    let bytes = std::fs::read(path).unwrap();
-    let split = bytes
-        .windows(2)
-        .position(|w| w == b"\n\n")
-        .expect("a blank line after the keys");
-    let keys = std::str::from_utf8(&bytes[..split]).unwrap();
-    let mut file = bytes[split + 2..].to_vec();
-    let mut v = Vector {
-        name: path.file_name().unwrap().to_string_lossy().into_owned(),
-        expect: String::new(),
-        payload: None,
-        identities: vec![],
-        passphrases: vec![],
-        armored: false,
-        file: vec![],
-    };
-    for line in keys.lines() {
-        let (key, value) = line.split_once(": ").unwrap();
-        match key {
-            "expect" => v.expect = value.into(),
-            "payload" => v.payload = Some(value.into()),
-            "identity" => v.identities.push(value.into()),
-            "passphrase" => v.passphrases.push(value.into()),
-            "armored" => v.armored = value == "yes",
-            "compressed" => {
-                assert_eq!(value, "zlib");
-                let mut out = Vec::new();
-                flate2::read::ZlibDecoder::new(&file[..])
-                    .read_to_end(&mut out)
-                    .unwrap();
-                file = out;
-            }
-            _ => {}
-        }
-    }
-    v.file = file;
-    v
-}
-
-/// The testkit's outcome class of an error.
-fn class(e: &Error) -> &'static str {
-    match e {
-        Error::Armor(_) => "armor failure",
-        Error::Header(_)
-        | Error::UnsupportedVersion(_)
-        | Error::ScryptNotAlone
-        | Error::WorkFactorTooLarge { .. } => "header failure",
-        Error::NoMatch | Error::WrongPassphrase => "no match",
-        Error::HeaderMac => "HMAC failure",
-        Error::Truncated
-        | Error::Chunk(_)
-        | Error::LastChunk(_)
-        | Error::EmptyFinalChunk(_)
-        | Error::TrailingData(_) => "payload failure",
-        _ => "an error outside the testkit's classes",
-    }
-}
-
-/// Decrypts a vector's file, returning the plaintext released and the
-/// outcome.
-fn run(v: &Vector, threads: Threads) -> (Vec<u8>, Result<(), Error>) {
-    let mut out = Vec::new();
-    let result = (|| {
-        // Armored vectors are read as armor (as the testkit's own harness
-        // does); the others through the detection the command line uses.
-        let input = BufReader::new(&v.file[..]);
-        let reader = if v.armored {
-            ArmoredReader::armored(input)
-        } else {
-            ArmoredReader::new(input)
-        };
-        let decryptor = Decryptor::new(reader)?;
-        let ids: Vec<AnyIdentity> = v
-            .identities
-            .iter()
-            .map(|s| s.parse())
-            .collect::<Result<_, _>>()?;
-        let pass: Vec<scrypt::Identity> = v
-            .passphrases
-            .iter()
-            .map(|p| scrypt::Identity::new(p.as_bytes(), scrypt::DEFAULT_MAX_WORK_FACTOR))
-            .collect();
-        let all: Vec<&dyn Identity> = ids
-            .iter()
-            .map(|i| i as &dyn Identity)
-            .chain(pass.iter().map(|p| p as &dyn Identity))
-            .collect();
-        let file_key = decryptor.file_key(&all)?;
-        decryptor.decrypt(&file_key, &mut out, threads)?;
-        Ok(())
-    })();
-    (out, result)
-}
+use simdcrypt_age::Threads;
+use simdcrypt_age::testkit::{self, Vector};
 
 #[test]
 fn every_testkit_vector_has_its_expected_outcome() {
+    // The embedded list is the directory's, file for file.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/testkit");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
-        .map(|e| e.unwrap().path())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    paths.sort();
-    assert!(paths.len() >= 140, "the testkit is incomplete");
+    on_disk.sort();
+    let embedded: Vec<&str> = testkit::FILES.iter().map(|&(name, _)| name).collect();
+    assert_eq!(embedded, on_disk, "the embedded testkit is stale");
+    assert!(embedded.len() >= 140, "the testkit is incomplete");
+
     let mut failures = Vec::new();
-    for path in &paths {
-        let v = load(path);
+    for vector in testkit::vectors() {
+        let v: Vector = match vector {
+            Ok(v) => v,
+            Err(malformed) => {
+                failures.push(malformed.to_string());
+                continue;
+            }
+        };
         for threads in [
             Threads::Count(NonZeroUsize::MIN),
             Threads::Count(NonZeroUsize::new(3).unwrap()),
         ] {
-            let (out, result) = run(&v, threads);
-            let got = match &result {
-                Ok(()) => "success",
-                // The testkit counts a payload cut inside its 16-byte nonce
-                // as a header failure (Go age reads the nonce with the
-                // header); the nonce is the payload's, and the file is
-                // truncated.
-                Err(Error::Truncated) if v.name.ends_with("_nonce") => "header failure",
-                Err(e) => class(e),
-            };
-            if got != v.expect {
-                failures.push(format!(
-                    "{}: expected {}, got {got} ({result:?})",
-                    v.name, v.expect
-                ));
-            } else if let Some(hash) = &v.payload {
-                let digest: String = Sha256::digest(&out)
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect();
-                if &digest != hash {
-                    failures.push(format!(
-                        "{}: released plaintext has the wrong hash ({} bytes)",
-                        v.name,
-                        out.len()
-                    ));
-                }
+            if let Err(failure) = v.check(threads) {
+                failures.push(format!("{} ({threads:?}): {failure}", v.name));
             }
         }
     }
     assert!(
         failures.is_empty(),
-        "{} of {} vectors failed:\n{}",
+        "{} failures over {} vectors:\n{}",
         failures.len(),
-        paths.len(),
+        embedded.len(),
         failures.join("\n")
+    );
+}
+
+/// A malformed vector is an error naming it, never a panic.
+#[test]
+fn malformed_vectors_are_errors() {
+    let cases: [(&str, &[u8]); 8] = [
+        ("no_blank_line", b"expect: success\n"),
+        ("not_utf8", b"expect: \xff\n\nage"),
+        ("no_colon", b"expect success\n\nage"),
+        ("no_expect", b"payload: 00\n\nage"),
+        ("unknown_class", b"expect: maybe\n\nage"),
+        ("short_payload", b"expect: success\npayload: abcd\n\nage"),
+        (
+            "other_compression",
+            b"expect: success\ncompressed: gzip\n\nage",
+        ),
+        (
+            "broken_zlib",
+            b"expect: success\ncompressed: zlib\n\nnot zlib",
+        ),
+    ];
+    for (name, bytes) in cases {
+        let err = Vector::parse(name, bytes).unwrap_err();
+        assert_eq!(err.vector, name);
+        assert!(err.to_string().contains(name), "{err}");
+    }
+    let ok = Vector::parse("ok", b"expect: no match\ncomment: x\nfile key: y\n\nage").unwrap();
+    assert_eq!(ok.expect, testkit::Class::NoMatch);
+    assert_eq!(ok.file, b"age");
+}
+
+/// The checker notices a wrong class and a wrong plaintext hash.
+#[test]
+fn the_checker_reports_mismatches() {
+    let one = Threads::Count(NonZeroUsize::MIN);
+    let mut v = testkit::vectors()
+        .map(Result::unwrap)
+        .find(|v| v.expect == testkit::Class::Success && v.payload.is_some())
+        .expect("a successful vector with a payload");
+    assert_eq!(v.check(one), Ok(()));
+    let good = v.payload.unwrap();
+    v.payload.as_mut().unwrap()[0] ^= 1;
+    assert!(matches!(
+        v.check(one),
+        Err(testkit::Failure::Payload { .. })
+    ));
+    v.payload = Some(good);
+    v.expect = testkit::Class::HmacFailure;
+    assert_eq!(
+        v.check(one),
+        Err(testkit::Failure::Class {
+            expected: testkit::Class::HmacFailure,
+            got: testkit::Class::Success,
+            error: None,
+        })
     );
 }
