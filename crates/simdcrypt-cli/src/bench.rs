@@ -20,9 +20,15 @@ use simdcrypt::timer::{self, UNIT, Unit};
 
 use crate::cli::BenchArgs;
 use crate::error::CliError;
+use crate::output::{Content, Output};
+
+mod plot;
 
 /// Message sizes when `--size` is not given.
 const DEFAULT_SIZES: [u64; 5] = [64, 1024, 8192, 16384, 1 << 20];
+/// Message sizes of a plot when `--size` is not given: every power of two
+/// from 64 B (2^6) to 1 MiB (2^20).
+const PLOT_SIZES: std::ops::RangeInclusive<u32> = 6..=20;
 /// Time spent measuring one cell when `--reps` is not given.
 const CELL_TIME: Duration = Duration::from_millis(200);
 /// Time spent warming up before each cell.
@@ -266,10 +272,15 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         drop(subject.op(rung.name)?);
         vec![rung]
     };
-    let sizes = if args.size.is_empty() {
-        DEFAULT_SIZES.to_vec()
-    } else {
-        args.size.clone()
+    let sizes = match (&args.size, &args.plot) {
+        (given, _) if !given.is_empty() => given.clone(),
+        (_, Some(_)) => PLOT_SIZES.map(|k| 1 << k).collect(),
+        (_, None) => DEFAULT_SIZES.to_vec(),
+    };
+    // An output that cannot be written is refused before the measuring.
+    let plot_output = match &args.plot {
+        Some(path) => Some(Output::open(path, args.force, Content::Text)?),
+        None => None,
     };
     let clock = Clock::calibrate();
 
@@ -300,6 +311,27 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         print_text(&mut out, subject, &clock, &cells, &per_block, &skipped)?;
     }
     out.flush()?;
+    if let Some(mut output) = plot_output {
+        let series: Vec<plot::Series> = rungs
+            .iter()
+            .filter(|r| r.available)
+            .map(|r| plot::Series {
+                name: r.name,
+                points: cells
+                    .iter()
+                    .filter(|c| c.imp == *r)
+                    .map(|c| (c.size, clock.gb_per_s(c.size, c.stats.median)))
+                    .collect(),
+            })
+            .collect();
+        let title = format!(
+            "simdcrypt bench: {} on {}",
+            subject.name(),
+            plot::cpu_name()
+        );
+        output.write_all(plot::svg(&title, &series)?.as_bytes())?;
+        output.finish()?;
+    }
     Ok(())
 }
 

@@ -154,6 +154,15 @@ pub struct BenchArgs {
     /// Print CSV on stdout.
     #[arg(long)]
     pub csv: bool,
+
+    /// Also draw each rung's GB/s against message size as an SVG plot in
+    /// FILE (without --size: every power of two from 64 B to 1 MiB).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+
+    /// Replace an existing --plot file.
+    #[arg(long, requires = "plot")]
+    pub force: bool,
 }
 
 /// `simdcrypt hash`: the options of coreutils' `sha256sum` family.

@@ -702,3 +702,43 @@ fn info_json_lists_every_ladder_with_its_rungs() {
         }
     }
 }
+
+#[test]
+fn bench_plots_each_rung_as_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("ladder.svg");
+    let out = run(
+        &[
+            "bench",
+            "--algo",
+            "chacha20",
+            "--size",
+            "64",
+            "4096",
+            "--reps",
+            "3",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(200)]);
+    assert!(text.trim_end().ends_with("</svg>"));
+    for rung in simdcrypt::chacha20::Impl::available() {
+        assert!(text.contains(rung.name()), "{rung} not in the plot");
+    }
+    // An existing plot is kept without --force, before anything is measured.
+    let out = run(
+        &[
+            "bench",
+            "--algo",
+            "chacha20",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_error(&out, &["exists", "--force"]);
+}

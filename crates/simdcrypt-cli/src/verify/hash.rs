@@ -72,13 +72,20 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
     hash_rows!(v, "md5", Md5, hash::md5::Impl, |d| answers(
         &d.md5, "vectors", "MD5", "md5"
     ));
-    many_rows(v, "sha256-many", many::sha256_many_with, Sha256::digest, |d| {
-        [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat()
-    });
+    many_rows(
+        v,
+        "sha256-many",
+        many::sha256_many_with,
+        Sha256::digest,
+        |d| [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat(),
+    );
     many_rows(v, "md5-many", many::md5_many_with, Md5::digest, |d| {
         answers(&d.md5, "vectors", "MD5", "md5")
     });
 }
+
+/// A multi-buffer hash on a rung: `sha256_many_with`, `md5_many_with`.
+type ManyFn<const N: usize> = fn(many::Impl, &[&[u8]]) -> Result<Vec<[u8; N]>, simdcrypt::Error>;
 
 /// Random batches of messages per multi-buffer rung.
 const MANY_BATCHES: usize = 64;
@@ -90,7 +97,7 @@ const MANY_BATCHES: usize = 64;
 fn many_rows<const N: usize>(
     v: &mut Verifier<'_>,
     name: &'static str,
-    many: fn(many::Impl, &[&[u8]]) -> Result<Vec<[u8; N]>, simdcrypt::Error>,
+    many: ManyFn<N>,
     one: fn(&[u8]) -> [u8; N],
     answers: fn(&Data) -> Vec<Answer>,
 ) {
