@@ -31,7 +31,6 @@ mod verify;
 use std::io::Write;
 use std::process::ExitCode;
 
-
 use crate::cli::{Cli, Command};
 use crate::error::CliError;
 

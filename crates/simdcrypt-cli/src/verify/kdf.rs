@@ -10,7 +10,10 @@ use simdcrypt::hash::{Hash, Sha1, Sha256};
 use simdcrypt::hmac::Hmac;
 use simdcrypt::kdf::{self, Hkdf, scrypt};
 
-use super::{BestRungs, Data, Outcome, Rng, Tally, Verifier, hex_field, label, number_field, records, wycheproof_tests};
+use super::{
+    BestRungs, Data, Outcome, Rng, Tally, Verifier, hex_field, label, number_field, records,
+    wycheproof_tests,
+};
 
 const HMAC_RFC2202: &str = include_str!("../../../simdcrypt/tests/data/kdf/hmac_rfc2202.json");
 const HMAC_RFC4231: &str = include_str!("../../../simdcrypt/tests/data/kdf/hmac_rfc4231.json");
