@@ -15,36 +15,11 @@
 
 use crate::chacha20::{ChaCha20, ChaCha20Legacy, XChaCha20};
 use crate::salsa20::{Salsa, XSalsa20};
-use crate::{Error, Xor};
+use crate::{Error, KeyStream, Xor};
 
-/// A stream cipher keyed and at a keystream position, whatever its type.
-pub trait DynStreamCipher: Send {
-    /// Moves to keystream byte `byte_offset`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] beyond the end of the keystream.
-    fn seek(&mut self, byte_offset: u128) -> Result<(), Error>;
-
-    /// The current byte offset in the keystream.
-    fn position(&self) -> u128;
-
-    /// XORs keystream into `data`, resuming where the last call stopped.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] past the last block; nothing is
-    /// written then.
-    fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error>;
-
-    /// `output = input ⊕ keystream`, resuming where the last call stopped.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::LengthMismatch`] for buffers of different lengths,
-    /// [`Error::KeystreamExhausted`] as for `apply_keystream`.
-    fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error>;
-
+/// A stream cipher keyed and at a keystream position, whatever its type:
+/// [`KeyStream`] and the rung it runs on.
+pub trait DynStreamCipher: KeyStream + Send {
     /// The name of the rung in use.
     fn implementation(&self) -> &'static str;
 }
@@ -79,23 +54,10 @@ pub(crate) fn exact<'a, const N: usize>(
     })
 }
 
-/// Implements [`DynStreamCipher`] for stream cipher types over their
-/// inherent methods.
+/// Implements [`DynStreamCipher`] for stream cipher types.
 macro_rules! dyn_stream {
     ($($t:ty),+) => {$(
         impl DynStreamCipher for $t {
-            fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
-                <$t>::seek(self, byte_offset)
-            }
-            fn position(&self) -> u128 {
-                <$t>::position(self)
-            }
-            fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-                <$t>::apply_keystream(self, data)
-            }
-            fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-                <$t>::xor_into(self, input, output)
-            }
             fn implementation(&self) -> &'static str {
                 <$t>::implementation(self).name()
             }
