@@ -10,6 +10,7 @@
 //! which vectors to run and what the reference is.
 
 mod aead;
+mod age;
 mod chacha20;
 mod hash;
 mod kdf;
@@ -339,6 +340,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
     aead::verify(&mut verifier);
     hash::verify(&mut verifier);
     kdf::verify(&mut verifier);
+    age::verify(&mut verifier);
     let rows = verifier.rows;
 
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
