@@ -150,7 +150,7 @@ chacha!(chacha20_legacy, ChaCha20Legacy, "chacha20-legacy");
 chacha!(xchacha20, XChaCha20, "xchacha20");
 
 /// A hash or a keyed MAC absorbing a message, whatever its type.
-pub trait DynDigest: Send {
+pub trait DynDigest: Send + Sync {
     /// Absorbs `data`; any split of the calls gives the same output.
     fn update(&mut self, data: &[u8]);
 
@@ -158,19 +158,49 @@ pub trait DynDigest: Send {
     /// is the primitive's `output_len`).
     fn finalize_into(self: Box<Self>, out: &mut [u8]);
 
-    /// A copy in the same state (to time or check from one starting
-    /// point); `None` for a one-time MAC, which must not be copied.
-    fn box_clone(&self) -> Option<Box<dyn DynDigest>>;
-
     /// The name of the rung in use.
     fn implementation(&self) -> &'static str;
 }
 
+/// A hash, whatever its type: a [`DynDigest`] that can be copied (a
+/// one-time MAC cannot).
+pub trait DynHash: DynDigest {
+    /// A copy in the same state, to hash many messages from one start.
+    fn box_clone(&self) -> Box<dyn DynHash>;
+}
+
 /// Builds a hash on a rung (the fastest when `None`).
-pub type HashConstructor = fn(imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error>;
+pub type HashConstructor = fn(imp: Option<&str>) -> Result<Box<dyn DynHash>, Error>;
 
 /// Builds a MAC from a key, on a rung (the fastest when `None`).
 pub type MacConstructor = fn(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error>;
+
+/// The digests of many messages of one hash at once, one per lane, on a
+/// multi-buffer rung (the fastest for that hash when `None`).
+pub type ManyConstructor = fn(imp: Option<&str>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error>;
+
+/// Defines the multi-buffer constructors over `hash::many`'s functions.
+macro_rules! dyn_many {
+    ($($name:ident: $best:ident, $with:ident;)+) => {$(
+        #[doc = concat!("`hash::many::", stringify!($with), "` by rung name.")]
+        pub(crate) fn $name(
+            imp: Option<&str>,
+            messages: &[&[u8]],
+        ) -> Result<Vec<Vec<u8>>, Error> {
+            use crate::hash::many;
+            let imp = match imp {
+                Some(name) => name.parse()?,
+                None => many::Impl::$best(),
+            };
+            Ok(many::$with(imp, messages)?.iter().map(|d| d.to_vec()).collect())
+        }
+    )+};
+}
+
+dyn_many! {
+    sha256_many: best_sha256, sha256_many_with;
+    md5_many: best_md5, md5_many_with;
+}
 
 /// Implements [`DynDigest`] for hashers (`finalize` returning an array) and
 /// defines their constructors.
@@ -183,16 +213,19 @@ macro_rules! dyn_digest {
             fn finalize_into(self: Box<Self>, out: &mut [u8]) {
                 out.copy_from_slice(&<$t>::finalize(*self));
             }
-            fn box_clone(&self) -> Option<Box<dyn DynDigest>> {
-                Some(Box::new(self.clone()))
-            }
             fn implementation(&self) -> &'static str {
                 <$t>::implementation(self).name()
             }
         }
 
+        impl DynHash for $t {
+            fn box_clone(&self) -> Box<dyn DynHash> {
+                Box::new(self.clone())
+            }
+        }
+
         #[doc = concat!("A new `", stringify!($t), "` on the rung named `imp`.")]
-        pub(crate) fn $new(imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error> {
+        pub(crate) fn $new(imp: Option<&str>) -> Result<Box<dyn DynHash>, Error> {
             let mut h = <$t>::new();
             if let Some(name) = imp {
                 h = h.with_impl(name.parse::<$imp>()?)?;
@@ -219,9 +252,6 @@ impl DynDigest for crate::poly1305::Poly1305 {
     fn finalize_into(self: Box<Self>, out: &mut [u8]) {
         out.copy_from_slice(&crate::poly1305::Poly1305::finalize(*self));
     }
-    fn box_clone(&self) -> Option<Box<dyn DynDigest>> {
-        None
-    }
     fn implementation(&self) -> &'static str {
         crate::poly1305::Poly1305::implementation(self).name()
     }
@@ -236,15 +266,12 @@ pub(crate) fn poly1305(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDiges
     Ok(Box::new(mac))
 }
 
-impl<H: crate::hash::Hash + Clone + Send + 'static> DynDigest for crate::hmac::Hmac<H> {
+impl<H: crate::hash::Hash + Clone + Send + Sync + 'static> DynDigest for crate::hmac::Hmac<H> {
     fn update(&mut self, data: &[u8]) {
         crate::hmac::Hmac::update(self, data);
     }
     fn finalize_into(self: Box<Self>, out: &mut [u8]) {
         out.copy_from_slice(crate::hmac::Hmac::finalize(*self).as_ref());
-    }
-    fn box_clone(&self) -> Option<Box<dyn DynDigest>> {
-        Some(Box::new(self.clone()))
     }
     fn implementation(&self) -> &'static str {
         "default"
@@ -253,7 +280,7 @@ impl<H: crate::hash::Hash + Clone + Send + 'static> DynDigest for crate::hmac::H
 
 /// HMAC over `H` with a key of any length (its hash's rung is the fastest;
 /// `imp` names none).
-pub(crate) fn hmac<H: crate::hash::Hash + Clone + Send + 'static>(
+pub(crate) fn hmac<H: crate::hash::Hash + Clone + Send + Sync + 'static>(
     key: &[u8],
     imp: Option<&str>,
 ) -> Result<Box<dyn DynDigest>, Error> {

@@ -79,6 +79,9 @@ pub struct Param {
 pub struct Primitive {
     /// The stable lower-case name the tool uses.
     pub name: &'static str,
+    /// The name as its specification writes it (`SHA-512/256`), where that
+    /// differs from `name`'s spelling; else `name`.
+    pub display: &'static str,
     /// What it is.
     pub kind: Kind,
     /// What it is, in a few words, with its specification.
@@ -110,6 +113,13 @@ pub enum Construct {
     Mac(crate::dynamic::MacConstructor),
     /// An AEAD from a key.
     Aead(crate::dynamic::AeadConstructor),
+    /// Many messages of the hash named `of` at once, one per lane.
+    Many {
+        /// The hash it computes.
+        of: &'static str,
+        /// Its digests of many messages, on a rung.
+        new: crate::dynamic::ManyConstructor,
+    },
     /// Not built by name (yet): called through its own type.
     Typed,
 }
@@ -125,6 +135,7 @@ impl Primitive {
     ) -> Primitive {
         Primitive {
             name,
+            display: name,
             kind: Kind::StreamCipher,
             summary,
             key_lens,
@@ -141,6 +152,7 @@ impl Primitive {
     pub(crate) const fn subkey(name: &'static str, summary: &'static str) -> Primitive {
         Primitive {
             name,
+            display: name,
             kind: Kind::Core,
             summary,
             key_lens: &[32],
@@ -161,6 +173,7 @@ impl Primitive {
     ) -> Primitive {
         Primitive {
             name,
+            display: name,
             kind: Kind::Aead,
             summary,
             key_lens: &[32],
@@ -185,6 +198,7 @@ impl Primitive {
     ) -> Primitive {
         Primitive {
             name,
+            display: name,
             kind,
             summary,
             key_lens: &[],
@@ -194,6 +208,13 @@ impl Primitive {
             params: &[],
             construct,
         }
+    }
+}
+
+impl Primitive {
+    /// The same primitive with its specification's spelling of the name.
+    pub(crate) const fn display(self, display: &'static str) -> Primitive {
+        Primitive { display, ..self }
     }
 }
 
@@ -310,6 +331,12 @@ pub fn primitives() -> impl Iterator<Item = (&'static Ladder, &'static Primitive
 /// The primitive named `name`, with its ladder.
 pub fn find(name: &str) -> Option<(&'static Ladder, &'static Primitive)> {
     primitives().find(|(_, p)| p.name == name)
+}
+
+/// The first primitive of `kind` in the table: the tool's default where it
+/// takes one of a kind.
+pub fn first_of(kind: Kind) -> Option<&'static Primitive> {
+    primitives().map(|(_, p)| p).find(|p| p.kind == kind)
 }
 
 /// The names of every primitive of `kind`, comma-separated, for messages

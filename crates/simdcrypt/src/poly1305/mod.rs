@@ -618,6 +618,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     name: Impl::PRIMITIVE,
     primitives: &[crate::ladder::Primitive {
         name: "poly1305",
+        display: "Poly1305",
         kind: crate::ladder::Kind::Mac,
         summary: "Poly1305 (RFC 8439 §2.5): a one-time authenticator",
         key_lens: &[KEY_LEN],

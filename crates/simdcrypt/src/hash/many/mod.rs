@@ -554,7 +554,10 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-256 of many messages, one per lane",
             64,
             32,
-            crate::ladder::Construct::Typed,
+            crate::ladder::Construct::Many {
+                of: "sha256",
+                new: crate::dynamic::sha256_many,
+            },
         ),
         Primitive::hash(
             "md5-many",
@@ -562,7 +565,10 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "MD5 of many messages, one per lane",
             64,
             16,
-            crate::ladder::Construct::Typed,
+            crate::ladder::Construct::Many {
+                of: "md5",
+                new: crate::dynamic::md5_many,
+            },
         ),
     ],
     rungs: Rungs::Own(|| {

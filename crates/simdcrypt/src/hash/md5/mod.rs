@@ -138,6 +138,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         64,
         16,
         crate::ladder::Construct::Hash(crate::dynamic::md5),
-    )],
+    )
+    .display("MD5")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };

@@ -142,6 +142,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         64,
         20,
         crate::ladder::Construct::Hash(crate::dynamic::sha1),
-    )],
+    )
+    .display("SHA-1")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };

@@ -229,7 +229,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             64,
             32,
             crate::ladder::Construct::Hash(crate::dynamic::sha256),
-        ),
+        )
+        .display("SHA-256"),
         Primitive::hash(
             "sha224",
             Kind::Hash,
@@ -237,7 +238,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             64,
             28,
             crate::ladder::Construct::Hash(crate::dynamic::sha224),
-        ),
+        )
+        .display("SHA-224"),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };

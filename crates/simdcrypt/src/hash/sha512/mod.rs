@@ -223,7 +223,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             128,
             64,
             crate::ladder::Construct::Hash(crate::dynamic::sha512),
-        ),
+        )
+        .display("SHA-512"),
         Primitive::hash(
             "sha384",
             Kind::Hash,
@@ -231,7 +232,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             128,
             48,
             crate::ladder::Construct::Hash(crate::dynamic::sha384),
-        ),
+        )
+        .display("SHA-384"),
         Primitive::hash(
             "sha512-256",
             Kind::Hash,
@@ -239,7 +241,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             128,
             32,
             crate::ladder::Construct::Hash(crate::dynamic::sha512_256),
-        ),
+        )
+        .display("SHA-512/256"),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
 };
