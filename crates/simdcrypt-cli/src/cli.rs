@@ -169,17 +169,13 @@ pub struct BenchArgs {
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct HashArgs {
-    /// The hash: sha256, sha224, sha512, sha384, sha512-256, sha1 or md5
+    /// The hash: a hash of the library's table (listed here at run time)
+    /// [default: the table's first]
     ///
     /// MD5 and SHA-1 are broken for collision resistance: use them only
     /// to compare with old checksum lists.
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "sha256",
-        verbatim_doc_comment
-    )]
-    pub algo: String,
+    #[arg(long, value_name = "NAME", verbatim_doc_comment)]
+    pub algo: Option<String>,
 
     /// Force a rung by name (default: the fastest this CPU runs).
     #[arg(long = "impl", value_name = "NAME")]
@@ -351,12 +347,26 @@ pub struct KeygenArgs {
 pub fn command() -> clap::Command {
     use simdcrypt::ladder::{Kind, names_of};
     let streams = names_of(Kind::StreamCipher);
+    let hashes = names_of(Kind::Hash);
     let benchable = [Kind::StreamCipher, Kind::Mac, Kind::Aead, Kind::Hash]
         .map(names_of)
         .join(", ");
     <Cli as clap::CommandFactory>::command()
         .mut_subcommand("stream", |c| {
             c.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")))
+        })
+        .mut_subcommand("hash", |c| {
+            c.mut_arg("algo", |a| {
+                let help = format!(
+                    "The hash: {hashes} [default: the first, {}]",
+                    hashes.split(", ").next().unwrap_or_default()
+                );
+                a.long_help(format!(
+                    "{help}\n\nMD5 and SHA-1 are broken for collision resistance: use them only\n\
+                     to compare with old checksum lists."
+                ))
+                .help(help)
+            })
         })
         .mut_subcommand("bench", |c| {
             c.mut_arg("algo", |a| {

@@ -482,9 +482,10 @@ fn verify_passes() {
     assert_eq!(doc["seed"], 7);
     let rows = doc["rows"].as_array().unwrap();
     use simdcrypt::hash;
-    // The stream primitives, the AEADs' and HMAC's, HKDF's and PBKDF2's
-    // one row each, the hashes (SHA-224 on SHA-256's rungs, SHA-384 and
-    // SHA-512/256 on SHA-512's), the two multi-buffer hashes and scrypt.
+    // The stream primitives, the AEADs' and HMAC's, HKDF's, PBKDF2's and
+    // the age format's one row each, the hashes (SHA-224 on SHA-256's
+    // rungs, SHA-384 and SHA-512/256 on SHA-512's), the two multi-buffer
+    // hashes and scrypt.
     let rungs = 5 * simdcrypt::salsa20::Impl::ALL.len()
         + 4 * simdcrypt::chacha20::Impl::ALL.len()
         + simdcrypt::poly1305::Impl::ALL.len()
@@ -494,7 +495,7 @@ fn verify_passes() {
         + 3 * hash::sha512::Impl::ALL.len()
         + hash::md5::Impl::ALL.len()
         + 2 * hash::many::Impl::ALL.len()
-        + 3
+        + 4
         + simdcrypt::kdf::scrypt::Impl::ALL.len();
     assert_eq!(rows.len(), rungs);
     assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));

@@ -42,7 +42,7 @@ pub fn run(
     out: &Out,
 ) -> Result<bool, CliError> {
     // Whether lines are GNU or "BSD reversed" is decided once for the run.
-    let mut parser = LineParser::new(hashing.algo.tag(), hashing.algo.output_len());
+    let mut parser = LineParser::new(hashing.tag(), hashing.output_len());
     let mut ok = true;
     for list in lists {
         ok &= check_list(list, hashing, args, &mut parser, out)?;
@@ -55,7 +55,7 @@ fn check_list(
     list: &OsStr,
     hashing: &Hashing,
     args: &HashArgs,
-    parser: &mut LineParser,
+    parser: &mut LineParser<'_>,
     out: &Out,
 ) -> Result<bool, CliError> {
     let is_stdin = list == "-";
@@ -97,7 +97,7 @@ fn check_list(
                     if args.warn {
                         out.error(&format!(
                             "{list_name}: {n}: improperly formatted {} checksum line",
-                            hashing.algo.tag()
+                            hashing.tag()
                         ))?;
                     }
                 }
@@ -206,16 +206,16 @@ fn report(tally: &Tally, list_name: &str, args: &HashArgs, out: &Out) -> Result<
 const MAX_LINE: u64 = 1 << 20;
 
 /// The lines of a list as jobs, read as the workers take them.
-struct Lines<'p> {
+struct Lines<'p, 't> {
     input: BufReader<Box<dyn Read + Send>>,
     line: Vec<u8>,
     number: u64,
-    parser: &'p mut LineParser,
+    parser: &'p mut LineParser<'t>,
     is_stdin: bool,
     ended: bool,
 }
 
-impl Iterator for Lines<'_> {
+impl Iterator for Lines<'_, '_> {
     type Item = Job<Event>;
 
     fn next(&mut self) -> Option<Job<Event>> {

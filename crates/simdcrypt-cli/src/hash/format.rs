@@ -39,9 +39,9 @@ pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
 
 /// How a digest line is written.
 #[derive(Clone, Copy, Debug)]
-pub struct LineStyle {
+pub struct LineStyle<'t> {
     /// BSD style `TAG (NAME) = HEX` (`--tag`).
-    pub tag: Option<&'static str>,
+    pub tag: Option<&'t str>,
     /// `*` before the name: binary mode (`-b`).
     pub binary: bool,
     /// NUL line ends and no escaping (`-z`).
@@ -49,7 +49,7 @@ pub struct LineStyle {
 }
 
 /// Appends one output line for `name` (`output_file`).
-pub fn push_line(out: &mut Vec<u8>, style: LineStyle, name: &[u8], digest: &[u8]) {
+pub fn push_line(out: &mut Vec<u8>, style: LineStyle<'_>, name: &[u8], digest: &[u8]) {
     let escape = !style.zero && needs_escape(name);
     if escape {
         out.push(b'\\');
@@ -116,18 +116,18 @@ pub struct CheckLine<'a> {
 /// is made by the first such line and kept, as coreutils keeps it for the
 /// whole run).
 #[derive(Debug)]
-pub struct LineParser {
+pub struct LineParser<'t> {
     /// The BSD tag, e.g. `SHA256`.
-    tag: &'static str,
+    tag: &'t str,
     /// Hex digits of a digest.
     hex_len: usize,
     /// `None` until a GNU or reversed line decides.
     bsd_reversed: Option<bool>,
 }
 
-impl LineParser {
+impl<'t> LineParser<'t> {
     /// A parser for digests of `digest_len` bytes tagged `tag`.
-    pub fn new(tag: &'static str, digest_len: usize) -> LineParser {
+    pub fn new(tag: &'t str, digest_len: usize) -> LineParser<'t> {
         LineParser {
             tag,
             hex_len: 2 * digest_len,

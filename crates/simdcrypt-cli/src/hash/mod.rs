@@ -12,168 +12,94 @@ use std::io::{self, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
+use simdcrypt::dynamic::{DynHash, ManyConstructor};
+use simdcrypt::ladder::{self, Construct, Kind};
+
 use crate::cli::HashArgs;
 use crate::error::CliError;
 use engine::{Job, Outcome};
 use format::{LineStyle, push_line, quotef, strerror};
 
-/// Declares the hashes `--algo` offers, one line each: the `--algo` name,
-/// the tag of `--tag` lines (as coreutils writes it), the type in
-/// `simdcrypt::hash` and the module of its rungs (`--impl`).
-macro_rules! algorithms {
-    ($( $Variant:ident: $name:literal, tag $tag:literal, $Type:ident, $family:ident; )+) => {
-        /// A hash `--algo` names.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Algo {
-            $( #[doc = $tag] $Variant, )+
-        }
-
-        impl Algo {
-            /// Every hash built.
-            const ALL: &'static [Algo] = &[$( Algo::$Variant, )+];
-
-            /// The `--algo` name.
-            pub fn name(self) -> &'static str {
-                match self { $( Algo::$Variant => $name, )+ }
-            }
-
-            /// The tag of BSD-style lines.
-            fn tag(self) -> &'static str {
-                match self { $( Algo::$Variant => $tag, )+ }
-            }
-
-            /// Digest length in bytes.
-            fn output_len(self) -> usize {
-                match self { $( Algo::$Variant => simdcrypt::hash::$Type::OUTPUT_LEN, )+ }
-            }
-
-            /// A fresh hasher on the fastest rung.
-            fn fresh(self) -> Hasher {
-                match self { $( Algo::$Variant => Hasher::$Variant(simdcrypt::hash::$Type::new()), )+ }
-            }
-
-            /// A fresh hasher on the rung named `imp`.
-            pub fn with_impl(self, imp: &str) -> Result<Hasher, CliError> {
-                Ok(match self {
-                    $( Algo::$Variant => Hasher::$Variant(
-                        simdcrypt::hash::$Type::new()
-                            .with_impl(simdcrypt::hash::$family::Impl::from_name(imp)?)?,
-                    ), )+
-                })
-            }
-        }
-
-        /// A running hash of any [`Algo`].
-        #[derive(Clone)]
-        pub enum Hasher {
-            $( #[doc = $tag] $Variant(simdcrypt::hash::$Type), )+
-        }
-
-        impl Hasher {
-            /// Absorbs `data`.
-            pub fn update(&mut self, data: &[u8]) {
-                match self { $( Hasher::$Variant(h) => h.update(data), )+ }
-            }
-
-            /// The digest.
-            pub fn finalize(self) -> Vec<u8> {
-                match self { $( Hasher::$Variant(h) => h.finalize().to_vec(), )+ }
-            }
-        }
-    };
+/// A running hash, of whichever hash of the table the run uses.
+pub struct Hasher {
+    inner: Box<dyn DynHash>,
+    output_len: usize,
 }
 
-algorithms! {
-    Sha256: "sha256", tag "SHA256", Sha256, sha256;
-    Sha224: "sha224", tag "SHA224", Sha224, sha256;
-    Sha1: "sha1", tag "SHA1", Sha1, sha1;
-    Md5: "md5", tag "MD5", Md5, md5;
-    Sha512: "sha512", tag "SHA512", Sha512, sha512;
-    Sha384: "sha384", tag "SHA384", Sha384, sha512;
-    // SHA-512/256 has no coreutils tool: its tag is the one Perl's
-    // `shasum -a 512256 --tag` writes (FreeBSD writes `SHA512t256`,
-    // OpenSSL `SHA2-512/256`).
-    Sha512_256: "sha512-256", tag "SHA512/256", Sha512_256, sha512;
-
-}
-
-/// Every name `--algo` accepts, built or not.
-pub const NAMES: &[&str] = &[
-    "sha256",
-    "sha224",
-    "sha512",
-    "sha384",
-    "sha512-256",
-    "sha1",
-    "md5",
-];
-
-impl Algo {
-    /// The hash `--algo NAME` names.
-    pub fn from_name(name: &str) -> Result<Algo, CliError> {
-        if let Some(&algo) = Algo::ALL.iter().find(|a| a.name() == name) {
-            return Ok(algo);
+impl Clone for Hasher {
+    fn clone(&self) -> Hasher {
+        Hasher {
+            inner: self.inner.box_clone(),
+            output_len: self.output_len,
         }
-        let message = if NAMES.contains(&name) {
-            format!("{name} is not built into this version yet")
-        } else {
-            format!(
-                "unknown hash `{name}`: expected one of {}",
-                NAMES.join(", ")
-            )
-        };
-        Err(CliError::bad_arg("--algo", message))
     }
 }
 
-/// The digests of `messages`, all of one hash, on the fastest rungs: the
-/// multi-buffer functions where the hash has them.
-pub fn digest_many(algo: Algo, messages: &[&[u8]]) -> Vec<Vec<u8>> {
-    match algo {
-        Algo::Sha256 => simdcrypt::hash::sha256_many(messages)
-            .iter()
-            .map(|d| d.to_vec())
-            .collect(),
-        Algo::Md5 => simdcrypt::hash::md5_many(messages)
-            .iter()
-            .map(|d| d.to_vec())
-            .collect(),
-        _ => one_by_one(&algo.fresh(), messages),
+impl Hasher {
+    /// Absorbs `data`.
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
     }
-}
 
-/// The digests of `messages`, each by a clone of `fresh`.
-fn one_by_one(fresh: &Hasher, messages: &[&[u8]]) -> Vec<Vec<u8>> {
-    messages
-        .iter()
-        .map(|m| {
-            let mut h = fresh.clone();
-            h.update(m);
-            h.finalize()
-        })
-        .collect()
+    /// The digest.
+    pub fn finalize(self) -> Vec<u8> {
+        let mut digest = vec![0; self.output_len];
+        self.inner.finalize_into(&mut digest);
+        digest
+    }
 }
 
 /// The hash and rung a run uses.
 pub struct Hashing {
-    algo: Algo,
+    /// The tag of BSD-style lines.
+    tag: String,
     /// A fresh hasher on the chosen rung, cloned for each file.
     fresh: Hasher,
-    /// Whether `--impl` chose the rung (then the multi-buffer path, which
-    /// has rungs of its own, is not taken).
-    forced: bool,
+    /// The hash's multi-buffer form, for many small files, when it has one
+    /// and `--impl` did not choose a rung (the multi-buffer rungs are
+    /// others).
+    many: Option<ManyConstructor>,
 }
 
 impl Hashing {
-    fn new(algo: Algo, imp: Option<&str>) -> Result<Hashing, CliError> {
+    /// The hash of the table named `name`, on the rung named `imp`.
+    fn new(name: &str, imp: Option<&str>) -> Result<Hashing, CliError> {
+        let Some((primitive, new)) = ladder::primitives().find_map(|(_, p)| match p.construct {
+            Construct::Hash(new) if p.name == name => Some((p, new)),
+            _ => None,
+        }) else {
+            return Err(CliError::bad_arg(
+                "--algo",
+                format!(
+                    "unknown hash `{name}`: expected one of {}",
+                    ladder::names_of(Kind::Hash)
+                ),
+            ));
+        };
+        let many = ladder::primitives().find_map(|(_, p)| match p.construct {
+            Construct::Many { of, new } if of == name && imp.is_none() => Some(new),
+            _ => None,
+        });
         Ok(Hashing {
-            algo,
-            fresh: match imp {
-                Some(name) => algo.with_impl(name)?,
-                None => algo.fresh(),
+            // As coreutils writes it: the specification's name without its
+            // hyphen (`SHA256`, `MD5`; `SHA512/256` as Perl's `shasum --tag`).
+            tag: primitive.display.replace('-', ""),
+            fresh: Hasher {
+                inner: new(imp)?,
+                output_len: primitive.output_len.unwrap_or(0),
             },
-            forced: imp.is_some(),
+            many,
         })
+    }
+
+    /// The tag of BSD-style lines.
+    fn tag(&self) -> &str {
+        &self.tag
+    }
+
+    /// The digest length in bytes.
+    fn output_len(&self) -> usize {
+        self.fresh.output_len
     }
 
     /// A hasher for one message.
@@ -181,13 +107,20 @@ impl Hashing {
         self.fresh.clone()
     }
 
-    /// The digests of `messages`.
+    /// The digests of `messages`: at once on the multi-buffer rungs where
+    /// the hash has them, else one by one.
     fn many(&self, messages: &[&[u8]]) -> Vec<Vec<u8>> {
-        if self.forced {
-            one_by_one(&self.fresh, messages)
-        } else {
-            digest_many(self.algo, messages)
+        if let Some(Ok(digests)) = self.many.map(|many| many(None, messages)) {
+            return digests;
         }
+        messages
+            .iter()
+            .map(|m| {
+                let mut h = self.hasher();
+                h.update(m);
+                h.finalize()
+            })
+            .collect()
     }
 }
 
@@ -200,8 +133,11 @@ impl Hashing {
 /// a failed write to stdout.
 pub fn run(args: &HashArgs) -> Result<(), CliError> {
     validate(args)?;
-    let algo = Algo::from_name(&args.algo)?;
-    let hashing = Hashing::new(algo, args.imp.as_deref())?;
+    let name = match &args.algo {
+        Some(name) => name.as_str(),
+        None => ladder::first_of(Kind::Hash).map_or("", |p| p.name),
+    };
+    let hashing = Hashing::new(name, args.imp.as_deref())?;
     let mut files: Vec<OsString> = args.files.iter().map(|f| f.clone().into()).collect();
     if files.is_empty() {
         files.push("-".into());
@@ -278,7 +214,7 @@ fn hash_files(
     out: &Out,
 ) -> Result<bool, CliError> {
     let style = LineStyle {
-        tag: args.tag.then(|| hashing.algo.tag()),
+        tag: args.tag.then(|| hashing.tag()),
         // `--tag` reads in binary mode, as in coreutils.
         binary: args.binary || args.tag,
         zero: args.zero,
