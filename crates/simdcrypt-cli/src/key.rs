@@ -167,7 +167,7 @@ mod tests {
     use super::*;
 
     fn key(arg: &str) -> Result<[u8; 32], String> {
-        match parse_key(arg, true, "salsa20").map_err(|e| e.to_string())? {
+        match parse_key(arg, true, "a cipher").map_err(|e| e.to_string())? {
             Key::K256(k) => Ok(*k),
             Key::K128(_) => Err("128".into()),
         }
