@@ -214,14 +214,49 @@ pub fn max_isa() -> Result<Option<IsaLevel>, Error> {
     .clone()
 }
 
+/// The features the dispatchers use, fixed at their first use.
+static ALLOWED: OnceLock<Features> = OnceLock::new();
+
+/// The cap a program set with [`set_max_isa`].
+static CODE_CAP: OnceLock<IsaLevel> = OnceLock::new();
+
 /// The features the dispatchers may use: [`detected`] under the
-/// `SIMDCRYPT_MAX_ISA` cap (see [`max_isa`]).
+/// `SIMDCRYPT_MAX_ISA` cap (see [`max_isa`]) and the cap a program set
+/// (see [`set_max_isa`]), the lower of the two.
 pub fn features() -> Features {
-    static ALLOWED: OnceLock<Features> = OnceLock::new();
     *ALLOWED.get_or_init(|| {
-        let cap = max_isa().unwrap_or(Some(IsaLevel::Scalar));
-        detected().capped(cap.unwrap_or(IsaLevel::Avx512))
+        let env = max_isa().unwrap_or(Some(IsaLevel::Scalar));
+        let cap = [env, CODE_CAP.get().copied()]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(IsaLevel::Avx512);
+        detected().capped(cap)
     })
+}
+
+/// Caps the instruction sets the dispatchers use, as `SIMDCRYPT_MAX_ISA`
+/// does (the lower of the two caps holds): for a program that must run
+/// its scalar or AVX2 code whatever the CPU and environment. Call it once,
+/// before any primitive runs: the rungs are chosen at their first use.
+///
+/// # Errors
+///
+/// [`Error::CapTooLate`] when the rungs were chosen already or a cap was
+/// set before.
+pub fn set_max_isa(level: IsaLevel) -> Result<(), Error> {
+    if ALLOWED.get().is_some() || CODE_CAP.set(level).is_err() {
+        return Err(Error::CapTooLate);
+    }
+    Ok(())
+}
+
+/// Why `SIMDCRYPT_MAX_ISA` could not be read, if it could not: the
+/// dispatchers then use scalar code only, the safe reading of a cap nobody
+/// can parse. A program embedding the library may report it once, as the
+/// tool does.
+pub fn cap_error() -> Option<Error> {
+    max_isa().err()
 }
 
 #[cfg(test)]

@@ -46,6 +46,23 @@ pub enum Error {
         /// The number of the last block of keystream.
         last_block: u64,
     },
+    /// [`crate::cpu::set_max_isa`] was called after the rungs were chosen,
+    /// or twice.
+    #[error(
+        "the instruction-set cap must be set once, before any primitive runs: the rungs were chosen already"
+    )]
+    CapTooLate,
+    /// A rung that is not constant-time was asked for without the
+    /// `hazmat` feature.
+    #[error(
+        "{primitive} implementation `{name}` is not constant-time (its timing can leak secrets): it can be chosen only with simdcrypt's `hazmat` feature"
+    )]
+    VariableTimeRung {
+        /// The primitive, e.g. `poly1305`.
+        primitive: &'static str,
+        /// The rung.
+        name: &'static str,
+    },
     /// A key, nonce or other input of the wrong length, for a primitive
     /// chosen by name.
     #[error("{primitive} {what} is {len} bytes: expected {expected}")]

@@ -283,13 +283,8 @@ impl Ladder {
 }
 
 /// The rungs of `I`, with `chosen` the library's pick on this CPU and
-/// `par_blocks` each rung's width. Every rung is constant-time unless
-/// listed in `variable_time`.
-pub(crate) fn rung_infos<I: Rung>(
-    chosen: I,
-    par_blocks: impl Fn(I) -> usize,
-    variable_time: &[I],
-) -> Vec<RungInfo> {
+/// `par_blocks` each rung's width.
+pub(crate) fn rung_infos<I: Rung>(chosen: I, par_blocks: impl Fn(I) -> usize) -> Vec<RungInfo> {
     I::all()
         .iter()
         .map(|&i| RungInfo {
@@ -297,7 +292,7 @@ pub(crate) fn rung_infos<I: Rung>(
             needs: i.needs(),
             available: i.is_available(),
             par_blocks: par_blocks(i),
-            constant_time: !variable_time.contains(&i),
+            constant_time: i.is_constant_time(),
             chosen: i == chosen,
         })
         .collect()

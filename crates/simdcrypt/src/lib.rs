@@ -41,6 +41,7 @@ mod rung;
 mod rustcrypto;
 pub mod salsa20;
 mod stream;
+#[cfg(feature = "hazmat")]
 pub mod timer;
 mod vertical;
 mod xor;

@@ -18,6 +18,10 @@ pub trait Rung: Copy + Eq + fmt::Debug + fmt::Display + 'static {
     fn needs(self) -> &'static str;
     /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the rung.
     fn is_available(self) -> bool;
+    /// Whether the rung's time and memory accesses are independent of
+    /// secret data; a rung that is not can be chosen only with the
+    /// `hazmat` feature.
+    fn is_constant_time(self) -> bool;
 }
 
 /// Declares a primitive's `Impl` enum, listing its rungs slowest first.
@@ -35,12 +39,14 @@ macro_rules! rungs {
             $(
                 $(#[$vmeta:meta])*
                 $Variant:ident = $name:literal, needs $needs:literal,
-                    if |$f:ident| $available:expr, simd = $simd:literal;
+                    if |$f:ident| $available:expr, simd = $simd:literal
+                    $(, constant_time = $ct:literal)?;
             )+
         }
     ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum Impl {
             $( $(#[$vmeta])* $Variant, )+
         }
@@ -73,6 +79,14 @@ macro_rules! rungs {
                 }
             }
 
+            /// Whether the rung's time and memory accesses are independent
+            /// of secret data. One that is not (a table lookup by a secret
+            /// index, a branch on a secret) is refused by
+            /// [`require`](Self::require) unless the `hazmat` feature is on.
+            pub fn is_constant_time(self) -> bool {
+                match self { $( Impl::$Variant => true $(&& $ct)?, )+ }
+            }
+
             /// The rungs this CPU can run, slowest first.
             pub fn available() -> impl Iterator<Item = Impl> {
                 Impl::ALL.iter().copied().filter(|i| i.is_available())
@@ -95,13 +109,21 @@ macro_rules! rungs {
                     })
             }
 
-            /// `Ok(self)` when the CPU runs this rung.
+            /// `Ok(self)` when the CPU runs this rung and it may be chosen.
             ///
             /// # Errors
             ///
-            /// [`Error::ImplUnavailable`](crate::Error::ImplUnavailable) otherwise.
+            /// [`Error::VariableTimeRung`](crate::Error::VariableTimeRung)
+            /// for a rung that is not constant-time, without the `hazmat`
+            /// feature; [`Error::ImplUnavailable`](crate::Error::ImplUnavailable)
+            /// when the CPU lacks it.
             pub fn require(self) -> Result<Impl, $crate::Error> {
-                if self.is_available() {
+                if !self.is_constant_time() && !cfg!(feature = "hazmat") {
+                    Err($crate::Error::VariableTimeRung {
+                        primitive: $primitive,
+                        name: self.name(),
+                    })
+                } else if self.is_available() {
                     Ok(self)
                 } else {
                     Err($crate::Error::ImplUnavailable {
@@ -132,6 +154,9 @@ macro_rules! rungs {
             }
             fn is_available(self) -> bool {
                 Impl::is_available(self)
+            }
+            fn is_constant_time(self) -> bool {
+                Impl::is_constant_time(self)
             }
         }
 

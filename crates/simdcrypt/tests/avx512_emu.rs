@@ -17,6 +17,9 @@
 //! property tests run 32 cases each unless `PROPTEST_CASES` says otherwise,
 //! because the emulator runs some 40–100 times slower than the silicon.
 
+// The specifications' `reference` modules are `hazmat` items.
+#![cfg(feature = "hazmat")]
+
 mod common;
 
 use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, records};

@@ -5,6 +5,9 @@
 //! and the three ciphers against RustCrypto's `chacha20` as an independent
 //! peer.
 
+// The specifications' `reference` modules are `hazmat` items.
+#![cfg(feature = "hazmat")]
+
 mod common;
 
 use chacha20::cipher::{KeyIvInit as _, StreamCipher as _, StreamCipherSeek as _};

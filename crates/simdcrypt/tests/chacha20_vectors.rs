@@ -3,6 +3,9 @@
 //! rung this CPU runs (the others are skipped, and the skip is printed) and
 //! both XOR forms.
 
+// The specifications' `reference` modules are `hazmat` items.
+#![cfg(feature = "hazmat")]
+
 mod common;
 
 use common::{field, hex, hex_array, json, number, records, word, words};

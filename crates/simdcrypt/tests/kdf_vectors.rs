@@ -212,6 +212,7 @@ fn scrypt_salsa20_8_core_rfc7914() {
 }
 
 #[test]
+#[cfg(feature = "hazmat")]
 fn scrypt_block_mix_rfc7914() {
     let file = rfc7914();
     let case = &file["scrypt_block_mix"];
@@ -230,6 +231,7 @@ fn scrypt_block_mix_rfc7914() {
 }
 
 #[test]
+#[cfg(feature = "hazmat")]
 fn scrypt_ro_mix_rfc7914() {
     let file = rfc7914();
     let case = &file["scrypt_ro_mix"];

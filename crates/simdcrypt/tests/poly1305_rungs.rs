@@ -5,6 +5,9 @@
 //! just before the final reduction, long messages; the RustCrypto
 //! `poly1305` crate as an independent peer; `verify`.
 
+// The specifications' `reference` modules are `hazmat` items.
+#![cfg(feature = "hazmat")]
+
 mod common;
 
 use common::{EDGE_LENGTHS, bytes};

@@ -3,6 +3,9 @@
 //! offsets and split points; then the API's promises (resumable calls,
 //! `xor_into`, the end of the keystream).
 
+// The specifications' `reference` modules are `hazmat` items.
+#![cfg(feature = "hazmat")]
+
 mod common;
 
 use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes};

@@ -1,6 +1,9 @@
 //! Official Salsa20, HSalsa20 and XSalsa20 vectors, on every rung this CPU
 //! runs (the others are skipped, and the skip is printed).
 
+// The specifications' `reference` modules are `hazmat` items.
+#![cfg(feature = "hazmat")]
+
 mod common;
 
 use common::{hex, hex_array, words};

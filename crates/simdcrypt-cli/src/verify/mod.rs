@@ -104,6 +104,9 @@ impl Rung for BestRungs {
     fn is_available(self) -> bool {
         true
     }
+    fn is_constant_time(self) -> bool {
+        true
+    }
 }
 
 /// The rungs the AEADs run on, for the note under the table.

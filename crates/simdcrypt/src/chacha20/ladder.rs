@@ -31,5 +31,5 @@ pub(crate) const LADDER: Ladder = Ladder {
         ),
         Primitive::subkey("hchacha20", "HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2)"),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks, &[])),
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
 };

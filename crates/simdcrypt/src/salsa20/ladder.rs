@@ -44,5 +44,5 @@ pub(crate) const LADDER: Ladder = Ladder {
             "HSalsa20: a key and 16 input bytes to a 32-byte subkey",
         ),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks, &[])),
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
 };

@@ -572,14 +572,10 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         ),
     ],
     rungs: Rungs::Own(|| {
-        rung_infos(
-            Impl::best_sha256(),
-            |i| match i {
-                Impl::Sequential => 1,
-                Impl::Avx2 => 8,
-                Impl::Avx512 => 16,
-            },
-            &[],
-        )
+        rung_infos(Impl::best_sha256(), |i| match i {
+            Impl::Sequential => 1,
+            Impl::Avx2 => 8,
+            Impl::Avx512 => 16,
+        })
     }),
 };

@@ -140,5 +140,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         crate::ladder::Construct::Hash(crate::dynamic::md5),
     )
     .display("MD5")],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
 };

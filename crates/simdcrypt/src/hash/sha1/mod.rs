@@ -144,5 +144,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         crate::ladder::Construct::Hash(crate::dynamic::sha1),
     )
     .display("SHA-1")],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
 };

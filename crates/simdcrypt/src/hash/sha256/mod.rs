@@ -241,5 +241,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         )
         .display("SHA-224"),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
 };

@@ -244,5 +244,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         )
         .display("SHA-512/256"),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1, &[])),
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
 };

@@ -98,6 +98,7 @@ fn integerify(x: &[u32; 16], n: usize) -> usize {
 
 /// scryptBlockMix (RFC 7914 §4) of `input` into `output`, for the tests of
 /// RFC 7914 §9.
+#[cfg(feature = "hazmat")]
 pub(super) fn block_mix_lanes(input: &[Block], output: &mut [Block]) {
     block_mix::<false>(input, &[], output);
 }

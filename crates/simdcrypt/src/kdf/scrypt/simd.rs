@@ -80,6 +80,7 @@ macro_rules! simd_rung {
         /// # Safety
         ///
         /// The CPU must have the rung's features.
+        #[cfg(feature = "hazmat")]
         #[target_feature(enable = $feature)]
         pub(in crate::kdf::scrypt) unsafe fn block_mix_lanes(input: &[Block], output: &mut [Block]) {
             block_mix::<false>(input, &[], [0; $lanes], output);

@@ -1,0 +1,48 @@
+//! The library without the `hazmat` feature: a rung that is not
+//! constant-time cannot be chosen, whatever the CPU (`cargo test -p
+//! simdcrypt`, without features, runs this; `.ci/run` has a step for it).
+
+#![cfg(not(feature = "hazmat"))]
+
+use simdcrypt::Error;
+use simdcrypt::poly1305::{Impl, Poly1305};
+
+#[test]
+fn a_variable_time_rung_is_refused_without_hazmat() {
+    assert!(!Impl::Reference.is_constant_time());
+    let err = Poly1305::new(&[7; 32])
+        .with_impl(Impl::Reference)
+        .expect_err("refused");
+    assert!(
+        matches!(
+            err,
+            Error::VariableTimeRung {
+                primitive: "poly1305",
+                name: "reference"
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("hazmat"), "{err}");
+    // By name, as the tool would ask for it.
+    assert!("reference".parse::<Impl>().unwrap().require().is_err());
+    // The constant-time rungs stay choosable.
+    assert!(Poly1305::new(&[7; 32]).with_impl(Impl::Scalar64).is_ok());
+}
+
+#[test]
+fn the_table_marks_the_variable_time_rung() {
+    let poly = simdcrypt::ladders()
+        .iter()
+        .find(|l| l.name == "poly1305")
+        .unwrap();
+    let rungs = poly.rungs();
+    let reference = rungs.iter().find(|r| r.name == "reference").unwrap();
+    assert!(!reference.constant_time && !reference.chosen);
+    assert!(
+        rungs
+            .iter()
+            .filter(|r| r.name != "reference")
+            .all(|r| r.constant_time)
+    );
+}
