@@ -2,13 +2,14 @@
 //! `xsalsa20poly1305` on random keys, nonces, associated data and messages
 //! whose lengths cross every switch point (ChaCha20's 4/8/16-block batches,
 //! Poly1305's scalar/vector switch, the one-pass chunk, every 512-byte
-//! batch of a stitched kernel); and the refusal of every altered bit, with
-//! the buffer zeroed.
+//! batch of a stitched kernel), in place and into buffers of one's own
+//! (`encrypt_into`/`decrypt_into`) at every alignment; and the refusal of
+//! every altered bit and every wrong length, with the output zeroed.
 
 mod common;
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use common::{EDGE_LENGTHS, bytes};
+use common::{CANARY, EDGE_LENGTHS, bytes, into_buffer};
 use proptest::prelude::*;
 use simdcrypt::Error;
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
@@ -67,7 +68,48 @@ fn peer_secretbox(key: &[u8; 32], nonce: &[u8; 24], pt: &[u8]) -> Vec<u8> {
     [&tag[..], &data].concat()
 }
 
-/// Seals with all three AEADs, compares with the peers, and opens again.
+/// The three AEADs' forms side by side, for one message: the combined,
+/// allocating pair, the pair into buffers of one's own, and the detached
+/// in-place pair.
+macro_rules! each_form {
+    ($what:expr, $aead:expr, $nonce:expr, $aad:expr, $pt:expr, $seed:expr, $want:expr, $tag_first:expr) => {{
+        let (aead, nonce, aad, pt, want) = ($aead, $nonce, $aad, $pt, $want);
+        let what = $what;
+        let len = pt.len();
+        let sealed = aead.encrypt(nonce, aad, pt);
+        assert_eq!(sealed, want, "{what} len {len} aad {}: encrypt", aad.len());
+        assert_eq!(
+            aead.decrypt(nonce, aad, &sealed).as_deref(),
+            Ok(pt),
+            "{what} len {len}"
+        );
+        // Into buffers at shifted addresses, shifts from the seed.
+        let (s1, s2) = (($seed % 23) as usize, ($seed / 23 % 19) as usize);
+        let into = into_buffer(pt, s1, s2, len + 16, |i, o| {
+            aead.encrypt_into(nonce, aad, i, o).expect("sealed")
+        });
+        assert_eq!(into, want, "{what} len {len}: encrypt_into");
+        let opened = into_buffer(&want, s2, s1, len, |i, o| {
+            aead.decrypt_into(nonce, aad, i, o).expect("opened")
+        });
+        assert_eq!(opened, pt, "{what} len {len}: decrypt_into");
+        // Detached in place.
+        let mut data = pt.to_vec();
+        let tag = aead.encrypt_in_place_detached(nonce, aad, &mut data);
+        let (t, c) = if $tag_first {
+            (&want[..16], &want[16..])
+        } else {
+            (&want[len..], &want[..len])
+        };
+        assert_eq!((&tag[..], &data[..]), (t, c), "{what} len {len}: in place");
+        aead.decrypt_in_place_detached(nonce, aad, &mut data, &tag)
+            .expect("opened in place");
+        assert_eq!(data, pt, "{what} len {len}: decrypt in place");
+    }};
+}
+
+/// Seals with all three AEADs in every form, compares with the peers, and
+/// opens again.
 fn agree(seed: u64, len: usize, aad_len: usize) {
     let key: [u8; 32] = bytes(seed, 32).try_into().expect("32");
     let nonce: [u8; 24] = bytes(seed ^ 1, 24).try_into().expect("24");
@@ -75,32 +117,44 @@ fn agree(seed: u64, len: usize, aad_len: usize) {
     let aad = bytes(seed ^ 2, aad_len);
     let pt = bytes(seed ^ 3, len);
 
+    let want = peer_chacha(&key, &n12, &aad, &pt);
     let a = ChaCha20Poly1305::new(&key);
-    let sealed = a.encrypt(&n12, &aad, &pt);
-    assert_eq!(
-        sealed,
-        peer_chacha(&key, &n12, &aad, &pt),
-        "chacha20-poly1305 len {len} aad {aad_len}"
+    each_form!(
+        "chacha20-poly1305",
+        &a,
+        &n12,
+        &aad[..],
+        &pt[..],
+        seed,
+        want,
+        false
     );
-    assert_eq!(a.decrypt(&n12, &aad, &sealed).as_deref(), Ok(&pt[..]));
 
+    let want = peer_xchacha(&key, &nonce, &aad, &pt);
     let x = XChaCha20Poly1305::new(&key);
-    let sealed = x.encrypt(&nonce, &aad, &pt);
-    assert_eq!(
-        sealed,
-        peer_xchacha(&key, &nonce, &aad, &pt),
-        "xchacha20-poly1305 len {len} aad {aad_len}"
+    each_form!(
+        "xchacha20-poly1305",
+        &x,
+        &nonce,
+        &aad[..],
+        &pt[..],
+        seed,
+        want,
+        false
     );
-    assert_eq!(x.decrypt(&nonce, &aad, &sealed).as_deref(), Ok(&pt[..]));
 
+    let want = peer_secretbox(&key, &nonce, &pt);
     let s = XSalsa20Poly1305::new(&key);
-    let sealed = s.encrypt(&nonce, &[], &pt);
-    assert_eq!(
-        sealed,
-        peer_secretbox(&key, &nonce, &pt),
-        "xsalsa20-poly1305 len {len}"
+    each_form!(
+        "xsalsa20-poly1305",
+        &s,
+        &nonce,
+        &[][..],
+        &pt[..],
+        seed,
+        want,
+        true
     );
-    assert_eq!(s.decrypt(&nonce, &[], &sealed).as_deref(), Ok(&pt[..]));
 }
 
 #[test]
@@ -171,6 +225,31 @@ fn altered_long_messages_are_refused_and_zeroed() {
                 assert!(
                     data.iter().all(|&b| b == 0),
                     "aead {which} len {len} bit {bit}"
+                );
+            }
+            // Into a buffer of one's own: refused, the output all zeros.
+            for bit in flips {
+                let mut sealed = if which == 2 {
+                    [&tags[which][..], &ct[which]].concat()
+                } else {
+                    [&ct[which][..], &tags[which]].concat()
+                };
+                let at = if which == 2 { 16 + bit / 8 } else { bit / 8 };
+                sealed[at] ^= 1 << (bit % 8);
+                let mut out = vec![CANARY; len];
+                let r = match which {
+                    0 => a.decrypt_into(&[1; 12], aad, &sealed, &mut out),
+                    1 => x.decrypt_into(&[1; 24], aad, &sealed, &mut out),
+                    _ => s.decrypt_into(&[1; 24], &[], &sealed, &mut out),
+                };
+                assert_eq!(
+                    r,
+                    Err(Error::AuthenticationFailed),
+                    "aead {which} len {len} bit {bit}: into"
+                );
+                assert!(
+                    out.iter().all(|&b| b == 0),
+                    "aead {which} len {len} bit {bit}: into"
                 );
             }
             let mut tag = tags[which];
@@ -269,4 +348,89 @@ fn wrong_key_or_nonce_is_refused() {
         XChaCha20Poly1305::new(&[7; 32]).decrypt(&[2; 24], b"ad", &sealed),
         Err(Error::AuthenticationFailed)
     );
+}
+
+/// The buffers of `encrypt_into` and `decrypt_into` must differ by exactly
+/// the tag: anything else is an error naming the lengths, with nothing
+/// written by `encrypt_into` and the plaintext buffer zeroed by
+/// `decrypt_into`; so is a tampered message, short or long, whatever the
+/// output held.
+#[test]
+fn into_forms_refuse_wrong_lengths_and_tampering() {
+    let key = [0x11; 32];
+    let a = ChaCha20Poly1305::new(&key);
+    let s = XSalsa20Poly1305::new(&key);
+    for len in [0, 1, 63, 64, 448, 449, 1000, 4096 + 3] {
+        let pt = bytes(len as u64, len);
+        for sealed_len in [len + 15, len + 17, len, 0] {
+            if sealed_len == len + 16 {
+                continue;
+            }
+            let mut sealed = vec![CANARY; sealed_len];
+            let err = a
+                .encrypt_into(&[2; 12], b"ad", &pt, &mut sealed)
+                .unwrap_err();
+            let want = if sealed_len < 16 {
+                Error::SealedTooShort {
+                    len: sealed_len,
+                    tag_len: 16,
+                }
+            } else {
+                Error::SealedLength {
+                    sealed: sealed_len,
+                    plaintext: len,
+                    tag_len: 16,
+                }
+            };
+            assert_eq!(err, want, "len {len}, sealed {sealed_len}");
+            assert!(sealed.iter().all(|&b| b == CANARY), "nothing written");
+            let err = s.encrypt_into(&[2; 24], &[], &pt, &mut sealed).unwrap_err();
+            assert_eq!(err, want);
+            assert!(err.to_string().contains(&sealed_len.to_string()), "{err}");
+        }
+        let sealed = a.encrypt(&[2; 12], b"ad", &pt);
+        for pt_len in [len + 1, len.saturating_sub(1), len + 16] {
+            if pt_len == len {
+                continue;
+            }
+            let mut out = vec![CANARY; pt_len];
+            let err = a
+                .decrypt_into(&[2; 12], b"ad", &sealed, &mut out)
+                .unwrap_err();
+            assert_eq!(
+                err,
+                Error::SealedLength {
+                    sealed: len + 16,
+                    plaintext: pt_len,
+                    tag_len: 16,
+                }
+            );
+            assert!(out.iter().all(|&b| b == 0), "len {len}: plaintext zeroed");
+        }
+        for short in 0..16 {
+            let mut out = vec![CANARY; 3];
+            let err = a.decrypt_into(&[2; 12], b"ad", &sealed[..short], &mut out);
+            assert!(matches!(err, Err(Error::SealedTooShort { .. })), "{err:?}");
+            assert_eq!(out, [0; 3]);
+        }
+        // Tampered: the tag, the first and the last ciphertext byte.
+        for at in [len, len + 15, 0, len.saturating_sub(1)] {
+            let mut bad = sealed.clone();
+            bad[at] ^= 4;
+            let mut out = vec![CANARY; len];
+            assert_eq!(
+                a.decrypt_into(&[2; 12], b"ad", &bad, &mut out),
+                Err(Error::AuthenticationFailed),
+                "len {len}, byte {at}"
+            );
+            assert!(out.iter().all(|&b| b == 0), "len {len}, byte {at}: zeroed");
+        }
+        // Associated data where secretbox has none.
+        let mut sealed = vec![CANARY; len + 16];
+        assert!(matches!(
+            s.encrypt_into(&[2; 24], b"x", &pt, &mut sealed),
+            Err(Error::AssociatedDataUnsupported { .. })
+        ));
+        assert!(sealed.iter().all(|&b| b == CANARY));
+    }
 }

@@ -1,9 +1,9 @@
 //! Every ChaCha20 rung against the reference reading of RFC 8439: random
 //! keys, nonces, counters (near 2^32 for the original form's carry and for
-//! the end of RFC 8439's keystream), lengths, offsets and split points; the
-//! API's promises (resumable calls, `xor_into`, the end of the keystream);
-//! and the three ciphers against RustCrypto's `chacha20` as an independent
-//! peer.
+//! the end of RFC 8439's keystream), lengths, offsets and split points, in
+//! place and out of place at every alignment; the API's promises (resumable
+//! calls, `xor_into`, the end of the keystream); and the three ciphers
+//! against RustCrypto's `chacha20` as an independent peer.
 
 // The specifications' `reference` modules are `hazmat` items.
 #![cfg(feature = "hazmat")]
@@ -11,7 +11,7 @@
 mod common;
 
 use chacha20::cipher::{KeyIvInit as _, StreamCipher as _, StreamCipherSeek as _};
-use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes};
+use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes, out_of_place};
 use proptest::prelude::*;
 use simdcrypt::chacha20::{ChaCha20, ChaCha20Legacy, Impl, XChaCha20, hchacha20, reference};
 use simdcrypt::{Error, Xor};
@@ -77,6 +77,36 @@ fn ours(
     }
 }
 
+/// [`ours`] out of place: `xor_into` from `input` into `output`, in two
+/// calls split at `split`; returns the position after.
+#[allow(clippy::too_many_arguments)] // the parameters of one case, as `check` has them
+fn ours_into(
+    form: Form,
+    imp: Impl,
+    xor: Xor,
+    key: &[u8; 32],
+    nonce: &[u8; 12],
+    offset: u128,
+    (input, output): (&[u8], &mut [u8]),
+    split: usize,
+) -> u128 {
+    let at = split.min(input.len());
+    let ((ia, ib), (oa, ob)) = (input.split_at(at), output.split_at_mut(at));
+    macro_rules! run {
+        ($cipher:expr) => {{
+            let mut c = $cipher.with_impl(imp).unwrap().with_xor(xor);
+            c.seek(offset).unwrap();
+            c.xor_into(ia, oa).unwrap();
+            c.xor_into(ib, ob).unwrap();
+            c.position()
+        }};
+    }
+    match form {
+        Form::Rfc => run!(ChaCha20::new(key, nonce)),
+        Form::Legacy => run!(ChaCha20Legacy::new(key, nonce[..8].try_into().unwrap())),
+    }
+}
+
 /// `imp` equals the reference at `offset` over `data`, split at `split`.
 #[allow(clippy::too_many_arguments)]
 fn check(
@@ -97,6 +127,19 @@ fn check(
     assert!(
         got == want,
         "rung {imp} ({xor}), {form:?}, offset {offset} (block {}), length {}, split {split}",
+        offset / 64,
+        data.len()
+    );
+    // Out of place, from and to addresses shifted by amounts taken from the
+    // length and the split, so every alignment comes up.
+    let (in_shift, out_shift) = (data.len() % 37, split % 31);
+    let got = out_of_place(data, in_shift, out_shift, |input, output| {
+        let end = ours_into(form, imp, xor, key, nonce, offset, (input, output), split);
+        assert_eq!(end, offset + data.len() as u128);
+    });
+    assert!(
+        got == want,
+        "rung {imp} ({xor}) out of place (shifts {in_shift}, {out_shift}), {form:?}, offset {offset} (block {}), length {}, split {split}",
         offset / 64,
         data.len()
     );

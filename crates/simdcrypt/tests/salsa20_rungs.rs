@@ -1,14 +1,15 @@
 //! Every Salsa20 rung against the reference reading of the specification:
 //! random keys, nonces, counters (with the 2^32 and 2^64 edges), lengths,
-//! offsets and split points; then the API's promises (resumable calls,
-//! `xor_into`, the end of the keystream).
+//! offsets and split points, in place and out of place at every alignment;
+//! then the API's promises (resumable calls, `xor_into`, the end of the
+//! keystream).
 
 // The specifications' `reference` modules are `hazmat` items.
 #![cfg(feature = "hazmat")]
 
 mod common;
 
-use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes};
+use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes, out_of_place};
 use proptest::prelude::*;
 use simdcrypt::salsa20::{
     Impl, Salsa, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, hsalsa20, reference,
@@ -45,7 +46,9 @@ fn cipher<const DR: usize>(key: &[u8], nonce: &[u8; 8], imp: Impl, xor: Xor) -> 
 }
 
 /// `imp` equals the reference at `offset` over `data`, applied in two calls
-/// split at `split`, for `DR` double-rounds.
+/// split at `split`, for `DR` double-rounds: in place, and out of place
+/// (`xor_into`) from and to addresses shifted by amounts taken from the
+/// length and the split, so every alignment comes up.
 fn check<const DR: usize>(
     imp: Impl,
     xor: Xor,
@@ -67,6 +70,23 @@ fn check<const DR: usize>(
     assert!(
         got == want,
         "rung {imp} ({xor}), Salsa20/{}, key {} bytes, offset {offset}, length {}, split {split}",
+        2 * DR,
+        key.len(),
+        data.len()
+    );
+    let (in_shift, out_shift) = (data.len() % 37, split % 31);
+    let got = out_of_place(data, in_shift, out_shift, |input, output| {
+        let mut c = cipher::<DR>(key, nonce, imp, xor);
+        c.seek(offset).unwrap();
+        let at = split.min(data.len());
+        let ((ia, ib), (oa, ob)) = (input.split_at(at), output.split_at_mut(at));
+        c.xor_into(ia, oa).unwrap();
+        c.xor_into(ib, ob).unwrap();
+        assert_eq!(c.position(), offset + data.len() as u128);
+    });
+    assert!(
+        got == want,
+        "rung {imp} ({xor}) out of place (shifts {in_shift}, {out_shift}), Salsa20/{}, key {} bytes, offset {offset}, length {}, split {split}",
         2 * DR,
         key.len(),
         data.len()

@@ -128,6 +128,48 @@ pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The byte around an out-of-place output that nothing may write.
+pub const CANARY: u8 = 0xa5;
+
+/// `data` XORed out of place by `xor(input, output)`, with the input
+/// `in_shift` bytes and the output `out_shift` bytes past the start of
+/// their own allocations (so at any alignment, and apart); panics if
+/// anything is written outside the output slice. Returns the output.
+pub fn out_of_place(
+    data: &[u8],
+    in_shift: usize,
+    out_shift: usize,
+    xor: impl FnOnce(&[u8], &mut [u8]),
+) -> Vec<u8> {
+    into_buffer(data, in_shift, out_shift, data.len(), xor)
+}
+
+/// `f(input, output)` with `data` as the input and an `out_len`-byte output
+/// (filled with [`CANARY`]), `in_shift` and `out_shift` bytes past the
+/// start of their own allocations; panics if anything is written outside
+/// the output slice or the input changes. Returns the output.
+pub fn into_buffer(
+    data: &[u8],
+    in_shift: usize,
+    out_shift: usize,
+    out_len: usize,
+    f: impl FnOnce(&[u8], &mut [u8]),
+) -> Vec<u8> {
+    let input = [&vec![0x5a; in_shift][..], data].concat();
+    let mut output = vec![CANARY; out_shift + out_len + 7];
+    f(
+        &input[in_shift..],
+        &mut output[out_shift..out_shift + out_len],
+    );
+    assert!(
+        output[..out_shift].iter().all(|&b| b == CANARY)
+            && output[out_shift + out_len..].iter().all(|&b| b == CANARY),
+        "written outside the output"
+    );
+    assert_eq!(&input[in_shift..], data, "the input changed");
+    output[out_shift..out_shift + out_len].to_vec()
+}
+
 /// A vector file's text as JSON; panics on a bad file.
 pub fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).expect("vector file is JSON")
@@ -155,8 +197,9 @@ pub fn number(v: &serde_json::Value, key: &str) -> u64 {
 }
 
 /// The tests of the stream API every cipher type shares through one macro
-/// in the library (`with_impl`, `seek`, `apply_keystream`, `xor_into`):
-/// calls resume at any byte, and `xor_into` equals `apply_keystream`.
+/// in the library (`with_impl`, and the `KeyStream` methods `seek`,
+/// `apply_keystream`, `xor_into`): calls resume at any byte, in place and
+/// out of place alike, and `xor_into` equals `apply_keystream`.
 /// `$new` is a closure from a rung to a fresh cipher on it; `$rungs(test)`
 /// lists the rungs this CPU runs.
 macro_rules! stream_api_tests {
@@ -214,6 +257,38 @@ macro_rules! stream_api_tests {
                         output: 3
                     }
                 );
+                assert_eq!(out, [0; 3], "{imp}: nothing written");
+            }
+        }
+
+        /// Out-of-place calls resume at any byte like in-place ones, and
+        /// mix with them; through the trait too (`dyn KeyStream`).
+        #[test]
+        fn xor_into_resumes_and_mixes_with_apply_keystream() {
+            use simdcrypt::KeyStream;
+            for imp in $rungs("xor_into_resumes_and_mixes_with_apply_keystream") {
+                let new = || ($new)(imp);
+                let data = $crate::common::bytes(3, 2500);
+                let mut want = data.clone();
+                new().apply_keystream(&mut want).unwrap();
+                for chunk in [1, 7, 64, 65, 511, 1000] {
+                    let mut c = new();
+                    let cipher: &mut dyn KeyStream = &mut c;
+                    let mut got = vec![0u8; data.len()];
+                    for (i, (input, output)) in
+                        data.chunks(chunk).zip(got.chunks_mut(chunk)).enumerate()
+                    {
+                        if i % 2 == 0 {
+                            cipher.xor_into(input, output).unwrap();
+                        } else {
+                            output.copy_from_slice(input);
+                            cipher.apply_keystream(output).unwrap();
+                        }
+                    }
+                    assert_eq!(got, want, "{imp}: chunks of {chunk}");
+                    assert_eq!(cipher.position(), data.len() as u128);
+                    assert_eq!(cipher.block_len(), 64);
+                }
             }
         }
     };
