@@ -1,6 +1,12 @@
 //! The AEADs, sealing in place with a detached tag: ChaCha20-Poly1305 beside
 //! OpenSSL, ring, libsodium and RustCrypto; XChaCha20-Poly1305 and
 //! XSalsa20-Poly1305 (NaCl's secretbox) beside libsodium and RustCrypto.
+//! The `-out-of-place` groups seal from the plaintext into a separate
+//! buffer 16 bytes longer (simdcrypt's `encrypt_into`; the peers' detached
+//! seals with separate buffers, the tag written after the ciphertext, or
+//! before it for secretbox; ring, which seals only in place, copies
+//! first), beside simdcrypt sealing the same output buffer in place
+//! (`simdcrypt-in-place`).
 //!
 //! Each iteration is one whole seal from a fresh key (key setup included),
 //! with 13 bytes of associated data where the AEAD has any (a TLS 1.2
@@ -12,7 +18,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
 use simdcrypt::chacha20::ChaCha20;
 use simdcrypt::poly1305::Poly1305;
-use simdcrypt_bench::{Contender, SIZES, config, peers, run};
+use simdcrypt_bench::{Contender, OutContender, Pad, SIZES, config, peers, run, run_out_of_place};
 
 const KEY: [u8; 32] = [
     0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f,
@@ -110,9 +116,126 @@ fn xsalsa20poly1305(c: &mut Criterion) {
     run(c, "xsalsa20poly1305", &ASIZES, &reference, &contenders);
 }
 
+/// An in-place detached seal of `out`'s first `len - 16` bytes, the tag
+/// written after them: the in-place form beside the out-of-place ones.
+fn in_place_then_tag(out: &mut [u8], seal: impl Fn(&mut [u8]) -> [u8; 16]) {
+    let (data, tag) = out.split_at_mut(out.len() - 16);
+    tag.copy_from_slice(&seal(data));
+}
+
+fn chacha20poly1305_out_of_place(c: &mut Criterion) {
+    let reference = OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+        peers::rustcrypto::chacha20poly1305_seal_into(&KEY, &NONCE, &AAD, i, o)
+    });
+    let contenders = [
+        OutContender::new("simdcrypt", |i: &[u8], o: &mut [u8]| {
+            ChaCha20Poly1305::new(&KEY)
+                .encrypt_into(&NONCE, &AAD, i, o)
+                .expect("a sealed buffer 16 bytes longer")
+        }),
+        OutContender::new("simdcrypt-in-place", |_: &[u8], o: &mut [u8]| {
+            in_place_then_tag(o, |d| {
+                ChaCha20Poly1305::new(&KEY).encrypt_in_place_detached(&NONCE, &AAD, d)
+            })
+        }),
+        OutContender::new("openssl", |i: &[u8], o: &mut [u8]| {
+            peers::openssl::chacha20poly1305_seal_into(&KEY, &NONCE, &AAD, i, o)
+        }),
+        OutContender::new("ring", |i: &[u8], o: &mut [u8]| {
+            peers::ring::chacha20poly1305_seal_into(&KEY, &NONCE, &AAD, i, o)
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::chacha20poly1305_seal_into(&KEY, &NONCE, &AAD, i, o)
+        }),
+        OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+            peers::rustcrypto::chacha20poly1305_seal_into(&KEY, &NONCE, &AAD, i, o)
+        }),
+    ];
+    run_out_of_place(
+        c,
+        "chacha20poly1305-out-of-place",
+        &ASIZES,
+        Pad::TAG_AFTER,
+        &reference,
+        &contenders,
+    );
+}
+
+fn xchacha20poly1305_out_of_place(c: &mut Criterion) {
+    let reference = OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+        peers::rustcrypto::xchacha20poly1305_seal_into(&KEY, &XNONCE, &AAD, i, o)
+    });
+    let contenders = [
+        OutContender::new("simdcrypt", |i: &[u8], o: &mut [u8]| {
+            XChaCha20Poly1305::new(&KEY)
+                .encrypt_into(&XNONCE, &AAD, i, o)
+                .expect("a sealed buffer 16 bytes longer")
+        }),
+        OutContender::new("simdcrypt-in-place", |_: &[u8], o: &mut [u8]| {
+            in_place_then_tag(o, |d| {
+                XChaCha20Poly1305::new(&KEY).encrypt_in_place_detached(&XNONCE, &AAD, d)
+            })
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::xchacha20poly1305_seal_into(&KEY, &XNONCE, &AAD, i, o)
+        }),
+        OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+            peers::rustcrypto::xchacha20poly1305_seal_into(&KEY, &XNONCE, &AAD, i, o)
+        }),
+    ];
+    run_out_of_place(
+        c,
+        "xchacha20poly1305-out-of-place",
+        &ASIZES,
+        Pad::TAG_AFTER,
+        &reference,
+        &contenders,
+    );
+}
+
+fn xsalsa20poly1305_out_of_place(c: &mut Criterion) {
+    // RustCrypto's `xsalsa20poly1305` (aead 0.5) seals only in place: the
+    // reference copies first.
+    let reference = OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+        let (tag, ct) = o.split_at_mut(16);
+        ct.copy_from_slice(i);
+        tag.copy_from_slice(&peers::rustcrypto::xsalsa20poly1305_seal(&KEY, &XNONCE, ct));
+    });
+    let contenders = [
+        OutContender::new("simdcrypt", |i: &[u8], o: &mut [u8]| {
+            XSalsa20Poly1305::new(&KEY)
+                .encrypt_into(&XNONCE, &[], i, o)
+                .expect("a sealed buffer 16 bytes longer")
+        }),
+        OutContender::new("simdcrypt-in-place", |_: &[u8], o: &mut [u8]| {
+            // Tag first: the in-place form works on the bytes after it,
+            // which hold the plaintext before the first call.
+            let (tag, data) = o.split_at_mut(16);
+            tag.copy_from_slice(&XSalsa20Poly1305::new(&KEY).encrypt_in_place_detached(
+                &XNONCE,
+                &[],
+                data,
+            ));
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::xsalsa20poly1305_seal_into(&KEY, &XNONCE, i, o)
+        }),
+    ];
+    run_out_of_place(
+        c,
+        "xsalsa20poly1305-out-of-place",
+        &ASIZES,
+        Pad::TAG_BEFORE,
+        &reference,
+        &contenders,
+    );
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = chacha20poly1305, xchacha20poly1305, xsalsa20poly1305
+    targets = chacha20poly1305, xchacha20poly1305, xsalsa20poly1305,
+        chacha20poly1305_out_of_place, xchacha20poly1305_out_of_place,
+        xsalsa20poly1305_out_of_place
 }
 criterion_main!(benches);

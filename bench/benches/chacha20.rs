@@ -2,13 +2,22 @@
 //! simdcrypt's default, OpenSSL's EVP ChaCha20, libsodium and RustCrypto's
 //! `chacha20`, in one harness.
 //!
-//! Each iteration is one whole encryption in place from a fresh cipher (key
-//! setup included). Before anything is timed, every implementation's output
-//! is checked against simdcrypt's `reference` rung.
+//! Each iteration is one whole encryption from a fresh cipher (key setup
+//! included): in place in the groups `chacha20` and `xchacha20`, from an
+//! input into a separate output in `chacha20-out-of-place` and
+//! `xchacha20-out-of-place` (simdcrypt's `xor_into`, OpenSSL's
+//! `EVP_EncryptUpdate` with `out != in`, libsodium's `c != m`, RustCrypto's
+//! `apply_keystream_b2b`), beside simdcrypt's default in place on the same
+//! output buffer (`simdcrypt-best-in-place`). Before anything is timed,
+//! every implementation's output is checked against simdcrypt's `reference`
+//! rung.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
-use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
+use simdcrypt_bench::{
+    Contender, OutContender, Pad, SIZES, config, ladder, ladder_out_of_place, peers, run,
+    run_out_of_place,
+};
 
 const KEY: [u8; 32] = [
     0x80, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -44,6 +53,30 @@ fn xchacha20_on(imp: Option<Impl>, data: &mut [u8]) {
         None => Ok(cipher),
     }
     .and_then(|mut s| s.apply_keystream(data))
+    .expect("an available rung, within the keystream")
+}
+
+/// ChaCha20 of `input` into `output` from a fresh cipher (`xor_into`), on
+/// rung `imp` (`None`: the default).
+fn chacha20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+    let cipher = ChaCha20::new(&KEY, &NONCE);
+    match imp {
+        Some(i) => cipher.with_impl(i),
+        None => Ok(cipher),
+    }
+    .and_then(|mut s| s.xor_into(input, output))
+    .expect("an available rung, within the keystream")
+}
+
+/// XChaCha20 of `input` into `output` from a fresh cipher (`xor_into`), on
+/// rung `imp` (`None`: the default).
+fn xchacha20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+    let cipher = XChaCha20::new(&KEY, &XNONCE);
+    match imp {
+        Some(i) => cipher.with_impl(i),
+        None => Ok(cipher),
+    }
+    .and_then(|mut s| s.xor_into(input, output))
     .expect("an available rung, within the keystream")
 }
 
@@ -83,9 +116,66 @@ fn xchacha20(c: &mut Criterion) {
     run(c, "xchacha20", &XSIZES, &reference, &contenders);
 }
 
+fn chacha20_out_of_place(c: &mut Criterion) {
+    let mut contenders = ladder_out_of_place(Impl::available(), Impl::name, chacha20_into);
+    contenders.extend([
+        OutContender::new("simdcrypt-best-in-place", |_: &[u8], out: &mut [u8]| {
+            chacha20_on(None, out)
+        }),
+        OutContender::new("openssl", |i: &[u8], o: &mut [u8]| {
+            peers::openssl::chacha20_xor_into(&KEY, &NONCE, i, o)
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::chacha20_xor_into(&KEY, &NONCE, i, o)
+        }),
+        OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+            peers::rustcrypto::chacha20_xor_into(&KEY, &NONCE, i, o)
+        }),
+    ]);
+    let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
+        chacha20_into(Some(Impl::Reference), i, o)
+    });
+    run_out_of_place(
+        c,
+        "chacha20-out-of-place",
+        &SIZES,
+        Pad::NONE,
+        &reference,
+        &contenders,
+    );
+}
+
+fn xchacha20_out_of_place(c: &mut Criterion) {
+    let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
+        xchacha20_into(Some(Impl::Reference), i, o)
+    });
+    let contenders = [
+        OutContender::new("simdcrypt-best", |i: &[u8], o: &mut [u8]| {
+            xchacha20_into(None, i, o)
+        }),
+        OutContender::new("simdcrypt-best-in-place", |_: &[u8], out: &mut [u8]| {
+            xchacha20_on(None, out)
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::xchacha20_xor_into(&KEY, &XNONCE, i, o)
+        }),
+        OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+            peers::rustcrypto::xchacha20_xor_into(&KEY, &XNONCE, i, o)
+        }),
+    ];
+    run_out_of_place(
+        c,
+        "xchacha20-out-of-place",
+        &SIZES,
+        Pad::NONE,
+        &reference,
+        &contenders,
+    );
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = chacha20, xchacha20
+    targets = chacha20, xchacha20, chacha20_out_of_place, xchacha20_out_of_place
 }
 criterion_main!(benches);

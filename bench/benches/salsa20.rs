@@ -2,14 +2,22 @@
 //! simdcrypt picks by default, RustCrypto's `salsa20` and libsodium, in one
 //! harness.
 //!
-//! Each iteration is one whole encryption in place from a fresh cipher (key
-//! setup included), since that is what libsodium's one-shot call measures.
-//! Before anything is timed, every implementation's output is checked
-//! against simdcrypt's `reference` rung for the same key, nonce and message.
+//! Each iteration is one whole encryption from a fresh cipher (key setup
+//! included), since that is what libsodium's one-shot call measures: in
+//! place in the groups `salsa20` and `xsalsa20`, from an input into a
+//! separate output in `salsa20-out-of-place` and `xsalsa20-out-of-place`
+//! (simdcrypt's `xor_into`, libsodium's `c != m`, RustCrypto's
+//! `apply_keystream_b2b`), beside simdcrypt's default in place on the same
+//! output buffer (`simdcrypt-best-in-place`). Before anything is timed,
+//! every implementation's output is checked against simdcrypt's `reference`
+//! rung for the same key, nonce and message.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::salsa20::{Impl, Salsa20, XSalsa20};
-use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
+use simdcrypt_bench::{
+    Contender, OutContender, Pad, SIZES, config, ladder, ladder_out_of_place, peers, run,
+    run_out_of_place,
+};
 
 const KEY: [u8; 32] = [
     0x80, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -48,6 +56,30 @@ fn xsalsa20_on(imp: Option<Impl>, data: &mut [u8]) {
     .expect("an available rung, within the keystream")
 }
 
+/// Salsa20 of `input` into `output` from a fresh cipher (`xor_into`), on
+/// rung `imp` (`None`: the default).
+fn salsa20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+    let cipher = Salsa20::new(&KEY, &NONCE);
+    match imp {
+        Some(i) => cipher.with_impl(i),
+        None => Ok(cipher),
+    }
+    .and_then(|mut s| s.xor_into(input, output))
+    .expect("an available rung, within the keystream")
+}
+
+/// XSalsa20 of `input` into `output` from a fresh cipher (`xor_into`), on
+/// rung `imp` (`None`: the default).
+fn xsalsa20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+    let cipher = XSalsa20::new(&KEY, &XNONCE);
+    match imp {
+        Some(i) => cipher.with_impl(i),
+        None => Ok(cipher),
+    }
+    .and_then(|mut s| s.xor_into(input, output))
+    .expect("an available rung, within the keystream")
+}
+
 fn salsa20(c: &mut Criterion) {
     let mut contenders = ladder(Impl::available(), Impl::name, salsa20_on);
     contenders.extend([
@@ -81,9 +113,63 @@ fn xsalsa20(c: &mut Criterion) {
     run(c, "xsalsa20", &XSIZES, &reference, &contenders);
 }
 
+fn salsa20_out_of_place(c: &mut Criterion) {
+    let mut contenders = ladder_out_of_place(Impl::available(), Impl::name, salsa20_into);
+    contenders.extend([
+        OutContender::new("simdcrypt-best-in-place", |_: &[u8], out: &mut [u8]| {
+            salsa20_on(None, out)
+        }),
+        OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+            peers::rustcrypto::salsa20_xor_into(&KEY, &NONCE, i, o)
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::salsa20_xor_into(&KEY, &NONCE, i, o)
+        }),
+    ]);
+    let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
+        salsa20_into(Some(Impl::Reference), i, o)
+    });
+    run_out_of_place(
+        c,
+        "salsa20-out-of-place",
+        &SIZES,
+        Pad::NONE,
+        &reference,
+        &contenders,
+    );
+}
+
+fn xsalsa20_out_of_place(c: &mut Criterion) {
+    let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
+        xsalsa20_into(Some(Impl::Reference), i, o)
+    });
+    let contenders = [
+        OutContender::new("simdcrypt-best", |i: &[u8], o: &mut [u8]| {
+            xsalsa20_into(None, i, o)
+        }),
+        OutContender::new("simdcrypt-best-in-place", |_: &[u8], out: &mut [u8]| {
+            xsalsa20_on(None, out)
+        }),
+        OutContender::new("rustcrypto", |i: &[u8], o: &mut [u8]| {
+            peers::rustcrypto::xsalsa20_xor_into(&KEY, &XNONCE, i, o)
+        }),
+        OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
+            peers::libsodium::xsalsa20_xor_into(&KEY, &XNONCE, i, o)
+        }),
+    ];
+    run_out_of_place(
+        c,
+        "xsalsa20-out-of-place",
+        &SIZES,
+        Pad::NONE,
+        &reference,
+        &contenders,
+    );
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = salsa20, xsalsa20
+    targets = salsa20, xsalsa20, salsa20_out_of_place, xsalsa20_out_of_place
 }
 criterion_main!(benches);

@@ -1,6 +1,9 @@
 //! Shared code for simdcrypt's criterion benches: the peers simdcrypt is
 //! measured against, the message sizes and the harness configuration, so
-//! that every bench file compares the same way.
+//! that every bench file compares the same way. Two shapes of contender:
+//! in place ([`Contender`], [`run`]) and out of place ([`OutContender`],
+//! [`run_out_of_place`]: the message read from one buffer, the result
+//! written to another).
 
 use std::fmt::Debug;
 use std::hint::black_box;
@@ -125,6 +128,148 @@ pub fn run<R: PartialEq + Debug>(
         for contender in contenders {
             g.bench_function(BenchmarkId::new(label, &contender.name), |b| {
                 b.iter(|| (contender.op)(black_box(&mut buf)))
+            });
+        }
+    }
+    g.finish();
+}
+
+/// What one contender does out of place: reads the message from `input`
+/// and writes the result to `output`, which is as long or (an AEAD's sealed
+/// form) longer by the tag ([`Pad`]), and which holds a copy of the input
+/// where the message goes (zeros around it) before the first call, so that
+/// an in-place contender can stand beside the others by working on
+/// `output` alone.
+pub type OutOp = Box<dyn Fn(&[u8], &mut [u8])>;
+
+/// One out-of-place implementation under test: its id and its operation,
+/// key setup included.
+pub struct OutContender {
+    /// A rung's CLI name, `simdcrypt-best`, or the peer's name; in-place
+    /// forms end in `-in-place`.
+    pub name: String,
+    /// The operation.
+    pub op: OutOp,
+}
+
+impl OutContender {
+    /// A contender named `name` doing `op`.
+    pub fn new(name: impl Into<String>, op: impl Fn(&[u8], &mut [u8]) + 'static) -> Self {
+        OutContender {
+            name: name.into(),
+            op: Box::new(op),
+        }
+    }
+}
+
+/// [`ladder`] out of place: every rung this CPU runs, then the default as
+/// `simdcrypt-best`; `op(Some(rung), input, output)` runs on a rung.
+pub fn ladder_out_of_place<I: Copy + 'static>(
+    rungs: impl Iterator<Item = I>,
+    name: fn(I) -> &'static str,
+    op: fn(Option<I>, &[u8], &mut [u8]),
+) -> Vec<OutContender> {
+    rungs
+        .map(|i| OutContender::new(name(i), move |a: &[u8], b: &mut [u8]| op(Some(i), a, b)))
+        .chain([OutContender::new(
+            "simdcrypt-best",
+            move |a: &[u8], b: &mut [u8]| op(None, a, b),
+        )])
+        .collect()
+}
+
+/// How much longer an output is than its input: bytes before the message
+/// and after it (a tag's 16 after the ciphertext, or before it for
+/// secretbox; none for a stream cipher).
+#[derive(Clone, Copy, Debug)]
+pub struct Pad {
+    /// Bytes before the message.
+    pub before: usize,
+    /// Bytes after the message.
+    pub after: usize,
+}
+
+impl Pad {
+    /// A stream cipher's output: as long as the input.
+    pub const NONE: Pad = Pad {
+        before: 0,
+        after: 0,
+    };
+    /// Ciphertext ‖ 16-byte tag.
+    pub const TAG_AFTER: Pad = Pad {
+        before: 0,
+        after: 16,
+    };
+    /// 16-byte tag ‖ ciphertext.
+    pub const TAG_BEFORE: Pad = Pad {
+        before: 16,
+        after: 0,
+    };
+}
+
+/// A fresh output buffer for `input`: zeros, the input, zeros, as `pad`
+/// says (see [`OutOp`]). Allocated on its own, apart from the input, as a
+/// caller's two buffers are.
+fn output_for(input: &[u8], pad: Pad) -> Vec<u8> {
+    let mut out = vec![0; pad.before];
+    out.extend_from_slice(input);
+    out.resize(pad.before + input.len() + pad.after, 0);
+    out
+}
+
+/// [`check`] out of place: every contender writes what `reference` writes
+/// into a fresh output, at each of `sizes` and a ragged length.
+pub fn check_out_of_place(
+    group: &str,
+    sizes: &[(&str, usize)],
+    pad: Pad,
+    reference: &OutContender,
+    contenders: &[OutContender],
+) {
+    let lengths = sizes.iter().map(|&(_, len)| len).chain([1000 + 7]);
+    for len in lengths {
+        let input = pattern(len);
+        let mut expected = output_for(&input, pad);
+        (reference.op)(&input, &mut expected);
+        for c in contenders {
+            let mut got = output_for(&input, pad);
+            (c.op)(&input, &mut got);
+            assert!(
+                got == expected,
+                "{group}: {} differs from {} at {len} bytes",
+                c.name,
+                reference.name
+            );
+        }
+    }
+    let names: Vec<_> = contenders.iter().map(|c| c.name.as_str()).collect();
+    eprintln!(
+        "{group}: {} agree with {}",
+        names.join(", "),
+        reference.name
+    );
+}
+
+/// [`run`] out of place: checks `contenders` against `reference`, then
+/// benches each in `group` at `sizes`, the input and the output (longer
+/// by `pad`) two separate allocations, ids `group/size/name`.
+pub fn run_out_of_place(
+    c: &mut Criterion,
+    group: &str,
+    sizes: &[(&str, usize)],
+    pad: Pad,
+    reference: &OutContender,
+    contenders: &[OutContender],
+) {
+    check_out_of_place(group, sizes, pad, reference, contenders);
+    let mut g = c.benchmark_group(group);
+    for &(label, len) in sizes {
+        g.throughput(Throughput::Bytes(len as u64));
+        let input = pattern(len);
+        let mut output = output_for(&input, pad);
+        for contender in contenders {
+            g.bench_function(BenchmarkId::new(label, &contender.name), |b| {
+                b.iter(|| (contender.op)(black_box(&input), black_box(&mut output)))
             });
         }
     }

@@ -2,10 +2,13 @@
 //! function of one of three shapes:
 //!
 //! - stream ciphers: key, nonce, and data XORed with the keystream in place,
-//!   from block 0;
+//!   from block 0; the `_into` forms read an input and write an output of
+//!   the same length;
 //! - MACs: key and message in, tag out;
 //! - AEADs: key, nonce, associated data, and data encrypted in place, the
-//!   tag returned (the detached form every peer has);
+//!   tag returned (the detached form every peer has); the `_seal_into`
+//!   forms read the plaintext and write the sealed form (ciphertext ‖ tag,
+//!   or tag ‖ ciphertext for secretbox) into an output 16 bytes longer;
 //! - hashes: message in, digest out (as a vector, so that every hash and
 //!   peer has one shape);
 //! - scrypt: password, salt, `log_n`, `r`, `p`, and the output to fill.
@@ -20,6 +23,7 @@
 /// `scrypt`), through their traits.
 pub mod rustcrypto {
     use chacha20poly1305::aead::consts::U32;
+    use chacha20poly1305::aead::inout::InOutBuf;
     use chacha20poly1305::aead::{AeadInOut, KeyInit, Nonce};
     use salsa20::cipher::{KeyIvInit, StreamCipher};
 
@@ -41,6 +45,26 @@ pub mod rustcrypto {
     /// XChaCha20 (192-bit nonce).
     pub fn xchacha20_xor(key: &[u8; 32], nonce: &[u8; 24], data: &mut [u8]) {
         chacha20::XChaCha20::new(key.into(), nonce.into()).apply_keystream(data);
+    }
+
+    /// Salsa20/20 from `input` into `output` (`apply_keystream_b2b`).
+    pub fn salsa20_xor_into(key: &[u8; 32], nonce: &[u8; 8], input: &[u8], output: &mut [u8]) {
+        salsa20::Salsa20::new(key.into(), nonce.into()).apply_keystream_b2b(input, output);
+    }
+
+    /// XSalsa20 from `input` into `output`.
+    pub fn xsalsa20_xor_into(key: &[u8; 32], nonce: &[u8; 24], input: &[u8], output: &mut [u8]) {
+        salsa20::XSalsa20::new(key.into(), nonce.into()).apply_keystream_b2b(input, output);
+    }
+
+    /// ChaCha20 of RFC 8439 from `input` into `output`.
+    pub fn chacha20_xor_into(key: &[u8; 32], nonce: &[u8; 12], input: &[u8], output: &mut [u8]) {
+        chacha20::ChaCha20::new(key.into(), nonce.into()).apply_keystream_b2b(input, output);
+    }
+
+    /// XChaCha20 from `input` into `output`.
+    pub fn xchacha20_xor_into(key: &[u8; 32], nonce: &[u8; 24], input: &[u8], output: &mut [u8]) {
+        chacha20::XChaCha20::new(key.into(), nonce.into()).apply_keystream_b2b(input, output);
     }
 
     /// Poly1305 of `msg`.
@@ -72,6 +96,46 @@ pub mod rustcrypto {
         data: &mut [u8],
     ) -> [u8; 16] {
         seal::<chacha20poly1305::ChaCha20Poly1305>(key, nonce, aad, data)
+    }
+
+    /// Seals `input` with the AEAD `A` into `sealed`: the ciphertext
+    /// through `encrypt_inout_detached` with separate buffers, then the tag.
+    fn seal_into<A: AeadInOut + KeyInit<KeySize = U32>>(
+        key: &[u8; 32],
+        nonce: &[u8],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        let nonce = Nonce::<A>::try_from(nonce).expect("the AEAD's nonce length");
+        let (ct, tag) = sealed.split_at_mut(input.len());
+        let buf = InOutBuf::new(input, ct).expect("a sealed buffer 16 bytes longer");
+        let t = A::new(key.into())
+            .encrypt_inout_detached(&nonce, aad, buf)
+            .expect("a message within the AEAD's limits");
+        tag.copy_from_slice(&t);
+    }
+
+    /// ChaCha20-Poly1305 from `input` into `sealed` (ciphertext ‖ tag).
+    pub fn chacha20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        seal_into::<chacha20poly1305::ChaCha20Poly1305>(key, nonce, aad, input, sealed);
+    }
+
+    /// XChaCha20-Poly1305 from `input` into `sealed` (ciphertext ‖ tag).
+    pub fn xchacha20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 24],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        seal_into::<chacha20poly1305::XChaCha20Poly1305>(key, nonce, aad, input, sealed);
     }
 
     /// XChaCha20-Poly1305 seal in place; the tag.
@@ -254,6 +318,57 @@ pub mod libsodium {
         stream_xor(ffi::crypto_stream_xchacha20_xor, key, nonce, data);
     }
 
+    /// Calls the stream XOR `f` from `input` into `output`, `c != m`.
+    fn stream_xor_into<const N: usize>(
+        f: StreamXor,
+        key: &[u8; 32],
+        nonce: &[u8; N],
+        input: &[u8],
+        output: &mut [u8],
+    ) {
+        init();
+        assert_eq!(input.len(), output.len(), "equal lengths");
+        // SAFETY: as in `stream_xor`, with `m` the `input.len()` bytes read
+        // and `c` the as many bytes of `output` written, apart.
+        let rc = unsafe {
+            f(
+                output.as_mut_ptr(),
+                input.as_ptr(),
+                input.len() as u64,
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert_eq!(rc, 0, "libsodium stream XOR failed");
+    }
+
+    /// Salsa20/20 from `input` into `output` (`crypto_stream_salsa20_xor`).
+    pub fn salsa20_xor_into(key: &[u8; 32], nonce: &[u8; 8], input: &[u8], output: &mut [u8]) {
+        stream_xor_into(ffi::crypto_stream_salsa20_xor, key, nonce, input, output);
+    }
+
+    /// XSalsa20 from `input` into `output` (`crypto_stream_xsalsa20_xor`).
+    pub fn xsalsa20_xor_into(key: &[u8; 32], nonce: &[u8; 24], input: &[u8], output: &mut [u8]) {
+        stream_xor_into(ffi::crypto_stream_xsalsa20_xor, key, nonce, input, output);
+    }
+
+    /// ChaCha20 of RFC 8439 from `input` into `output`
+    /// (`crypto_stream_chacha20_ietf_xor`).
+    pub fn chacha20_xor_into(key: &[u8; 32], nonce: &[u8; 12], input: &[u8], output: &mut [u8]) {
+        stream_xor_into(
+            ffi::crypto_stream_chacha20_ietf_xor,
+            key,
+            nonce,
+            input,
+            output,
+        );
+    }
+
+    /// XChaCha20 from `input` into `output` (`crypto_stream_xchacha20_xor`).
+    pub fn xchacha20_xor_into(key: &[u8; 32], nonce: &[u8; 24], input: &[u8], output: &mut [u8]) {
+        stream_xor_into(ffi::crypto_stream_xchacha20_xor, key, nonce, input, output);
+    }
+
     /// Poly1305 (`crypto_onetimeauth_poly1305`).
     pub fn poly1305_mac(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
         init();
@@ -318,6 +433,102 @@ pub mod libsodium {
         };
         assert_eq!(rc, 0, "libsodium AEAD encryption failed");
         tag
+    }
+
+    /// Calls the detached AEAD encryption `f` from `input` into `sealed`:
+    /// the ciphertext, then the tag.
+    fn aead_seal_into<const N: usize>(
+        f: AeadSeal,
+        key: &[u8; 32],
+        nonce: &[u8; N],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        init();
+        let (ct, tag) = sealed.split_at_mut(input.len());
+        assert_eq!(tag.len(), 16, "a sealed buffer 16 bytes longer");
+        // SAFETY: as in `aead_seal`, with `m` the `input.len()` bytes read
+        // and `c` as many bytes of `ct` written, apart; `mac` the 16 bytes
+        // of `tag`.
+        let rc = unsafe {
+            f(
+                ct.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                ptr::null_mut(),
+                input.as_ptr(),
+                input.len() as u64,
+                aad.as_ptr(),
+                aad.len() as u64,
+                ptr::null(),
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert_eq!(rc, 0, "libsodium AEAD encryption failed");
+    }
+
+    /// ChaCha20-Poly1305 from `input` into `sealed` (ciphertext ‖ tag).
+    pub fn chacha20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        aead_seal_into(
+            ffi::crypto_aead_chacha20poly1305_ietf_encrypt_detached,
+            key,
+            nonce,
+            aad,
+            input,
+            sealed,
+        );
+    }
+
+    /// XChaCha20-Poly1305 from `input` into `sealed` (ciphertext ‖ tag).
+    pub fn xchacha20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 24],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        aead_seal_into(
+            ffi::crypto_aead_xchacha20poly1305_ietf_encrypt_detached,
+            key,
+            nonce,
+            aad,
+            input,
+            sealed,
+        );
+    }
+
+    /// XSalsa20-Poly1305 from `input` into `sealed` (tag ‖ ciphertext, as
+    /// `crypto_secretbox_easy` has it), through `crypto_secretbox_detached`.
+    pub fn xsalsa20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 24],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        init();
+        let (tag, ct) = sealed.split_at_mut(16);
+        assert_eq!(ct.len(), input.len(), "a sealed buffer 16 bytes longer");
+        // SAFETY: `mac` has the 16 bytes written, `n` and `k` the 24 and 32
+        // bytes read, `m` the `mlen` bytes read and `c` as many written,
+        // apart.
+        let rc = unsafe {
+            ffi::crypto_secretbox_detached(
+                ct.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                input.as_ptr(),
+                input.len() as u64,
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert_eq!(rc, 0, "crypto_secretbox_detached failed");
     }
 
     /// ChaCha20-Poly1305 of RFC 8439
@@ -623,18 +834,70 @@ pub mod openssl {
         iv: &[u8],
         aad: &[u8],
         data: &mut [u8],
-        tag: Option<&mut [u8; 16]>,
+        tag: Option<&mut [u8]>,
+    ) {
+        let p = data.as_mut_ptr();
+        // SAFETY: `data` is readable and writable for its length; EVP
+        // allows the output to be the input buffer for stream ciphers.
+        unsafe { encrypt_raw(cipher, key, iv, aad, p, p, data.len(), tag) };
+    }
+
+    /// Encrypts `input` into `output` (as long) with `cipher` keyed by
+    /// `key` and `iv`, after `aad`; the tag when `tag` is set (an AEAD).
+    fn encrypt_into(
+        cipher: *const ffi::EVP_CIPHER,
+        key: &[u8; 32],
+        iv: &[u8],
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: Option<&mut [u8]>,
+    ) {
+        assert_eq!(input.len(), output.len(), "equal lengths");
+        // SAFETY: `input` is readable and `output` writable for the length,
+        // and they do not overlap.
+        unsafe {
+            encrypt_raw(
+                cipher,
+                key,
+                iv,
+                aad,
+                input.as_ptr(),
+                output.as_mut_ptr(),
+                input.len(),
+                tag,
+            )
+        };
+    }
+
+    /// The EVP calls of [`encrypt`] and [`encrypt_into`].
+    ///
+    /// # Safety
+    ///
+    /// `src` readable and `dst` writable for `len` bytes, the same buffer
+    /// or apart; `tag`, when set, 16 bytes.
+    #[allow(clippy::too_many_arguments)] // one EVP sequence's inputs
+    unsafe fn encrypt_raw(
+        cipher: *const ffi::EVP_CIPHER,
+        key: &[u8; 32],
+        iv: &[u8],
+        aad: &[u8],
+        src: *const u8,
+        dst: *mut u8,
+        len: usize,
+        tag: Option<&mut [u8]>,
     ) {
         CIPHER.with_borrow(|ctx| {
             let ctx = ctx.0;
             let mut outl: c_int = 0;
-            let p = data.as_mut_ptr();
             // SAFETY: `ctx` is a live context; the cipher reads 32 key bytes
             // and an IV of `iv.len()` bytes (16 for ChaCha20, 12 for
-            // ChaCha20-Poly1305, its defaults); EVP allows the output to be
-            // the input buffer for stream ciphers; the AAD pass has a null
-            // output; the final call writes nothing for these ciphers; the
-            // tag control writes 16 bytes.
+            // ChaCha20-Poly1305, its defaults); the update reads `len`
+            // bytes at `src` and writes as many at `dst` (the caller's
+            // promise; EVP allows them to be one buffer for stream
+            // ciphers); the AAD pass has a null output; the final call
+            // writes nothing for these ciphers; the tag control writes 16
+            // bytes.
             unsafe {
                 assert_eq!(
                     ffi::EVP_EncryptInit_ex(
@@ -659,11 +922,12 @@ pub mod openssl {
                     );
                 }
                 assert_eq!(
-                    ffi::EVP_EncryptUpdate(ctx, p, &mut outl, p, data.len() as c_int),
+                    ffi::EVP_EncryptUpdate(ctx, dst, &mut outl, src, len as c_int),
                     1
                 );
-                assert_eq!(ffi::EVP_EncryptFinal_ex(ctx, p, &mut outl), 1);
+                assert_eq!(ffi::EVP_EncryptFinal_ex(ctx, dst, &mut outl), 1);
                 if let Some(tag) = tag {
+                    assert_eq!(tag.len(), 16, "a 16-byte tag");
                     assert_eq!(
                         ffi::EVP_CIPHER_CTX_ctrl(ctx, GET_TAG, 16, tag.as_mut_ptr().cast()),
                         1
@@ -683,6 +947,30 @@ pub mod openssl {
         encrypt(cipher, key, &iv, &[], data, None);
     }
 
+    /// ChaCha20 (`EVP_chacha20`) from `input` into `output`.
+    pub fn chacha20_xor_into(key: &[u8; 32], nonce: &[u8; 12], input: &[u8], output: &mut [u8]) {
+        let mut iv = [0u8; 16];
+        iv[4..].copy_from_slice(nonce);
+        // SAFETY: returns a pointer to a static cipher description.
+        let cipher = unsafe { ffi::EVP_chacha20() };
+        encrypt_into(cipher, key, &iv, &[], input, output, None);
+    }
+
+    /// ChaCha20-Poly1305 (`EVP_chacha20_poly1305`) from `input` into
+    /// `sealed` (ciphertext ‖ tag).
+    pub fn chacha20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        let (ct, tag) = sealed.split_at_mut(input.len());
+        // SAFETY: returns a pointer to a static cipher description.
+        let cipher = unsafe { ffi::EVP_chacha20_poly1305() };
+        encrypt_into(cipher, key, nonce, aad, input, ct, Some(tag));
+    }
+
     /// ChaCha20-Poly1305 (`EVP_chacha20_poly1305`) seal in place; the tag.
     pub fn chacha20poly1305_seal(
         key: &[u8; 32],
@@ -693,7 +981,7 @@ pub mod openssl {
         let mut tag = [0u8; 16];
         // SAFETY: returns a pointer to a static cipher description.
         let cipher = unsafe { ffi::EVP_chacha20_poly1305() };
-        encrypt(cipher, key, nonce, aad, data, Some(&mut tag));
+        encrypt(cipher, key, nonce, aad, data, Some(&mut tag[..]));
         tag
     }
 
@@ -761,5 +1049,20 @@ pub mod ring {
         let mut out = [0u8; 16];
         out.copy_from_slice(tag.as_ref());
         out
+    }
+
+    /// ChaCha20-Poly1305 from `input` into `sealed` (ciphertext ‖ tag).
+    /// ring seals only in place, so the input is copied to the output
+    /// first, as its callers must.
+    pub fn chacha20poly1305_seal_into(
+        key: &[u8; 32],
+        nonce: &[u8; 12],
+        aad: &[u8],
+        input: &[u8],
+        sealed: &mut [u8],
+    ) {
+        let (ct, tag) = sealed.split_at_mut(input.len());
+        ct.copy_from_slice(input);
+        tag.copy_from_slice(&chacha20poly1305_seal(key, nonce, aad, ct));
     }
 }
