@@ -166,7 +166,7 @@ pub enum CliError {
     #[error("internal error: {0} (a bug: please report it)")]
     Internal(&'static str),
     /// Printing a report failed (a closed pipe, a full disk).
-    #[error("cannot write to standard output: {0}")]
+    #[error("cannot write standard output: {0}")]
     Stdout(#[source] io::Error),
 }
 
