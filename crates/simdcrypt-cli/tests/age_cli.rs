@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::run_command;
+use common::{data, run_command};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -30,19 +30,6 @@ fn stderr(out: &Output) -> String {
 fn ok(out: Output) -> Output {
     assert!(out.status.success(), "failed: {}", stderr(&out));
     out
-}
-
-/// Deterministic test data.
-fn data(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 /// A directory with a fresh X25519 identity file `key.txt`; returns it and

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::run_command;
+use common::{data, run_command};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -36,19 +36,6 @@ fn bash(dir: &Path, script: &str) -> Command {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Deterministic test data.
-fn data(len: usize) -> Vec<u8> {
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 /// The names in `dir`, sorted.
@@ -173,7 +160,7 @@ fn wait_for_temp(dir: &Path) {
 /// An 8 MiB age file to `recipient`, in `dir` as `big.age`; returns its
 /// bytes.
 fn sealed(dir: &Path, recipient: &str) -> Vec<u8> {
-    let plain = data(8 << 20);
+    let plain = data(8 << 20, 1);
     let out = run_command(
         Command::new(BIN)
             .args(["encrypt", "-r", recipient, "-o", "big.age"])
@@ -190,7 +177,7 @@ fn sealed(dir: &Path, recipient: &str) -> Vec<u8> {
 fn each_signal_during_each_long_command_leaves_nothing() {
     let (dir, recipient) = keyed_dir();
     let sealed = sealed(dir.path(), &recipient);
-    let plain = data(8 << 20);
+    let plain = data(8 << 20, 1);
     let before = names(dir.path());
     for (name, args) in long_commands(&recipient) {
         let feed = if name == "decrypt" {
@@ -234,7 +221,7 @@ fn each_signal_during_each_long_command_leaves_nothing() {
 fn sigkill_leaves_nothing_where_files_are_built_unnamed() {
     let (dir, recipient) = keyed_dir();
     let before = names(dir.path());
-    let plain = data(4 << 20);
+    let plain = data(4 << 20, 1);
     for (name, args) in long_commands(&recipient) {
         if name == "decrypt" {
             continue;
@@ -250,7 +237,7 @@ fn sigkill_leaves_nothing_where_files_are_built_unnamed() {
 #[test]
 fn a_failing_stderr_changes_nothing_else() {
     let (dir, recipient) = keyed_dir();
-    fs::write(dir.path().join("f"), data(100_000)).unwrap();
+    fs::write(dir.path().join("f"), data(100_000, 1)).unwrap();
     let full = || fs::File::options().write(true).open("/dev/full").unwrap();
     // A bad key: exit 1, as with a working stderr, not an abort.
     let out = Command::new(BIN)
@@ -302,7 +289,7 @@ fn a_failing_stderr_changes_nothing_else() {
 #[test]
 fn a_full_disk_names_the_output_and_leaves_nothing() {
     let (dir, recipient) = keyed_dir();
-    fs::write(dir.path().join("f"), data(1 << 20)).unwrap();
+    fs::write(dir.path().join("f"), data(1 << 20, 1)).unwrap();
     let sealed = sealed(dir.path(), &recipient);
     fs::write(dir.path().join("f.age"), &sealed[..1 << 20]).unwrap();
     fs::write(dir.path().join("existing"), b"keep me").unwrap();
@@ -409,7 +396,7 @@ fn a_closed_stdout_is_an_error() {
 #[test]
 fn a_reader_that_stops_early_ends_the_tool_by_sigpipe() {
     let dir = TempDir::new().unwrap();
-    fs::write(dir.path().join("f"), data(8 << 20)).unwrap();
+    fs::write(dir.path().join("f"), data(8 << 20, 1)).unwrap();
     let out = bash(
         dir.path(),
         "\"$T\" stream --cipher xsalsa20 --key $K --nonce $N -i f | head -c 1 >/dev/null; \
@@ -576,7 +563,7 @@ fn outputs_are_checked_before_the_work() {
 fn devices_and_fifos_are_read_and_written_in_place() {
     let (dir, recipient) = keyed_dir();
     let d = dir.path();
-    let plain = data(200_000);
+    let plain = data(200_000, 1);
     // An age file to /dev/full: the message names it.
     fs::write(d.join("f"), &plain).unwrap();
     let out = Command::new(BIN)

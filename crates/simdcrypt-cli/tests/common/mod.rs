@@ -22,3 +22,17 @@ pub fn run_command(command: &mut Command, stdin: &[u8]) -> Output {
     writer.join().expect("the stdin writer");
     out
 }
+
+/// Deterministic test data: `len` bytes of an xorshift stream from `seed`.
+#[allow(dead_code, reason = "not every test binary hashes made-up data")]
+pub fn data(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
