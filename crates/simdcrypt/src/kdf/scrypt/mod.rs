@@ -20,6 +20,7 @@
 mod avx2;
 #[cfg(feature = "hazmat")]
 mod hazmat;
+mod memory;
 mod scalar;
 mod scalar_fused;
 #[cfg(target_arch = "x86_64")]
@@ -28,8 +29,9 @@ mod simd;
 mod sse2;
 
 use bytemuck::{Pod, Zeroable};
-use memmap2::{MmapMut, MmapOptions};
 use zeroize::Zeroize;
+
+use memory::{Scratch, try_blocks, wipe};
 
 use super::pbkdf2_hmac_sha256;
 use crate::Error;
@@ -163,165 +165,6 @@ impl Layout {
         // `n` fits a usize, so the bits kept do.
         (low & (n as u64 - 1)) as usize
     }
-}
-
-/// The memory one lane's ROMix needs, in sub-blocks, allocated fallibly: V
-/// (`N·2r` sub-blocks, filled by the rung) and the second buffer of X (the
-/// first is the lane's B: `2r`), per lane of a group run at once.
-pub(crate) struct Scratch {
-    v: Memory,
-    x: Box<[Block]>,
-}
-
-/// Where V lives: on the heap when small, else in its own memory mapping.
-enum Memory {
-    /// A zeroed heap allocation, wiped on drop: freed heap memory is handed
-    /// out again within the process.
-    Heap(Box<[Block]>),
-    /// The `blocks` sub-blocks at `start` (2 MiB-aligned) in an anonymous
-    /// private mapping, advised for transparent huge pages on Linux.
-    ///
-    /// Not wiped on drop, on purpose: unmapping it (the mapping's own drop)
-    /// is the wipe. The kernel gives a process only zeroed pages, so V's
-    /// pages reach no other process, and no later allocation of this one,
-    /// without being zeroed by the kernel first; and once unmapped, the
-    /// address range reads nothing back (a later mapping there is fresh
-    /// zeroed memory). A wipe before `munmap` would protect only what
-    /// `munmap` already does, and costs a pass over all of V (measured
-    /// 0.5 ms at log_n = 14, r = 8, 16 MiB, about the noise). (Neither
-    /// wipe reaches copies already swapped out.)
-    Mapped {
-        map: MmapMut,
-        start: usize,
-        blocks: usize,
-    },
-}
-
-/// The size of a transparent huge page on x86-64 (and the usual one
-/// elsewhere): mapped V starts at a multiple of it and the mapping reaches
-/// the next multiple after V, so that whole huge pages cover V.
-const HUGE_PAGE: usize = 2 << 20;
-
-/// The smallest V (in bytes) given its own mapping, by measurement: below
-/// it the heap (whose pages glibc keeps mapped from one call to the next)
-/// is as fast or faster than a fresh mapping's `mmap`, `munmap` and whole
-/// 2 MiB huge page zeroed by the kernel, and takes less memory. On an AMD
-/// EPYC (Zen 3) shared with other work, `sse2`, r = 8, p = 1, thread CPU
-/// time, best of 60, mapped against heap: log_n = 10 (128 KiB) 1.76–1.87
-/// against 1.71–1.75 ms, log_n = 11 and 12 the same within 1 %, log_n = 13
-/// (1 MiB) 14.2–14.8 against 14.7–15.4 ms; log_n = 14 (16 MiB) 29.0–30.4
-/// against 30.5–31.3 ms, 31 against 43 ms in a fresh process; log_n = 17
-/// 244–260 against 354–360 ms (4 KiB pages, mapped without the huge page
-/// advice: 335 ms).
-const MIN_MAPPED_BYTES: usize = 1 << 20;
-
-impl Memory {
-    /// `blocks` zeroed sub-blocks: mapped when at least
-    /// [`MIN_MAPPED_BYTES`] and the mapping can be had, else on the heap.
-    fn new(blocks: usize, what: &'static str) -> Result<Memory, Error> {
-        let too_big = || Error::OutOfMemory {
-            what,
-            bytes: 64 * blocks as u128,
-        };
-        let bytes = blocks.checked_mul(64).ok_or_else(too_big)?;
-        if bytes >= MIN_MAPPED_BYTES
-            && let Some(memory) = Memory::mapped(bytes)
-        {
-            return Ok(memory);
-        }
-        bytemuck::allocation::try_zeroed_slice_box(blocks)
-            .map(Memory::Heap)
-            .map_err(|()| too_big())
-    }
-
-    /// `bytes` (a multiple of 64) of zeroed memory in a fresh anonymous
-    /// mapping of whole huge pages and one more, so that they can start on
-    /// a huge page and end within one (the rest is never touched); `None`
-    /// when the system gives no such mapping (too large, out of memory,
-    /// no `mmap` on the platform).
-    ///
-    /// Faulted in as the rung first writes V, one huge page at a time:
-    /// prefaulting all of it at once gains nothing (with `MADV_POPULATE_WRITE`
-    /// after the advice, log_n = 14 and 17 within the noise of the lazy
-    /// faults) or loses (`MAP_POPULATE` faults 4 KiB pages before the
-    /// advice can apply: 37.6–37.9 against 29.0–30.4 ms at log_n = 14).
-    fn mapped(bytes: usize) -> Option<Memory> {
-        let len = bytes
-            .checked_next_multiple_of(HUGE_PAGE)?
-            .checked_add(HUGE_PAGE)?;
-        let map = MmapOptions::new().len(len).map_anon().ok()?;
-        // Transparent huge pages, where the kernel has them: a hint, so a
-        // refusal (no THP support) changes nothing but speed.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        let start = map.as_ptr().addr().next_multiple_of(HUGE_PAGE) - map.as_ptr().addr();
-        Some(Memory::Mapped {
-            map,
-            start,
-            blocks: bytes / 64,
-        })
-    }
-
-    /// The sub-blocks.
-    fn blocks(&mut self) -> &mut [Block] {
-        match self {
-            Memory::Heap(blocks) => blocks,
-            // The start is 2 MiB-aligned within the page-aligned mapping,
-            // so the bytes are suitably aligned sub-blocks.
-            Memory::Mapped { map, start, blocks } => {
-                bytemuck::cast_slice_mut(&mut map[*start..*start + *blocks * 64])
-            }
-        }
-    }
-}
-
-impl Scratch {
-    /// Room for `lanes` lanes of `2r`-sub-block blocks and `n` entries of V.
-    fn new(lanes: usize, two_r: usize, n: usize) -> Result<Scratch, Error> {
-        const V: &str = "scrypt's V array (128·r·N bytes per lane)";
-        let v_blocks = lanes
-            .checked_mul(two_r)
-            .and_then(|b| b.checked_mul(n))
-            .ok_or(Error::OutOfMemory {
-                what: V,
-                bytes: 64 * lanes as u128 * two_r as u128 * n as u128,
-            })?;
-        Ok(Scratch {
-            v: Memory::new(v_blocks, V)?,
-            x: try_blocks(lanes * two_r, "scrypt's X buffer (128·r bytes per lane)")?,
-        })
-    }
-
-    /// V (all `N` entries of the lanes) and the second X buffer.
-    fn parts(&mut self) -> (&mut [Block], &mut [Block]) {
-        (self.v.blocks(), &mut self.x)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if let Memory::Heap(v) = &mut self.v {
-            wipe(v);
-        }
-        wipe(&mut self.x);
-    }
-}
-
-/// Zeroizes sub-blocks: with SSE2 stores on x86-64, as the `zeroize`
-/// crate does elsewhere.
-fn wipe(blocks: &mut [Block]) {
-    #[cfg(target_arch = "x86_64")]
-    sse2::wipe(blocks);
-    #[cfg(not(target_arch = "x86_64"))]
-    blocks.iter_mut().for_each(Zeroize::zeroize);
-}
-
-/// `len` zeroed sub-blocks on the heap, allocated fallibly.
-fn try_blocks(len: usize, what: &'static str) -> Result<Box<[Block]>, Error> {
-    bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| Error::OutOfMemory {
-        what,
-        bytes: 64 * len as u128,
-    })
 }
 
 /// Checks scrypt's parameters against RFC 7914 §2 and §6 and returns `N`.
@@ -581,51 +424,3 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
 };
 
 use crate::ladder::{Kind, Param, Primitive};
-
-#[cfg(test)]
-mod tests {
-    use super::{HUGE_PAGE, MIN_MAPPED_BYTES, Memory};
-    use crate::Error;
-
-    /// V is zeroed, as long as asked for, and when mapped starts on a huge
-    /// page; small V stays on the heap, large V is mapped (on Unix; where
-    /// `mmap` is missing, on the heap).
-    #[test]
-    fn v_is_zeroed_and_mapped_on_huge_pages_when_large() {
-        for bytes in [64, MIN_MAPPED_BYTES - 64, MIN_MAPPED_BYTES, 3 * HUGE_PAGE] {
-            let mut memory = Memory::new(bytes / 64, "V").unwrap();
-            let mapped = matches!(memory, Memory::Mapped { .. });
-            assert_eq!(
-                mapped,
-                cfg!(unix) && bytes >= MIN_MAPPED_BYTES,
-                "{bytes} bytes"
-            );
-            let blocks = memory.blocks();
-            assert_eq!(blocks.len(), bytes / 64);
-            assert!(blocks.iter().all(|b| b.0 == [0; 16]));
-            if mapped {
-                assert!(blocks.as_ptr().addr().is_multiple_of(HUGE_PAGE));
-            }
-        }
-    }
-
-    /// More memory than the address space holds, or than the system
-    /// gives, is an error, not an abort.
-    #[test]
-    fn too_much_v_is_out_of_memory() {
-        // Bytes beyond `usize`, and beyond `isize::MAX`.
-        for blocks in [usize::MAX, usize::MAX / 64 + 1, usize::MAX / 128 + 1] {
-            assert!(matches!(
-                Memory::new(blocks, "V"),
-                Err(Error::OutOfMemory { what: "V", .. })
-            ));
-        }
-        // log_n = 40, r = 8: 2^50 bytes of V, more than the system gives
-        // (x86-64 user space is 2^47 bytes).
-        #[cfg(target_pointer_width = "64")]
-        assert!(matches!(
-            super::scrypt(b"pw", b"salt", 40, 8, 1, &mut [0; 32]),
-            Err(Error::OutOfMemory { .. })
-        ));
-    }
-}
