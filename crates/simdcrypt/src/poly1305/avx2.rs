@@ -20,7 +20,8 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
-use super::{LANES, Lanes, Powers, from_radix, scalar64, to_radix, vector_blocks};
+use super::lanes::{LANES, Lanes, Powers, from_radix, to_radix, vector_blocks};
+use super::scalar64;
 
 /// Five limbs of four lanes.
 type Half = [__m256i; 5];

@@ -17,7 +17,7 @@ use core::arch::x86_64::{
     _mm512_slli_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
 };
 
-use super::{LANES, Lanes, Powers, from_radix, to_radix, vector_blocks};
+use super::lanes::{LANES, Lanes, Powers, from_radix, to_radix, vector_blocks};
 
 /// Three limbs of eight lanes.
 type State = [__m512i; 3];

@@ -37,6 +37,7 @@ mod reference;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512ifma;
+mod lanes;
 mod scalar64;
 
 use std::fmt;
@@ -44,6 +45,8 @@ use std::sync::OnceLock;
 
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
+
+use lanes::{LANES, Vector};
 
 use crate::Error;
 use crate::rung::rungs;
@@ -136,145 +139,6 @@ const AVX2_MIN_BLOCKS: usize = 40;
 /// mirrors (three multiplications for the powers, one fold at the end, a
 /// whole step for a last partial group).
 const AVX512IFMA_MIN_BLOCKS: usize = AVX2_MIN_BLOCKS;
-
-/// Blocks per vector step: logical lanes of both vector rungs. Lane `j`
-/// of a step holds block `j` of 8 consecutive blocks; the accumulator is
-/// the sum over the lanes of lane `j` times r^(8−j).
-const LANES: usize = 8;
-
-/// A vector rung's accumulator: limb `i` of every lane, in the rung's radix
-/// and the rung's lane order.
-type Lanes = [[u64; LANES]; 5];
-
-/// `r^1 … r^8` as limbs in a vector rung's radix: limb `i` of r^k at
-/// `[i][k − 1]`, so that a row loads as a vector of the powers (unused
-/// limbs zero).
-type Powers = [[u64; LANES]; 5];
-
-/// The body of a vector rung's `blocks` function, shared by the rungs: it
-/// calls the rung's own `zero`, `load`, `store`, `power`, `mul`, `hibits`,
-/// `add_group` and `add_to_lane`, all compiled with the rung's features.
-///
-/// Full groups of 8 blocks: `lanes = lanes · r^8 + blocks`. A last group of
-/// `k < 8` blocks goes in the last `k` lanes, the others zero (and without
-/// the 2^128 bit): `lanes = lanes · r^k + blocks`, which keeps the sum
-/// `Σ lane_j · r^(8−j)` the accumulator. A scalar accumulator `entering`
-/// the lanes is added to the lane of the first block instead of the
-/// multiplication.
-#[cfg(target_arch = "x86_64")]
-macro_rules! vector_blocks {
-    ($(#[$meta:meta])* fn $name:ident($features:literal)) => {
-        $(#[$meta])*
-        #[target_feature(enable = $features)]
-        pub(super) fn $name(
-            lanes: &mut super::Lanes,
-            powers: &super::Powers,
-            entering: Option<[u64; 3]>,
-            blocks: &[[u8; 16]],
-        ) {
-            use super::LANES;
-            let mut entering = entering;
-            let mut state = if entering.is_some() { zero() } else { load(lanes) };
-            let (mut groups, tail) = blocks.as_chunks::<LANES>();
-            let step = power(powers, LANES);
-            let all = hibits(0);
-            if let (Some(acc), [first, rest @ ..]) = (entering, groups) {
-                state = add_group(add_to_lane(state, 0, acc), first, &all);
-                (entering, groups) = (None, rest);
-            }
-            for group in groups {
-                state = add_group(mul(state, &step), group, &all);
-            }
-            if !tail.is_empty() {
-                let k = tail.len();
-                let group = super::padded_group(tail);
-                state = match entering.take() {
-                    Some(acc) => add_to_lane(state, LANES - k, acc),
-                    None => mul(state, &power(powers, k)),
-                };
-                state = add_group(state, &group, &hibits(LANES - k));
-            }
-            store(state, lanes);
-        }
-    };
-}
-#[cfg(target_arch = "x86_64")]
-use vector_blocks;
-
-/// The last `k < 8` blocks of a run at the end of a zeroed group of 8, so
-/// that block `j` sits in lane `8 − k + j`.
-#[cfg(target_arch = "x86_64")]
-fn padded_group(tail: &[[u8; 16]]) -> [[u8; 16]; LANES] {
-    let mut group = [[0u8; 16]; LANES];
-    group[LANES - tail.len()..].copy_from_slice(tail);
-    group
-}
-
-/// `h` (three 64-bit words, below 2^136) as `N` limbs of `bits` bits, least
-/// significant first; the last limb takes all the bits that remain.
-#[inline(always)]
-fn to_radix<const N: usize>(h: [u64; 3], bits: u32) -> [u64; N] {
-    let bits_at = |shift: u32| -> u64 {
-        let (word, off) = ((shift / 64) as usize, shift % 64);
-        let low = h.get(word).map_or(0, |w| w >> off);
-        let high = match (off, h.get(word + 1)) {
-            (0, _) | (_, None) => 0,
-            (_, Some(w)) => w << (64 - off),
-        };
-        low | high
-    };
-    std::array::from_fn(|i| {
-        let limb = bits_at(bits * i as u32);
-        if i + 1 < N {
-            limb & ((1 << bits) - 1)
-        } else {
-            limb
-        }
-    })
-}
-
-/// `Σ limbs[i] · 2^(bits·i)` reduced to below 2^130 + 2^64 (the bits at and
-/// above 2^130 folded back times 5): a scalar accumulator again. Limbs may
-/// exceed `bits` bits (sums of lanes).
-#[inline(always)]
-fn from_radix<const N: usize>(limbs: &[u64; N], bits: u32) -> [u64; 3] {
-    let mut acc = [0u64; 4];
-    for (i, &limb) in limbs.iter().enumerate() {
-        let shift = bits * i as u32;
-        let (word, off) = ((shift / 64) as usize, shift % 64);
-        let mut carry = u128::from(limb) << off;
-        for w in &mut acc[word..] {
-            let t = u128::from(*w) + (carry & u128::from(u64::MAX));
-            *w = t as u64;
-            carry = (carry >> 64) + (t >> 64);
-        }
-    }
-    // The limbs of the rungs sum to below 2^170, so `high` < 2^40.
-    let high = u128::from(acc[2] >> 2) | u128::from(acc[3]) << 62;
-    let low = u128::from(acc[0]) | u128::from(acc[1]) << 64;
-    let (sum, c1) = low.overflowing_add(high * 5);
-    let top = (acc[2] & 3) + u64::from(c1);
-    [sum as u64, (sum >> 64) as u64, top]
-}
-
-/// A vector rung's state, made the first time a run goes vector: the key
-/// powers in the rung's radix and the accumulator lanes. Zeroized on drop.
-struct Vector {
-    lanes: Lanes,
-    powers: Powers,
-    /// The accumulator is in `lanes`, not in the scalar `h`.
-    active: bool,
-}
-
-impl Drop for Vector {
-    fn drop(&mut self) {
-        // Lanes not in use were zeroized when the accumulator left them.
-        if self.active {
-            self.lanes.zeroize();
-        }
-        self.powers.zeroize();
-    }
-}
 
 /// Poly1305 (RFC 8439 §2.5) computed incrementally: [`Poly1305::update`] as
 /// often as needed, then [`Poly1305::finalize`] or [`Poly1305::verify`].
@@ -477,39 +341,11 @@ impl Poly1305 {
         }
     }
 
-    /// Before a vector run: the key powers in the rung's radix the first
-    /// time (from `powers`), and the scalar accumulator to hand over if the
-    /// lanes are not in use yet.
-    #[cfg(target_arch = "x86_64")]
-    fn enter_lanes(
-        &mut self,
-        powers: impl FnOnce(&[u64; 2]) -> Powers,
-    ) -> (&mut Vector, Option<[u64; 3]>) {
-        let r = &self.r;
-        let v = self.vector.get_or_insert_with(|| {
-            Box::new(Vector {
-                lanes: [[0; LANES]; 5],
-                powers: powers(r),
-                active: false,
-            })
-        });
-        if v.active {
-            return (v, None);
-        }
-        v.active = true;
-        let h = self.h;
-        self.h = [0; 3];
-        (v, Some(h))
-    }
-
-    /// Folds the lanes back into the scalar accumulator, if they hold it.
+    /// Folds the lanes back into the scalar accumulator, if they hold it:
+    /// the dispatch to the vector rungs' `fold`.
     fn leave_lanes(&mut self) {
-        let Some(v) = self.vector.as_mut().filter(|v| v.active) else {
-            return;
-        };
-        v.active = false;
-        let (lanes, powers) = (&v.lanes, &v.powers);
-        self.h = match self.imp {
+        let (imp, h) = (self.imp, self.h);
+        self.leave_lanes_with(|lanes, powers| match imp {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the lanes are only used by a rung that passed
             // `require()`, so the CPU has AVX2.
@@ -518,9 +354,8 @@ impl Poly1305 {
             // SAFETY: as above, the CPU has AVX-512F and AVX-512 IFMA.
             Impl::Avx512Ifma => unsafe { avx512ifma::fold(lanes, powers) },
             // Only the vector rungs use the lanes.
-            _ => self.h,
-        };
-        v.lanes.zeroize();
+            _ => h,
+        });
     }
 }
 
@@ -641,43 +476,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
 
 #[cfg(test)]
 mod tests {
+    use super::lanes::{Powers, from_radix};
     use super::*;
-
-    #[test]
-    fn radix_round_trips() {
-        let values = [
-            [0, 0, 0],
-            [1, 2, 3],
-            [u64::MAX, u64::MAX, 3],
-            [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 2],
-        ];
-        for h in values {
-            let l26 = to_radix::<5>(h, 26);
-            assert!(l26[..4].iter().all(|&l| l < 1 << 26));
-            assert_eq!(from_radix(&l26, 26), h, "radix 2^26 of {h:x?}");
-            let l44 = to_radix::<3>(h, 44);
-            assert!(l44[..2].iter().all(|&l| l < 1 << 44));
-            assert_eq!(from_radix(&l44, 44), h, "radix 2^44 of {h:x?}");
-        }
-    }
-
-    #[test]
-    fn from_radix_folds_oversized_limbs() {
-        // 2^130 as a limb 4 of 2^26 (radix 2^26) is 5 mod p.
-        assert_eq!(from_radix(&[0, 0, 0, 0, 1 << 26], 26), [5, 0, 0]);
-        // Limbs over their width carry: 2^26 in limb 0 is limb 1's 1.
-        assert_eq!(from_radix(&[1 << 26, 0, 0, 0, 0], 26), [1 << 26, 0, 0]);
-        // Lane sums: 8 lanes of 2^26 − 1 in every limb make
-        // 8·(2^130 − 1) ≡ 8·5 − 8 = 32.
-        let l = [8 * ((1u64 << 26) - 1); 5];
-        assert_eq!(scalar64::reduce(from_radix(&l, 26)), [32, 0, 0]);
-        let l = [
-            8 * ((1u64 << 44) - 1),
-            8 * ((1u64 << 44) - 1),
-            8 * ((1u64 << 42) - 1),
-        ];
-        assert_eq!(scalar64::reduce(from_radix(&l, 44)), [32, 0, 0]);
-    }
 
     /// Each vector rung's power table holds r^1 … r^8 (mod p), in limbs
     /// small enough for its multiplier.
