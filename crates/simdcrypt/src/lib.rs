@@ -40,6 +40,8 @@ mod rung;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
 pub mod salsa20;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 mod stream;
 #[cfg(feature = "hazmat")]
 pub mod timer;

@@ -65,13 +65,9 @@ macro_rules! rotl_avx2 {
             ),
         )
     };
-    ($x:expr, $n:literal) => {{
-        let x = $x;
-        ::core::arch::x86_64::_mm256_or_si256(
-            ::core::arch::x86_64::_mm256_slli_epi32::<$n>(x),
-            ::core::arch::x86_64::_mm256_srli_epi32::<{ 32 - $n }>(x),
-        )
-    }};
+    ($x:expr, $n:literal) => {
+        $crate::simd::rotl_ymm!($x, $n)
+    };
 }
 
 horizontal!("avx2" on xmm, rotl = rotl_ssse3);

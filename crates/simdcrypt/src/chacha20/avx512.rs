@@ -6,18 +6,12 @@
 //! most one batch of 8 in ymm, one of 4 in xmm, then 1–3 blocks horizontal.
 
 use super::{double_round, rung_xor_keystream};
+use crate::simd::vprold_zmm;
 use crate::vertical::vertical_batches;
-
-/// `x <<< n` on each 32-bit lane of a zmm register (`vprold`).
-macro_rules! rotl_zmm {
-    ($x:expr, $n:literal) => {
-        ::core::arch::x86_64::_mm512_rol_epi32::<$n>($x)
-    };
-}
 
 vertical_batches! {
     /// Batches of 16 blocks in zmm registers.
-    fn xor_batches_16("avx512f") on zmm, double_round = double_round, rotl = rotl_zmm, counter_word = 12
+    fn xor_batches_16("avx512f") on zmm, double_round = double_round, rotl = vprold_zmm, counter_word = 12
 }
 
 rung_xor_keystream! {

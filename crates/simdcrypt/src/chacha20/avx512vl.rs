@@ -10,33 +10,20 @@
 
 use super::horizontal::horizontal;
 use super::{double_round, rung_xor_keystream};
+use crate::simd::{vprold_xmm, vprold_ymm};
 use crate::vertical::vertical_batches;
 
-/// `x <<< n` on each 32-bit lane of a ymm register (`vprold`, AVX-512VL).
-macro_rules! rotl_ymm {
-    ($x:expr, $n:literal) => {
-        ::core::arch::x86_64::_mm256_rol_epi32::<$n>($x)
-    };
-}
-
-/// `x <<< n` on each 32-bit lane of an xmm register (`vprold`, AVX-512VL).
-macro_rules! rotl_xmm {
-    ($x:expr, $n:literal) => {
-        ::core::arch::x86_64::_mm_rol_epi32::<$n>($x)
-    };
-}
-
-horizontal!("avx512f,avx512vl" on xmm, rotl = rotl_xmm);
-horizontal!("avx512f,avx512vl" on ymm, rotl = rotl_ymm);
+horizontal!("avx512f,avx512vl" on xmm, rotl = vprold_xmm);
+horizontal!("avx512f,avx512vl" on ymm, rotl = vprold_ymm);
 
 vertical_batches! {
     /// Batches of 8 blocks in ymm registers.
-    fn xor_batches_8("avx512f,avx512vl") on ymm, double_round = double_round, rotl = rotl_ymm, counter_word = 12
+    fn xor_batches_8("avx512f,avx512vl") on ymm, double_round = double_round, rotl = vprold_ymm, counter_word = 12
 }
 
 vertical_batches! {
     /// At most one batch of 4 blocks in xmm registers.
-    fn xor_batches_4("avx512f,avx512vl") on xmm, double_round = double_round, rotl = rotl_xmm, counter_word = 12
+    fn xor_batches_4("avx512f,avx512vl") on xmm, double_round = double_round, rotl = vprold_xmm, counter_word = 12
 }
 
 rung_xor_keystream! {

@@ -3,9 +3,6 @@
 //! as two shifts and an or (SSE2 has no byte shuffle).
 
 use super::horizontal::horizontal;
-
-/// `x <<< n` on each 32-bit lane of an xmm register with SSE2: two shifts
-/// and an or (the macro Salsa20's SSE2 rungs use).
-pub(super) use crate::salsa20::rotl_sse2;
+use crate::simd::rotl_sse2;
 
 horizontal!("sse2" on xmm, rotl = rotl_sse2);

@@ -44,7 +44,7 @@ macro_rules! rotl_ssse3 {
         )
     };
     ($x:expr, $n:literal) => {
-        $crate::chacha20::sse2::rotl_sse2!($x, $n)
+        $crate::simd::rotl_sse2!($x, $n)
     };
 }
 pub(super) use rotl_ssse3;

@@ -7,21 +7,9 @@
 //! the shared tail (one block scalar, 2 or 3 as interleaved SSE2 states), so
 //! no block is computed in vain.
 
-use super::rotl_sse2;
 use super::vertical::{COUNTER, doubleround};
+use crate::simd::{rotl_sse2, rotl_ymm};
 use crate::vertical::vertical_batches;
-
-/// `x <<< n` on each 32-bit lane of a ymm register: two shifts and an or.
-macro_rules! rotl_ymm {
-    ($x:expr, $n:literal) => {{
-        let x = $x;
-        ::core::arch::x86_64::_mm256_or_si256(
-            ::core::arch::x86_64::_mm256_slli_epi32::<$n>(x),
-            ::core::arch::x86_64::_mm256_srli_epi32::<{ 32 - $n }>(x),
-        )
-    }};
-}
-pub(crate) use rotl_ymm;
 
 vertical_batches! {
     /// Batches of 8 blocks in ymm registers.

@@ -6,45 +6,23 @@
 //! last 0–3 blocks go to the shared tail (one block scalar, 2 or 3 as
 //! interleaved SSE2 states), so no block is computed in vain.
 
-use core::arch::x86_64::{_mm_rol_epi32, _mm256_rol_epi32, _mm512_rol_epi32};
-
 use super::vertical::{COUNTER, doubleround};
+use crate::simd::{vprold_xmm, vprold_ymm, vprold_zmm};
 use crate::vertical::vertical_batches;
-
-/// `x <<< n` on each 32-bit lane of a zmm register (`vprold`).
-macro_rules! rotl_zmm {
-    ($x:expr, $n:literal) => {
-        _mm512_rol_epi32::<$n>($x)
-    };
-}
-
-/// `x <<< n` on each 32-bit lane of a ymm register (`vprold`, AVX-512VL).
-macro_rules! rotl_ymm {
-    ($x:expr, $n:literal) => {
-        _mm256_rol_epi32::<$n>($x)
-    };
-}
-
-/// `x <<< n` on each 32-bit lane of an xmm register (`vprold`, AVX-512VL).
-macro_rules! rotl_xmm {
-    ($x:expr, $n:literal) => {
-        _mm_rol_epi32::<$n>($x)
-    };
-}
 
 vertical_batches! {
     /// Batches of 16 blocks in zmm registers.
-    fn xor_batches_16("avx512f") on zmm, double_round = doubleround, rotl = rotl_zmm, counter_word = 8
+    fn xor_batches_16("avx512f") on zmm, double_round = doubleround, rotl = vprold_zmm, counter_word = 8
 }
 
 vertical_batches! {
     /// At most one batch of 8 blocks in ymm registers.
-    fn xor_batches_8("avx512f,avx512vl") on ymm, double_round = doubleround, rotl = rotl_ymm, counter_word = 8
+    fn xor_batches_8("avx512f,avx512vl") on ymm, double_round = doubleround, rotl = vprold_ymm, counter_word = 8
 }
 
 vertical_batches! {
     /// At most one batch of 4 blocks in xmm registers.
-    fn xor_batches_4("avx512f,avx512vl") on xmm, double_round = doubleround, rotl = rotl_xmm, counter_word = 8
+    fn xor_batches_4("avx512f,avx512vl") on xmm, double_round = doubleround, rotl = vprold_xmm, counter_word = 8
 }
 
 /// XORs the keystream from the block whose state is `input` on into `data`:

@@ -68,21 +68,6 @@ macro_rules! quarterround {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use quarterround;
 
-/// `x <<< n` on each 32-bit lane of an xmm register with SSE2: two shifts
-/// and an or.
-#[cfg(target_arch = "x86_64")]
-macro_rules! rotl_sse2 {
-    ($x:expr, $n:literal) => {{
-        let x = $x;
-        ::core::arch::x86_64::_mm_or_si128(
-            ::core::arch::x86_64::_mm_slli_epi32::<$n>(x),
-            ::core::arch::x86_64::_mm_srli_epi32::<{ 32 - $n }>(x),
-        )
-    }};
-}
-#[cfg(target_arch = "x86_64")]
-pub(crate) use rotl_sse2;
-
 /// Key length of Salsa20's 256-bit form, in bytes.
 pub const KEY_LEN: usize = 32;
 /// Key length of Salsa20's 128-bit form, in bytes.

@@ -20,7 +20,7 @@ use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_set_epi32, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
-use super::rotl_sse2;
+use crate::simd::rotl_sse2;
 
 /// `pshufd` immediates: lane `i` of the result is lane `i + k` of the input.
 pub(crate) const ROT1: i32 = 0b00_11_10_01;

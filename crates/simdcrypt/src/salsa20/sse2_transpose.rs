@@ -25,7 +25,8 @@ use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
 };
 
-use super::{quarterround, rotl_sse2};
+use super::quarterround;
+use crate::simd::rotl_sse2;
 
 /// The matrix with its columns rotated: row `i`, lane `j` holds the word at
 /// row `(i + j) mod 4` of column `j`, i.e. step `i` of column `j`'s

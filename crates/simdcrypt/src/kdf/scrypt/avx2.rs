@@ -41,7 +41,7 @@ fn store_row(x: __m256i, blocks: &mut [Block], lo: usize, hi: usize, row: usize)
 /// Two lanes: one ymm register per row.
 pub(super) mod two {
     use super::*;
-    use crate::salsa20::avx2::rotl_ymm;
+    use crate::simd::rotl_ymm;
 
     /// The sub-blocks `blocks[at[0]]` and `blocks[at[1]]` in four registers.
     #[inline]
@@ -69,7 +69,7 @@ pub(super) mod two {
 /// Four lanes: two ymm registers per row, lanes 0–1 and 2–3.
 pub(super) mod four {
     use super::*;
-    use crate::salsa20::avx2::rotl_ymm;
+    use crate::simd::rotl_ymm;
 
     /// Two registers of two lanes each.
     #[derive(Clone, Copy)]

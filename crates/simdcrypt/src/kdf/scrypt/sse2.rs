@@ -8,7 +8,7 @@ use core::arch::x86_64::{
 use core::sync::atomic::{Ordering, compiler_fence};
 
 use super::simd::simd_rung;
-use crate::salsa20::rotl_sse2;
+use crate::simd::rotl_sse2;
 
 /// The sub-block `blocks[at[0]]` in four registers.
 #[inline]
