@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, records};
+use common::{EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, records};
 use proptest::prelude::*;
 use simdcrypt::Rung;
 
@@ -118,6 +118,12 @@ fn config() -> ProptestConfig {
     config
 }
 
+/// Data of 0 to `max_len` bytes from a random seed: cheaper to draw than
+/// random bytes each, on the slow emulator.
+fn seeded(max_len: usize) -> impl Strategy<Value = Vec<u8>> {
+    (0..=max_len, any::<u64>()).prop_map(|(len, seed)| bytes(seed, len))
+}
+
 /// The check the others stand on: with `SIMDCRYPT_REQUIRE_AVX512` set, the
 /// CPU has AVX-512, every AVX-512 rung runs, and each primitive's default
 /// dispatch picks it; the log lists the CPU's features and the rungs.
@@ -211,64 +217,12 @@ fn required_cpu_features_are_detected() {
 /// Salsa20 and XSalsa20 on the `avx512` rung.
 mod salsa20_avx512 {
     use super::*;
-    use sha2::{Digest, Sha256};
+    use common::salsa20 as checks;
     use simdcrypt::Xor;
-    use simdcrypt::salsa20::{Impl, Salsa, Salsa20, XSalsa20, reference};
+    use simdcrypt::salsa20::{Impl, Salsa20};
 
     fn rungs(test: &str) -> Vec<Impl> {
         super::rungs(test)
-    }
-
-    /// The reference keystream XOR at any byte offset, spec §10 directly.
-    fn reference_xor(
-        key: &[u8],
-        nonce: &[u8; 8],
-        offset: u128,
-        data: &mut [u8],
-        double_rounds: usize,
-    ) {
-        let skip = (offset % 64) as usize;
-        let mut buf = vec![0u8; skip + data.len()];
-        buf[skip..].copy_from_slice(data);
-        let key = match key.len() {
-            32 => reference::Key::Bits256(key.try_into().unwrap()),
-            _ => reference::Key::Bits128(key.try_into().unwrap()),
-        };
-        reference::encrypt(key, nonce, (offset / 64) as u64, &mut buf, double_rounds);
-        data.copy_from_slice(&buf[skip..]);
-    }
-
-    /// `imp` equals the reference at `offset` over `data`, applied in two
-    /// calls split at `split`, for `DR` double rounds and a 32- or 16-byte key.
-    fn check<const DR: usize>(
-        imp: Impl,
-        xor: Xor,
-        key: &[u8],
-        nonce: &[u8; 8],
-        offset: u128,
-        data: &[u8],
-        split: usize,
-    ) {
-        let mut want = data.to_vec();
-        reference_xor(key, nonce, offset, &mut want, DR);
-        let c = match key.len() {
-            32 => Salsa::<DR>::new(key.try_into().unwrap(), nonce),
-            _ => Salsa::<DR>::new_128(key.try_into().unwrap(), nonce),
-        };
-        let mut c = c.with_impl(imp).unwrap().with_xor(xor);
-        c.seek(offset).unwrap();
-        let mut got = data.to_vec();
-        let (a, b) = got.split_at_mut(split.min(data.len()));
-        c.apply_keystream(a).unwrap();
-        c.apply_keystream(b).unwrap();
-        assert_eq!(c.position(), offset + data.len() as u128);
-        assert!(
-            got == want,
-            "rung {imp} ({xor}), Salsa20/{}, {}-byte key, offset {offset}, length {}, split {split}",
-            2 * DR,
-            key.len(),
-            data.len()
-        );
     }
 
     /// Spec §9's expansion examples, eSTREAM's keystream slices and XOR
@@ -276,160 +230,48 @@ mod salsa20_avx512 {
     /// XOR, and NaCl's SHA-256 of 4 MiB of Salsa20 and XSalsa20 keystream.
     #[test]
     fn known_answers() {
-        let spec = json(include_str!("data/salsa20/salsa20_spec.json"));
-        let estream = json(include_str!("data/salsa20/salsa20_estream_subset.json"));
-        let nacl = json(include_str!("data/salsa20/xsalsa20_nacl.json"));
-        let cipher = |key: &[u8], nonce: &[u8; 8], imp: Impl, xor: Xor| {
-            match key.len() {
-                32 => Salsa20::new(key.try_into().unwrap(), nonce),
-                _ => Salsa20::new_128(key.try_into().unwrap(), nonce),
-            }
-            .with_impl(imp)
-            .unwrap()
-            .with_xor(xor)
-        };
-        for imp in rungs("salsa20_avx512::known_answers") {
-            for r in records(&spec, "salsa20_expansion") {
-                let n = hex_array::<16>(field(r, "n"));
-                let key = hex(field(r, "key"));
-                let mut c = cipher(&key, &n[..8].try_into().unwrap(), imp, Xor::Simd128);
-                c.seek(u128::from(u64::from_le_bytes(n[8..].try_into().unwrap())) * 64)
-                    .unwrap();
-                let mut block = [0u8; 64];
-                c.apply_keystream(&mut block).unwrap();
-                assert_eq!(block.to_vec(), hex(field(r, "output")), "{imp}: §9");
-            }
-            for xor in Xor::ALL {
-                for r in records(&estream, "vectors") {
-                    let key = hex(field(r, "key"));
-                    let iv = hex_array::<8>(field(r, "iv"));
-                    let mut end = 0;
-                    for slice in records(r, "stream") {
-                        let (from, to) = (number(slice, "from"), number(slice, "to"));
-                        let mut ks = vec![0u8; (to - from + 1) as usize];
-                        let mut c = cipher(&key, &iv, imp, xor);
-                        c.seek(u128::from(from)).unwrap();
-                        c.apply_keystream(&mut ks).unwrap();
-                        assert_eq!(ks, hex(field(slice, "hex")), "{imp} {xor}: {r}");
-                        end = end.max(to as usize + 1);
-                    }
-                    let mut ks = vec![0u8; end];
-                    cipher(&key, &iv, imp, xor)
-                        .apply_keystream(&mut ks)
-                        .unwrap();
-                    let mut digest = [0u8; 64];
-                    for block in ks.chunks(64) {
-                        digest.iter_mut().zip(block).for_each(|(d, b)| *d ^= b);
-                    }
-                    assert_eq!(
-                        digest.to_vec(),
-                        hex(field(r, "xor_digest")),
-                        "{imp} {xor}: eSTREAM digest"
-                    );
-                }
-            }
-            let xsalsa = |r: &serde_json::Value| {
-                XSalsa20::new(&hex_array(field(r, "key")), &hex_array(field(r, "nonce")))
-                    .with_impl(imp)
-                    .unwrap()
-            };
-            for r in records(&nacl, "xsalsa20_stream") {
-                let want = hex(field(r, "keystream"));
-                let mut ks = vec![0u8; want.len()];
-                xsalsa(r).apply_keystream(&mut ks).unwrap();
-                assert_eq!(ks, want, "{imp}: NaCl XSalsa20 stream");
-            }
-            for r in records(&nacl, "xsalsa20_xor") {
-                let mut m = hex(field(r, "message"));
-                xsalsa(r).apply_keystream(&mut m).unwrap();
-                assert_eq!(m, hex(field(r, "ciphertext_full")), "{imp}: NaCl XOR");
-            }
-            for r in records(&nacl, "salsa20_stream_hash") {
-                let mut ks = vec![0u8; number(r, "length") as usize];
-                Salsa20::new(&hex_array(field(r, "key")), &hex_array(field(r, "nonce")))
-                    .with_impl(imp)
-                    .unwrap()
-                    .apply_keystream(&mut ks)
-                    .unwrap();
-                assert_eq!(
-                    Sha256::digest(&ks).to_vec(),
-                    hex(field(r, "sha256")),
-                    "{imp}"
-                );
-            }
-            for r in records(&nacl, "xsalsa20_stream_hash") {
-                let mut ks = vec![0u8; number(r, "length") as usize];
-                xsalsa(r).apply_keystream(&mut ks).unwrap();
-                assert_eq!(
-                    Sha256::digest(&ks).to_vec(),
-                    hex(field(r, "sha256")),
-                    "{imp}"
-                );
-            }
-        }
+        let rungs = rungs("salsa20_avx512::known_answers");
+        checks::spec_expansion(&rungs);
+        checks::estream(&rungs);
+        checks::nacl_xsalsa20(&rungs);
+        checks::nacl_keystream_digests(&rungs);
     }
 
     /// Every edge length at every edge counter, both XOR forms, all three
     /// round counts, both key sizes.
     #[test]
     fn matches_reference_at_the_edges() {
-        for imp in rungs("salsa20_avx512::matches_reference_at_the_edges") {
-            for (i, &counter) in EDGE_COUNTERS.iter().enumerate() {
-                for (j, &len) in EDGE_LENGTHS.iter().enumerate() {
-                    let seed = (i * 100 + j) as u64;
-                    let key = bytes(seed, if j % 3 == 0 { 16 } else { 32 });
-                    let nonce: [u8; 8] = bytes(seed + 1, 8).try_into().unwrap();
-                    let data = bytes(seed + 2, len);
-                    let offset = u128::from(counter) * 64 + (j % 5) as u128 * 13 % 64;
-                    let xor = Xor::ALL[j % 2];
-                    check::<10>(imp, xor, &key, &nonce, offset, &data, len / 3);
-                    check::<6>(imp, xor, &key, &nonce, offset, &data, len / 2);
-                    check::<4>(imp, xor, &key, &nonce, offset, &data, len);
-                }
-            }
-        }
+        checks::matches_reference_at_the_edges(&rungs(
+            "salsa20_avx512::matches_reference_at_the_edges",
+        ));
     }
 
     /// Every length to 2100 bytes (the 16-block width twice and a bit),
     /// from block 0 and across the 2^32 carry.
     #[test]
     fn matches_reference_for_every_length() {
-        let key = bytes(7, 32);
-        let nonce = [3u8; 8];
-        let data = bytes(8, 2100);
-        for imp in rungs("salsa20_avx512::matches_reference_for_every_length") {
-            for len in 0..=2100 {
-                let xor = Xor::ALL[len % 2];
-                check::<10>(imp, xor, &key, &nonce, 0, &data[..len], 0);
-                let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
-                check::<10>(imp, xor, &key, &nonce, carry, &data[..len], len / 2);
-            }
-        }
+        checks::matches_reference_for_every_length(
+            &rungs("salsa20_avx512::matches_reference_for_every_length"),
+            2100,
+            &[
+                |len| (Xor::ALL[len % 2], 0, 0),
+                |len| {
+                    let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
+                    (Xor::ALL[len % 2], carry, len / 2)
+                },
+            ],
+        );
     }
 
     /// The last bytes before 2^70 are usable; one more is refused, with
     /// nothing written.
     #[test]
     fn keystream_end_is_an_error_not_a_wrap() {
-        let (key, nonce, end) = ([5u8; 32], [6u8; 8], 1u128 << 70);
-        for imp in rungs("salsa20_avx512::keystream_end_is_an_error_not_a_wrap") {
-            for len in [1, 63, 64, 65, 100, 1024, 1100, 2048] {
-                let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-                c.seek(end - len as u128).unwrap();
-                let mut got = vec![0u8; len];
-                c.apply_keystream(&mut got).unwrap();
-                let mut want = vec![0u8; len];
-                reference_xor(&key, &nonce, end - len as u128, &mut want, 10);
-                assert_eq!(got, want, "{imp}: the last {len} bytes");
-                assert!(c.apply_keystream(&mut [0u8; 1]).is_err(), "{imp}");
-            }
-            let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(end - 1030).unwrap();
-            let mut buf = vec![0xaau8; 1031];
-            assert!(c.apply_keystream(&mut buf).is_err(), "{imp}");
-            assert!(buf.iter().all(|&b| b == 0xaa), "{imp}: nothing written");
-            assert_eq!(c.position(), end - 1030, "{imp}: position unchanged");
-        }
+        checks::keystream_end_is_an_error_not_a_wrap(
+            &rungs("salsa20_avx512::keystream_end_is_an_error_not_a_wrap"),
+            &[1, 63, 64, 65, 100, 1024, 1100, 2048],
+            &[1030],
+        );
     }
 
     common::stream_api_tests!(
@@ -437,40 +279,12 @@ mod salsa20_avx512 {
         rungs
     );
 
-    fn counter() -> impl Strategy<Value = u64> {
-        prop_oneof![
-            any::<u64>(),
-            0u64..1000,
-            ((1u64 << 32) - 40)..((1u64 << 32) + 40),
-            (u64::MAX - 1000)..=u64::MAX - 40,
-        ]
-    }
-
     proptest! {
         #![proptest_config(config())]
 
         #[test]
-        fn random_inputs_match_reference(
-            key in prop_oneof![prop::collection::vec(any::<u8>(), 32), prop::collection::vec(any::<u8>(), 16)],
-            nonce in any::<[u8; 8]>(),
-            counter in counter(),
-            byte in 0u128..64,
-            len in 0usize..=2200,
-            seed in any::<u64>(),
-            split in 0usize..=2200,
-            rounds in 0usize..3,
-            bytewise in any::<bool>(),
-        ) {
-            let xor = if bytewise { Xor::Bytewise } else { Xor::Simd128 };
-            let offset = u128::from(counter) * 64 + byte;
-            let data = bytes(seed, len);
-            for imp in quiet::<Impl>() {
-                match rounds {
-                    0 => check::<10>(imp, xor, &key, &nonce, offset, &data, split),
-                    1 => check::<6>(imp, xor, &key, &nonce, offset, &data, split),
-                    _ => check::<4>(imp, xor, &key, &nonce, offset, &data, split),
-                }
-            }
+        fn random_inputs_match_reference(case in checks::case(seeded(2200), 2200)) {
+            checks::random_inputs_match_reference(quiet::<Impl>(), &case);
         }
 
         /// Encrypted on `avx512`, decrypted on the reference-faithful
@@ -479,17 +293,10 @@ mod salsa20_avx512 {
         fn round_trip_with_a_portable_rung(
             key in any::<[u8; 32]>(),
             nonce in any::<[u8; 24]>(),
-            len in 0usize..=2200,
-            seed in any::<u64>(),
+            data in seeded(2200),
         ) {
-            let data = bytes(seed, len);
             for imp in quiet::<Impl>() {
-                for (enc, dec) in [(imp, Impl::NoTranspose), (Impl::NoTranspose, imp)] {
-                    let mut buf = data.clone();
-                    XSalsa20::new(&key, &nonce).with_impl(enc).unwrap().apply_keystream(&mut buf).unwrap();
-                    XSalsa20::new(&key, &nonce).with_impl(dec).unwrap().apply_keystream(&mut buf).unwrap();
-                    prop_assert_eq!(&buf, &data, "{} then {}", enc, dec);
-                }
+                checks::round_trip(&[(imp, Impl::NoTranspose), (Impl::NoTranspose, imp)], &key, &nonce, &data)?;
             }
         }
     }
@@ -499,82 +306,13 @@ mod salsa20_avx512 {
 /// `avx512vl` rungs.
 mod chacha20_avx512 {
     use super::*;
-    use chacha20::cipher::{KeyIvInit as _, StreamCipher as _, StreamCipherSeek as _};
-    use common::words;
+    use chacha20::cipher::KeyIvInit as _;
+    use common::chacha20::{self as checks, Form};
     use simdcrypt::Xor;
-    use simdcrypt::chacha20::{ChaCha20, ChaCha20Legacy, Impl, XChaCha20, reference};
+    use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
 
     fn rungs(test: &str) -> Vec<Impl> {
         super::rungs(test)
-    }
-
-    /// The two forms of the block counter.
-    #[derive(Clone, Copy, Debug)]
-    enum Form {
-        /// RFC 8439: 32-bit counter, 96-bit nonce.
-        Rfc,
-        /// The original: 64-bit counter, the first 8 nonce bytes.
-        Legacy,
-    }
-
-    /// The reference keystream XOR at any byte offset (RFC 8439 §2.4).
-    fn reference_xor(form: Form, key: &[u8; 32], nonce: &[u8; 12], offset: u128, data: &mut [u8]) {
-        let block = (offset / 64) as u64;
-        let skip = (offset % 64) as usize;
-        let mut buf = vec![0u8; skip + data.len()];
-        buf[skip..].copy_from_slice(data);
-        match form {
-            Form::Rfc => reference::encrypt(key, block as u32, nonce, &mut buf),
-            Form::Legacy => {
-                reference::encrypt_legacy(key, block, nonce[..8].try_into().unwrap(), &mut buf)
-            }
-        }
-        data.copy_from_slice(&buf[skip..]);
-    }
-
-    /// `imp` equals the reference at `offset` over `data`, split at `split`.
-    #[allow(clippy::too_many_arguments)] // the parameters of one case
-    fn check(
-        form: Form,
-        imp: Impl,
-        xor: Xor,
-        key: &[u8; 32],
-        nonce: &[u8; 12],
-        offset: u128,
-        data: &[u8],
-        split: usize,
-    ) {
-        let mut want = data.to_vec();
-        reference_xor(form, key, nonce, offset, &mut want);
-        let mut got = data.to_vec();
-        let (a, b) = got.split_at_mut(split.min(data.len()));
-        macro_rules! run {
-            ($cipher:expr) => {{
-                let mut c = $cipher.with_impl(imp).unwrap().with_xor(xor);
-                c.seek(offset).unwrap();
-                c.apply_keystream(a).unwrap();
-                c.apply_keystream(b).unwrap();
-                c.position()
-            }};
-        }
-        let end = match form {
-            Form::Rfc => run!(ChaCha20::new(key, nonce)),
-            Form::Legacy => run!(ChaCha20Legacy::new(key, nonce[..8].try_into().unwrap())),
-        };
-        assert_eq!(end, offset + data.len() as u128);
-        assert!(
-            got == want,
-            "rung {imp} ({xor}), {form:?}, offset {offset} (block {}), length {}, split {split}",
-            offset / 64,
-            data.len()
-        );
-    }
-
-    /// RFC 8439's offset for the same block number modulo 2^32, moved back
-    /// so that `len` bytes end within its keystream.
-    fn rfc_offset(offset: u128, len: usize) -> u128 {
-        let o = offset % (1 << 38);
-        o.min((1 << 38) - len as u128)
     }
 
     /// RFC 8439 §2.3.2, §2.4.2, A.1, A.2 (block function through `block`
@@ -582,104 +320,19 @@ mod chacha20_avx512 {
     /// forms) and the XChaCha draft's A.2.1/A.3.2.
     #[test]
     fn known_answers() {
-        let rfc = json(include_str!("data/rfc8439/rfc8439.json"));
-        let draft = json(include_str!("data/xchacha/draft-irtf-cfrg-xchacha-03.json"));
-        let chunks = |n: usize| [n.max(1), 1, 7, 63, 64, 65, 256];
-        for imp in rungs("chacha20_avx512::known_answers") {
-            for r in records(&rfc, "chacha20_block") {
-                let key = hex_array::<32>(field(r, "key"));
-                let nonce = hex_array::<12>(field(r, "nonce"));
-                let counter = number(r, "block_counter");
-                let state = reference::initial_state(&key, counter as u32, &nonce);
-                assert_eq!(
-                    imp.block(&state).unwrap(),
-                    words::<16>(&r["final_state"]),
-                    "{imp}: {}",
-                    field(r, "section")
-                );
-                let want = hex(field(r, "keystream"));
-                for xor in Xor::ALL {
-                    let mut got = vec![0u8; want.len()];
-                    let mut c = ChaCha20::new(&key, &nonce)
-                        .with_impl(imp)
-                        .unwrap()
-                        .with_xor(xor);
-                    c.seek(u128::from(counter) * 64).unwrap();
-                    c.apply_keystream(&mut got).unwrap();
-                    assert_eq!(got, want, "{imp} {xor}: {}", field(r, "section"));
-                }
-            }
-            for r in records(&rfc, "chacha20_encryption") {
-                let section = field(r, "section");
-                let key = hex_array::<32>(field(r, "key"));
-                let nonce = hex_array::<12>(field(r, "nonce"));
-                let offset = u128::from(number(r, "initial_counter")) * 64;
-                let pt = hex(field(r, "plaintext"));
-                let ct = hex(field(r, "ciphertext"));
-                for (from, to) in [(&pt, &ct), (&ct, &pt)] {
-                    for xor in Xor::ALL {
-                        for chunk in chunks(from.len()) {
-                            let mut c = ChaCha20::new(&key, &nonce)
-                                .with_impl(imp)
-                                .unwrap()
-                                .with_xor(xor);
-                            c.seek(offset).unwrap();
-                            let mut got = from.clone();
-                            for piece in got.chunks_mut(chunk) {
-                                c.apply_keystream(piece).unwrap();
-                            }
-                            assert_eq!(&got, to, "{imp} {xor}: {section}, chunks of {chunk}");
-                        }
-                    }
-                }
-            }
-            for r in records(&draft, "xchacha20") {
-                let key = hex_array::<32>(field(r, "key"));
-                let nonce = hex_array::<24>(field(r, "nonce"));
-                let offset = u128::from(number(r, "initial_counter")) * 64;
-                let pt = hex(field(r, "plaintext"));
-                let ks = hex(field(r, "keystream"));
-                let zeros = vec![0u8; ks.len()];
-                let ct = hex(field(r, "ciphertext"));
-                for (from, to) in [(&pt, &ct), (&zeros, &ks)] {
-                    for xor in Xor::ALL {
-                        for chunk in chunks(from.len()) {
-                            let mut c = XChaCha20::new(&key, &nonce)
-                                .with_impl(imp)
-                                .unwrap()
-                                .with_xor(xor);
-                            c.seek(offset).unwrap();
-                            let mut got = from.clone();
-                            for piece in got.chunks_mut(chunk) {
-                                c.apply_keystream(piece).unwrap();
-                            }
-                            assert_eq!(&got, to, "{imp} {xor}: XChaCha20, chunks of {chunk}");
-                        }
-                    }
-                }
-            }
-        }
+        let rungs = rungs("chacha20_avx512::known_answers");
+        checks::rfc_block_function(&rungs);
+        checks::rfc_encryption(&rungs);
+        checks::draft_xchacha20(&rungs);
     }
 
     /// Every edge length at every edge counter, both XOR forms, both
     /// counter forms.
     #[test]
     fn matches_reference_at_the_edges() {
-        for imp in rungs("chacha20_avx512::matches_reference_at_the_edges") {
-            for (i, &counter) in EDGE_COUNTERS.iter().enumerate() {
-                for (j, &len) in EDGE_LENGTHS.iter().enumerate() {
-                    let seed = (i * 100 + j) as u64;
-                    let key: [u8; 32] = bytes(seed, 32).try_into().unwrap();
-                    let nonce: [u8; 12] = bytes(seed + 1, 12).try_into().unwrap();
-                    let data = bytes(seed + 2, len);
-                    let offset = u128::from(counter) * 64 + (j % 5) as u128 * 13 % 64;
-                    let xor = Xor::ALL[j % 2];
-                    check(Form::Legacy, imp, xor, &key, &nonce, offset, &data, len / 3);
-                    let rfc = rfc_offset(offset, len);
-                    check(Form::Rfc, imp, xor, &key, &nonce, rfc, &data, len / 2);
-                }
-            }
-        }
+        checks::matches_reference_at_the_edges(&rungs(
+            "chacha20_avx512::matches_reference_at_the_edges",
+        ));
     }
 
     /// Every length to 2100 bytes (every path of the 16/8/4/1–3 cascade),
@@ -687,55 +340,34 @@ mod chacha20_avx512 {
     /// very end of RFC 8439's keystream.
     #[test]
     fn matches_reference_for_every_length() {
-        let key: [u8; 32] = bytes(7, 32).try_into().unwrap();
-        let nonce = [3u8; 12];
-        let data = bytes(8, 2100);
-        for imp in rungs("chacha20_avx512::matches_reference_for_every_length") {
-            for len in 0..=2100 {
-                let (d, xor) = (&data[..len], Xor::ALL[len % 2]);
-                check(Form::Rfc, imp, xor, &key, &nonce, 0, d, 0);
-                let carry = ((1u128 << 32) - 17) * 64 + 5;
-                check(Form::Legacy, imp, xor, &key, &nonce, carry, d, len);
-                let end = (1 << 38) - len as u128;
-                check(Form::Rfc, imp, xor, &key, &nonce, end, d, len / 2);
-            }
-        }
+        checks::matches_reference_for_every_length(
+            &rungs("chacha20_avx512::matches_reference_for_every_length"),
+            2100,
+            &[
+                |len| (Form::Rfc, Xor::ALL[len % 2], 0, 0),
+                |len| {
+                    let carry = ((1u128 << 32) - 17) * 64 + 5;
+                    (Form::Legacy, Xor::ALL[len % 2], carry, len)
+                },
+                |len| {
+                    (
+                        Form::Rfc,
+                        Xor::ALL[len % 2],
+                        (1 << 38) - len as u128,
+                        len / 2,
+                    )
+                },
+            ],
+        );
     }
 
     /// RFC 8439's keystream ends at block 2^32 − 1 and the original form's
     /// at 2^64 − 1: past them is an error with nothing written.
     #[test]
     fn keystream_ends_are_errors_not_wraps() {
-        let (key, nonce) = ([5u8; 32], [6u8; 12]);
-        for imp in rungs("chacha20_avx512::keystream_ends_are_errors_not_wraps") {
-            let last = (1u128 << 38) - 64;
-            let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(last).unwrap();
-            let mut block = [0u8; 64];
-            c.apply_keystream(&mut block).unwrap();
-            assert_eq!(block, reference::block(&key, u32::MAX, &nonce), "{imp}");
-            assert!(c.apply_keystream(&mut [0u8; 1]).is_err(), "{imp}");
-            for len in [65, 64 * 17, 64 * 33 + 1] {
-                let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-                c.seek(last).unwrap();
-                let mut buf = vec![0xaau8; len];
-                assert!(c.apply_keystream(&mut buf).is_err(), "{imp}: {len}");
-                assert!(buf.iter().all(|&b| b == 0xaa), "{imp}: nothing written");
-                assert_eq!(c.position(), last, "{imp}: position unchanged");
-            }
-            let end = 1u128 << 70;
-            let legacy = [6u8; 8];
-            let mut c = ChaCha20Legacy::new(&key, &legacy).with_impl(imp).unwrap();
-            c.seek(end - 64 * 20).unwrap();
-            let mut buf = vec![0u8; 64 * 20];
-            c.apply_keystream(&mut buf).unwrap();
-            assert_eq!(
-                &buf[64 * 19..],
-                reference::block_legacy(&key, u64::MAX, &legacy),
-                "{imp}"
-            );
-            assert!(c.apply_keystream(&mut [0u8; 1]).is_err(), "{imp}");
-        }
+        let rungs = rungs("chacha20_avx512::keystream_ends_are_errors_not_wraps");
+        checks::rfc_keystream_end(&rungs, 0);
+        checks::legacy_keystream_end(&rungs);
     }
 
     common::stream_api_tests!(
@@ -743,48 +375,20 @@ mod chacha20_avx512 {
         rungs
     );
 
-    fn counter() -> impl Strategy<Value = u64> {
-        prop_oneof![
-            any::<u64>(),
-            0u64..1000,
-            ((1u64 << 32) - 40)..((1u64 << 32) + 40),
-            (u64::MAX - 1000)..=u64::MAX - 40,
-        ]
-    }
-
     proptest! {
         #![proptest_config(config())]
 
         /// Random keys, nonces, counters, offsets, lengths (to past two
         /// 16-block widths) and split points, both forms.
         #[test]
-        fn random_inputs_match_reference(
-            key in any::<[u8; 32]>(),
-            nonce in any::<[u8; 12]>(),
-            counter in counter(),
-            byte in 0u128..64,
-            len in 0usize..=2200,
-            seed in any::<u64>(),
-            split in 0usize..=2200,
-            bytewise in any::<bool>(),
-        ) {
-            let xor = if bytewise { Xor::Bytewise } else { Xor::Simd128 };
-            let offset = u128::from(counter) * 64 + byte;
-            let data = bytes(seed, len);
-            for imp in quiet::<Impl>() {
-                check(Form::Legacy, imp, xor, &key, &nonce, offset, &data, split);
-                check(Form::Rfc, imp, xor, &key, &nonce, rfc_offset(offset, len), &data, split);
-            }
+        fn random_inputs_match_reference(case in checks::case(seeded(2200), 2200)) {
+            checks::random_inputs_match_reference(quiet::<Impl>(), &case);
         }
 
         /// `block` is the reference block function.
         #[test]
         fn block_matches_reference(x in any::<[u32; 16]>()) {
-            let z = reference::double_rounds(&x, 10);
-            let want: [u32; 16] = std::array::from_fn(|i| z[i].wrapping_add(x[i]));
-            for imp in quiet::<Impl>() {
-                prop_assert_eq!(imp.block(&x).unwrap(), want, "{}", imp);
-            }
+            checks::block_matches_reference(quiet::<Impl>(), &x)?;
         }
 
         /// XChaCha20 and ChaCha20 against RustCrypto's `chacha20`, an
@@ -794,31 +398,23 @@ mod chacha20_avx512 {
             key in any::<[u8; 32]>(),
             nonce in any::<[u8; 24]>(),
             offset in prop_oneof![0u64..100_000, any::<u64>().prop_map(|o| o >> 28)],
-            len in 0usize..=2200,
-            seed in any::<u64>(),
+            data in seeded(2200),
         ) {
-            let data = bytes(seed, len);
             let n12: [u8; 12] = nonce[..12].try_into().unwrap();
-            let mut want_x = data.clone();
-            let mut peer = chacha20::XChaCha20::new(&key.into(), &nonce.into());
-            peer.seek(offset);
-            peer.apply_keystream(&mut want_x);
-            let mut want = data.clone();
-            let mut peer = chacha20::ChaCha20::new(&key.into(), &n12.into());
-            peer.seek(offset);
-            peer.apply_keystream(&mut want);
-            for imp in quiet::<Impl>() {
-                let mut got = data.clone();
-                let mut c = XChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-                c.seek(u128::from(offset)).unwrap();
-                c.apply_keystream(&mut got).unwrap();
-                prop_assert_eq!(&got, &want_x, "{}: XChaCha20", imp);
-                let mut got = data.clone();
-                let mut c = ChaCha20::new(&key, &n12).with_impl(imp).unwrap();
-                c.seek(u128::from(offset)).unwrap();
-                c.apply_keystream(&mut got).unwrap();
-                prop_assert_eq!(&got, &want, "{}: ChaCha20", imp);
-            }
+            checks::matches_peer(
+                quiet::<Impl>(),
+                chacha20::XChaCha20::new(&key.into(), &nonce.into()),
+                |imp| XChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
+                offset,
+                &data,
+            )?;
+            checks::matches_peer(
+                quiet::<Impl>(),
+                chacha20::ChaCha20::new(&key.into(), &n12.into()),
+                |imp| ChaCha20::new(&key, &n12).with_impl(imp).unwrap(),
+                offset,
+                &data,
+            )?;
         }
     }
 }

@@ -9,12 +9,11 @@
 
 mod common;
 
-use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes, out_of_place};
+use common::bytes;
+use common::salsa20 as checks;
 use proptest::prelude::*;
-use simdcrypt::salsa20::{
-    Impl, Salsa, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, hsalsa20, reference,
-};
-use simdcrypt::{Error, Xor};
+use simdcrypt::Xor;
+use simdcrypt::salsa20::{Impl, Salsa20, Salsa20_8, Salsa20_12, hsalsa20, reference};
 
 /// The rungs this CPU runs, printed once per test so the log shows what was
 /// exercised and what was skipped.
@@ -22,127 +21,24 @@ fn rungs(test: &str) -> Vec<Impl> {
     common::rungs(test)
 }
 
-/// The reference keystream XOR at any byte offset, from spec §10 directly.
-fn reference_xor(key: &[u8], nonce: &[u8; 8], offset: u128, data: &mut [u8], double_rounds: usize) {
-    let first_block = (offset / 64) as u64;
-    let skip = (offset % 64) as usize;
-    let mut buf = vec![0u8; skip + data.len()];
-    buf[skip..].copy_from_slice(data);
-    let key = match key.len() {
-        32 => reference::Key::Bits256(key.try_into().unwrap()),
-        _ => reference::Key::Bits128(key.try_into().unwrap()),
-    };
-    reference::encrypt(key, nonce, first_block, &mut buf, double_rounds);
-    data.copy_from_slice(&buf[skip..]);
-}
-
-/// A Salsa cipher of `DR` double-rounds for a 32- or 16-byte key on `imp`.
-fn cipher<const DR: usize>(key: &[u8], nonce: &[u8; 8], imp: Impl, xor: Xor) -> Salsa<DR> {
-    let c = match key.len() {
-        32 => Salsa::<DR>::new(key.try_into().unwrap(), nonce),
-        _ => Salsa::<DR>::new_128(key.try_into().unwrap(), nonce),
-    };
-    c.with_impl(imp).unwrap().with_xor(xor)
-}
-
-/// `imp` equals the reference at `offset` over `data`, applied in two calls
-/// split at `split`, for `DR` double-rounds: in place, and out of place
-/// (`xor_into`) from and to addresses shifted by amounts taken from the
-/// length and the split, so every alignment comes up.
-fn check<const DR: usize>(
-    imp: Impl,
-    xor: Xor,
-    key: &[u8],
-    nonce: &[u8; 8],
-    offset: u128,
-    data: &[u8],
-    split: usize,
-) {
-    let mut want = data.to_vec();
-    reference_xor(key, nonce, offset, &mut want, DR);
-    let mut got = data.to_vec();
-    let mut c = cipher::<DR>(key, nonce, imp, xor);
-    c.seek(offset).unwrap();
-    let (a, b) = got.split_at_mut(split.min(data.len()));
-    c.apply_keystream(a).unwrap();
-    c.apply_keystream(b).unwrap();
-    assert_eq!(c.position(), offset + data.len() as u128);
-    assert!(
-        got == want,
-        "rung {imp} ({xor}), Salsa20/{}, key {} bytes, offset {offset}, length {}, split {split}",
-        2 * DR,
-        key.len(),
-        data.len()
-    );
-    let (in_shift, out_shift) = (data.len() % 37, split % 31);
-    let got = out_of_place(data, in_shift, out_shift, |input, output| {
-        let mut c = cipher::<DR>(key, nonce, imp, xor);
-        c.seek(offset).unwrap();
-        let at = split.min(data.len());
-        let ((ia, ib), (oa, ob)) = (input.split_at(at), output.split_at_mut(at));
-        c.xor_into(ia, oa).unwrap();
-        c.xor_into(ib, ob).unwrap();
-        assert_eq!(c.position(), offset + data.len() as u128);
-    });
-    assert!(
-        got == want,
-        "rung {imp} ({xor}) out of place (shifts {in_shift}, {out_shift}), Salsa20/{}, key {} bytes, offset {offset}, length {}, split {split}",
-        2 * DR,
-        key.len(),
-        data.len()
-    );
-}
-
 /// Every edge length at every edge counter, every rung, both XOR forms, all
 /// three round counts, both key sizes.
 #[test]
 fn every_rung_matches_reference_at_the_edges() {
-    for imp in rungs("every_rung_matches_reference_at_the_edges") {
-        for (i, &counter) in EDGE_COUNTERS.iter().enumerate() {
-            for (j, &len) in EDGE_LENGTHS.iter().enumerate() {
-                let seed = (i * 100 + j) as u64;
-                let key = bytes(seed, if j % 3 == 0 { 16 } else { 32 });
-                let nonce: [u8; 8] = bytes(seed + 1, 8).try_into().unwrap();
-                let data = bytes(seed + 2, len);
-                let offset = u128::from(counter) * 64 + (j % 5) as u128 * 13 % 64;
-                let xor = Xor::ALL[j % 2];
-                check::<10>(imp, xor, &key, &nonce, offset, &data, len / 3);
-                check::<6>(imp, xor, &key, &nonce, offset, &data, len / 2);
-                check::<4>(imp, xor, &key, &nonce, offset, &data, len);
-            }
-        }
-    }
+    checks::matches_reference_at_the_edges(&rungs("every_rung_matches_reference_at_the_edges"));
 }
 
 /// Every length from 0 to 2000 from block 0 and across the 2^32 carry.
 #[test]
 fn every_rung_matches_reference_for_every_length() {
-    let key = bytes(7, 32);
-    let nonce = [3u8; 8];
-    let data = bytes(8, 2000);
-    for imp in rungs("every_rung_matches_reference_for_every_length") {
-        for len in 0..=2000 {
-            check::<10>(imp, Xor::Simd128, &key, &nonce, 0, &data[..len], 0);
-            check::<10>(
-                imp,
-                Xor::Bytewise,
-                &key,
-                &nonce,
-                ((1u128 << 32) - 3) * 64,
-                &data[..len],
-                len,
-            );
-        }
-    }
-}
-
-fn counter_strategy() -> impl Strategy<Value = u64> {
-    prop_oneof![
-        any::<u64>(),
-        0u64..1000,
-        ((1u64 << 32) - 40)..((1u64 << 32) + 40),
-        (u64::MAX - 1000)..=u64::MAX - 40,
-    ]
+    checks::matches_reference_for_every_length(
+        &rungs("every_rung_matches_reference_for_every_length"),
+        2000,
+        &[
+            |_| (Xor::Simd128, 0, 0),
+            |len| (Xor::Bytewise, ((1u128 << 32) - 3) * 64, len),
+        ],
+    );
 }
 
 proptest! {
@@ -150,24 +46,9 @@ proptest! {
 
     #[test]
     fn random_inputs_match_reference(
-        key in prop_oneof![prop::collection::vec(any::<u8>(), 32), prop::collection::vec(any::<u8>(), 16)],
-        nonce in any::<[u8; 8]>(),
-        counter in counter_strategy(),
-        byte in 0u128..64,
-        data in prop::collection::vec(any::<u8>(), 0..=2000),
-        split in 0usize..=2000,
-        rounds in 0usize..3,
-        bytewise in any::<bool>(),
+        case in checks::case(prop::collection::vec(any::<u8>(), 0..=2000), 2000),
     ) {
-        let xor = if bytewise { Xor::Bytewise } else { Xor::Simd128 };
-        let offset = u128::from(counter) * 64 + byte;
-        for imp in Impl::available() {
-            match rounds {
-                0 => check::<10>(imp, xor, &key, &nonce, offset, &data, split),
-                1 => check::<6>(imp, xor, &key, &nonce, offset, &data, split),
-                _ => check::<4>(imp, xor, &key, &nonce, offset, &data, split),
-            }
-        }
+        checks::random_inputs_match_reference(Impl::available(), &case);
     }
 
     /// Encrypt on one rung, decrypt on another.
@@ -177,15 +58,9 @@ proptest! {
         nonce in any::<[u8; 24]>(),
         data in prop::collection::vec(any::<u8>(), 0..=1500),
     ) {
-        let rungs: Vec<Impl> = Impl::available().collect();
-        for &enc in &rungs {
-            for &dec in &rungs {
-                let mut buf = data.clone();
-                XSalsa20::new(&key, &nonce).with_impl(enc).unwrap().apply_keystream(&mut buf).unwrap();
-                XSalsa20::new(&key, &nonce).with_impl(dec).unwrap().apply_keystream(&mut buf).unwrap();
-                prop_assert_eq!(&buf, &data, "{} then {}", enc, dec);
-            }
-        }
+        let pairs: Vec<(Impl, Impl)> =
+            Impl::available().flat_map(|e| Impl::available().map(move |d| (e, d))).collect();
+        checks::round_trip(&pairs, &key, &nonce, &data)?;
     }
 
     /// `core` of every rung is the reference hash, for any round count.
@@ -237,39 +112,11 @@ common::stream_api_tests!(
 /// nothing written and the position unchanged; the counter never wraps.
 #[test]
 fn keystream_end_is_an_error_not_a_wrap() {
-    let key = [5u8; 32];
-    let nonce = [6u8; 8];
-    let end = 1u128 << 70;
-    for imp in rungs("keystream_end_is_an_error_not_a_wrap") {
-        let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-        c.seek(end - 100).unwrap();
-        let mut last = [0u8; 100];
-        c.apply_keystream(&mut last).unwrap();
-        let mut want = [0u8; 100];
-        reference_xor(&key, &nonce, end - 100, &mut want, 10);
-        assert_eq!(last, want, "{imp}: the last 100 bytes");
-        assert_eq!(c.position(), end);
-        c.apply_keystream(&mut []).unwrap();
-        let mut one = [0u8; 1];
-        assert!(matches!(
-            c.apply_keystream(&mut one),
-            Err(Error::KeystreamExhausted { .. })
-        ));
-
-        let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
-        c.seek(end - 10).unwrap();
-        let mut buf = [0xaau8; 11];
-        let err = c.apply_keystream(&mut buf).unwrap_err();
-        assert_eq!(buf, [0xaa; 11], "{imp}: nothing written");
-        assert_eq!(c.position(), end - 10, "{imp}: position unchanged");
-        assert!(err.to_string().contains("exhausted"), "{err}");
-        let mut out = [0u8; 11];
-        assert!(c.xor_into(&[0u8; 11], &mut out).is_err());
-        assert_eq!(out, [0u8; 11]);
-    }
-    let mut c = Salsa20::new(&key, &nonce);
-    assert!(c.seek(end).is_ok());
-    assert!(c.seek(end + 1).is_err());
+    checks::keystream_end_is_an_error_not_a_wrap(
+        &rungs("keystream_end_is_an_error_not_a_wrap"),
+        &[100],
+        &[10],
+    );
 }
 
 #[test]

@@ -8,9 +8,7 @@ mod common;
 
 use common::{hex, hex_array, words};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
-use simdcrypt::Xor;
-use simdcrypt::salsa20::{self, Impl, Salsa20, XSalsa20, reference};
+use simdcrypt::salsa20::{self, Impl, reference};
 
 fn load(text: &str) -> Value {
     serde_json::from_str(text).expect("vector file is JSON")
@@ -18,10 +16,6 @@ fn load(text: &str) -> Value {
 
 fn spec() -> Value {
     load(include_str!("data/salsa20/salsa20_spec.json"))
-}
-
-fn estream() -> Value {
-    load(include_str!("data/salsa20/salsa20_estream_subset.json"))
 }
 
 fn nacl() -> Value {
@@ -119,24 +113,6 @@ fn spec_hash_on_every_rung() {
     );
 }
 
-/// A Salsa20/20 cipher for a 32- or 16-byte key.
-fn cipher(key: &[u8], nonce: &[u8; 8]) -> Salsa20 {
-    match key.len() {
-        32 => Salsa20::new(key.try_into().unwrap(), nonce),
-        16 => Salsa20::new_128(key.try_into().unwrap(), nonce),
-        n => panic!("a {n}-byte key in a vector file"),
-    }
-}
-
-/// The reference expansion function for a 32- or 16-byte key.
-fn expansion(key: &[u8], n: &[u8; 16]) -> [u8; 64] {
-    match key.len() {
-        32 => reference::expansion(reference::Key::Bits256(key.try_into().unwrap()), n, 10),
-        16 => reference::expansion(reference::Key::Bits128(key.try_into().unwrap()), n, 10),
-        n => panic!("a {n}-byte key in a vector file"),
-    }
-}
-
 /// RFC 7914 §8: the Salsa20/8 core (4 double-rounds) through every rung.
 #[test]
 fn rfc7914_salsa20_8_core_on_every_rung() {
@@ -163,62 +139,14 @@ fn rfc7914_salsa20_8_core_on_every_rung() {
 /// cipher whose nonce is `n[0..8]`.
 #[test]
 fn spec_expansion_on_every_rung() {
-    let v = spec();
-    for r in records(&v, "salsa20_expansion") {
-        let n = hex_array::<16>(s(r, "n"));
-        let want = hex(s(r, "output"));
-        let key = hex(s(r, "key"));
-        assert_eq!(expansion(&key, &n).to_vec(), want);
-        let nonce: [u8; 8] = n[..8].try_into().unwrap();
-        let counter = u64::from_le_bytes(n[8..].try_into().unwrap());
-        for imp in rungs("spec_expansion_on_every_rung") {
-            let mut block = [0u8; 64];
-            let mut c = cipher(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(u128::from(counter) * 64).unwrap();
-            c.apply_keystream(&mut block).unwrap();
-            assert_eq!(block.to_vec(), want, "{imp}");
-        }
-    }
+    common::salsa20::spec_expansion(&rungs("spec_expansion_on_every_rung"));
 }
 
 /// eSTREAM: keystream slices at their offsets and the XOR digest of all
 /// blocks, for both key sizes, every rung and both XOR forms.
 #[test]
 fn estream_on_every_rung() {
-    let v = estream();
-    for imp in rungs("estream_on_every_rung") {
-        for xor in Xor::ALL {
-            for r in records(&v, "vectors") {
-                let key = hex(s(r, "key"));
-                let iv = hex_array::<8>(s(r, "iv"));
-                let make = || cipher(&key, &iv).with_impl(imp).unwrap().with_xor(xor);
-                let mut end = 0;
-                for slice in records(r, "stream") {
-                    let from = slice["from"].as_u64().unwrap() as usize;
-                    let to = slice["to"].as_u64().unwrap() as usize;
-                    let mut ks = vec![0u8; to - from + 1];
-                    let mut c = make();
-                    c.seek(from as u128).unwrap();
-                    c.apply_keystream(&mut ks).unwrap();
-                    assert_eq!(ks, hex(s(slice, "hex")), "{imp} {xor} {r}");
-                    end = end.max(to + 1);
-                }
-                let mut ks = vec![0u8; end];
-                make().apply_keystream(&mut ks).unwrap();
-                let mut digest = [0u8; 64];
-                for block in ks.chunks(64) {
-                    for (d, b) in digest.iter_mut().zip(block) {
-                        *d ^= b;
-                    }
-                }
-                assert_eq!(
-                    digest.to_vec(),
-                    hex(s(r, "xor_digest")),
-                    "{imp} {xor} digest"
-                );
-            }
-        }
-    }
+    common::salsa20::estream(&rungs("estream_on_every_rung"));
 }
 
 #[test]
@@ -240,54 +168,11 @@ fn nacl_hsalsa20_and_core() {
 
 #[test]
 fn nacl_xsalsa20_on_every_rung() {
-    let v = nacl();
-    for imp in rungs("nacl_xsalsa20_on_every_rung") {
-        for r in records(&v, "xsalsa20_stream") {
-            let want = hex(s(r, "keystream"));
-            let mut ks = vec![0u8; want.len()];
-            XSalsa20::new(&hex_array(s(r, "key")), &hex_array(s(r, "nonce")))
-                .with_impl(imp)
-                .unwrap()
-                .apply_keystream(&mut ks)
-                .unwrap();
-            assert_eq!(ks, want, "{imp}");
-        }
-        for r in records(&v, "xsalsa20_xor") {
-            let mut m = hex(s(r, "message"));
-            XSalsa20::new(&hex_array(s(r, "key")), &hex_array(s(r, "nonce")))
-                .with_impl(imp)
-                .unwrap()
-                .apply_keystream(&mut m)
-                .unwrap();
-            assert_eq!(m, hex(s(r, "ciphertext_full")), "{imp}");
-        }
-    }
+    common::salsa20::nacl_xsalsa20(&rungs("nacl_xsalsa20_on_every_rung"));
 }
 
-/// NaCl's SHA-256 digests of 4 MiB of Salsa20 and XSalsa20 keystream (the
-/// same bytes: XSalsa20's subkey and nonce tail are the Salsa20 key and
-/// nonce of the other record).
+/// NaCl's SHA-256 digests of 4 MiB of Salsa20 and XSalsa20 keystream.
 #[test]
 fn nacl_keystream_digests_on_every_rung() {
-    let v = nacl();
-    for imp in rungs("nacl_keystream_digests_on_every_rung") {
-        for r in records(&v, "salsa20_stream_hash") {
-            let mut ks = vec![0u8; r["length"].as_u64().unwrap() as usize];
-            Salsa20::new(&hex_array(s(r, "key")), &hex_array(s(r, "nonce")))
-                .with_impl(imp)
-                .unwrap()
-                .apply_keystream(&mut ks)
-                .unwrap();
-            assert_eq!(Sha256::digest(&ks).to_vec(), hex(s(r, "sha256")), "{imp}");
-        }
-        for r in records(&v, "xsalsa20_stream_hash") {
-            let mut ks = vec![0u8; r["length"].as_u64().unwrap() as usize];
-            XSalsa20::new(&hex_array(s(r, "key")), &hex_array(s(r, "nonce")))
-                .with_impl(imp)
-                .unwrap()
-                .apply_keystream(&mut ks)
-                .unwrap();
-            assert_eq!(Sha256::digest(&ks).to_vec(), hex(s(r, "sha256")), "{imp}");
-        }
-    }
+    common::salsa20::nacl_keystream_digests(&rungs("nacl_keystream_digests_on_every_rung"));
 }

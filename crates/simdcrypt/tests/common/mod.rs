@@ -4,6 +4,12 @@
 #![allow(dead_code, unused_macros, unused_imports)]
 
 pub mod hash;
+// The ladders' checks compare with the specifications' `reference`
+// modules, which are `hazmat` items.
+#[cfg(feature = "hazmat")]
+pub mod chacha20;
+#[cfg(feature = "hazmat")]
+pub mod salsa20;
 
 /// Lengths at the edges of every path: 0–8, a block ± 1, every vector
 /// width (4, 8, 16 blocks) ± 1, and "16 + 8 + 4 + 2 + 1" blocks plus a few
@@ -61,6 +67,18 @@ pub const EDGE_COUNTERS: &[u64] = &[
     i32::MAX as u64,
     u64::MAX - 100,
 ];
+
+/// Block counters for property tests: any, small, around the 2^32 carry,
+/// and just below 2^64.
+pub fn counters() -> impl proptest::strategy::Strategy<Value = u64> {
+    use proptest::prelude::*;
+    prop_oneof![
+        any::<u64>(),
+        0u64..1000,
+        ((1u64 << 32) - 40)..((1u64 << 32) + 40),
+        (u64::MAX - 1000)..=u64::MAX - 40,
+    ]
+}
 
 /// Decodes hex (either case); panics on bad input, which in a test is a bad
 /// vector file.
