@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, records};
+use common::{bytes, field, hex, hex_array, json, number, records};
 use proptest::prelude::*;
 use simdcrypt::Rung;
 
@@ -422,170 +422,35 @@ mod chacha20_avx512 {
 /// Poly1305 on the `avx512ifma` rung.
 mod poly1305_avx512ifma {
     use super::*;
-    use poly1305::universal_hash::KeyInit;
-    use simdcrypt::Error;
-    use simdcrypt::poly1305::{Impl, Poly1305, reference};
+    use common::poly1305 as checks;
+    use simdcrypt::poly1305::Impl;
 
     fn rungs(test: &str) -> Vec<Impl> {
         super::rungs(test)
-    }
-
-    fn key(seed: u64) -> [u8; 32] {
-        bytes(seed, 32).try_into().unwrap()
-    }
-
-    /// One call of the incremental API.
-    #[derive(Clone, Copy, Debug)]
-    enum Call {
-        Update(usize),
-        Padded(usize),
-    }
-
-    /// The tag of `msg` fed as `calls` (lengths taken in turn, the rest in
-    /// one last `update`) on `imp`.
-    fn incremental(imp: Impl, key: &[u8; 32], msg: &[u8], calls: &[Call]) -> [u8; 16] {
-        let mut p = Poly1305::new(key).with_impl(imp).unwrap();
-        let mut rest = msg;
-        for &call in calls {
-            let (Call::Update(n) | Call::Padded(n)) = call;
-            let (piece, tail) = rest.split_at(n.min(rest.len()));
-            match call {
-                Call::Update(_) => p.update(piece),
-                Call::Padded(_) => p.update_padded(piece),
-            }
-            rest = tail;
-        }
-        p.update(rest);
-        p.finalize()
-    }
-
-    /// The message the calls amount to: each `update_padded` zero-pads all
-    /// before it to a 16-byte boundary (RFC 8439's pad16).
-    fn effective(msg: &[u8], calls: &[Call]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut rest = msg;
-        for &call in calls {
-            let (Call::Update(n) | Call::Padded(n)) = call;
-            let (piece, tail) = rest.split_at(n.min(rest.len()));
-            out.extend_from_slice(piece);
-            if let Call::Padded(_) = call {
-                out.resize(out.len().next_multiple_of(16), 0);
-            }
-            rest = tail;
-        }
-        out.extend_from_slice(rest);
-        out
-    }
-
-    fn rustcrypto(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
-        poly1305::Poly1305::new(key.into())
-            .compute_unpadded(msg)
-            .into()
     }
 
     /// RFC 8439 §2.5.2 and A.3 #1–#11 (the reduction edge cases), one-shot,
     /// byte by byte, in every two-piece split, and through `verify`.
     #[test]
     fn known_answers() {
-        let v = json(include_str!("data/rfc8439/rfc8439.json"));
-        let vectors = records(&v, "poly1305");
-        assert_eq!(vectors.len(), 12, "2.5.2 and A.3 #1–#11");
-        for imp in rungs("poly1305_avx512ifma::known_answers") {
-            for r in vectors {
-                let key: [u8; 32] = hex_array(field(r, "key"));
-                let msg = hex(field(r, "message"));
-                let want: [u8; 16] = hex_array(field(r, "tag"));
-                let section = field(r, "section");
-                assert_eq!(incremental(imp, &key, &msg, &[]), want, "{imp}: {section}");
-                let mut p = Poly1305::new(&key).with_impl(imp).unwrap();
-                msg.chunks(1).for_each(|b| p.update(b));
-                assert_eq!(p.finalize(), want, "{imp}: {section}, bytewise");
-                for split in 0..=msg.len() {
-                    let calls = [Call::Update(split)];
-                    assert_eq!(
-                        incremental(imp, &key, &msg, &calls),
-                        want,
-                        "{imp}: {section}, split {split}"
-                    );
-                }
-                let mut p = Poly1305::new(&key).with_impl(imp).unwrap();
-                p.update(&msg);
-                assert_eq!(p.verify(&want), Ok(()), "{imp}: {section}, verify");
-            }
-        }
+        checks::rfc8439_vectors(&rungs("poly1305_avx512ifma::known_answers"));
     }
 
     /// Every length to 1100 bytes (past the switch into the lanes) against
     /// the reference, one-shot and split.
     #[test]
     fn every_length_to_1100() {
-        for imp in rungs("poly1305_avx512ifma::every_length_to_1100") {
-            for len in 0..=1100usize {
-                let k = key(len as u64);
-                let msg = bytes(1_000_000 + len as u64, len);
-                let want = reference::mac(&k, &msg);
-                assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}: {len}");
-                let calls = [Call::Update(len / 3)];
-                assert_eq!(incremental(imp, &k, &msg, &calls), want, "{imp}: {len}/3");
-            }
-        }
+        checks::every_length_to_1100(&rungs("poly1305_avx512ifma::every_length_to_1100"));
     }
 
-    /// Call patterns across the switch point both ways, with partial blocks
-    /// and pads in between.
+    /// Call patterns across the rung's switch point both ways, with partial
+    /// blocks and pads in between.
     #[test]
     fn splits_across_the_switch_point() {
-        for imp in rungs("poly1305_avx512ifma::splits_across_the_switch_point") {
-            let switch = imp.min_vector_blocks() * 16;
-            let patterns: Vec<Vec<Call>> = vec![
-                vec![
-                    Call::Update(switch - 16),
-                    Call::Update(switch),
-                    Call::Update(16),
-                ],
-                vec![Call::Update(5), Call::Update(switch + 11), Call::Update(3)],
-                vec![
-                    Call::Padded(13),
-                    Call::Padded(switch * 2 + 1),
-                    Call::Update(16),
-                ],
-                vec![
-                    Call::Update(switch),
-                    Call::Update(1),
-                    Call::Update(switch + 15),
-                ],
-                vec![Call::Update(switch * 4), Call::Padded(20), Call::Update(64)],
-                vec![
-                    Call::Padded(0),
-                    Call::Update(switch * 2),
-                    Call::Padded(7),
-                    Call::Update(16),
-                ],
-                (0..40)
-                    .map(|i| Call::Update([1, 17, switch, 31, 16 * 8][i % 5]))
-                    .collect(),
-                (0..40)
-                    .map(|i| Call::Padded([3, switch + 5, 16][i % 3]))
-                    .collect(),
-            ];
-            for (n, calls) in patterns.iter().enumerate() {
-                for extra in [0, 1, 15, 16, 17, 100] {
-                    let total = calls
-                        .iter()
-                        .map(|&(Call::Update(n) | Call::Padded(n))| n)
-                        .sum::<usize>()
-                        + extra;
-                    let k = key(n as u64 * 31 + extra as u64);
-                    let msg = bytes(n as u64, total);
-                    let want = reference::mac(&k, &effective(&msg, calls));
-                    assert_eq!(
-                        incremental(imp, &k, &msg, calls),
-                        want,
-                        "{imp}: pattern {n} {calls:?}, extra {extra}"
-                    );
-                }
-            }
-        }
+        checks::splits_across_the_switch_point(
+            &rungs("poly1305_avx512ifma::splits_across_the_switch_point"),
+            |imp| imp.min_vector_blocks() * 16,
+        );
     }
 
     /// Keys with `r` and `s` all ones or zero, messages of 0xff and 0x00
@@ -593,40 +458,9 @@ mod poly1305_avx512ifma {
     /// accumulator at and just past p before the final reduction.
     #[test]
     fn keys_messages_and_accumulators_at_the_extremes() {
-        for imp in rungs("poly1305_avx512ifma::keys_messages_and_accumulators_at_the_extremes") {
-            for r in [0x00, 0xff] {
-                for s in [0x00, 0xff] {
-                    let mut k = [r; 32];
-                    k[16..].fill(s);
-                    for &len in EDGE_LENGTHS.iter().chain(&[16 * 64, 16 * 129, 4096 + 16]) {
-                        for fill in [0x00, 0xff] {
-                            let msg = vec![fill; len];
-                            let want = reference::mac(&k, &msg);
-                            assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}: {len}");
-                            let calls = [Call::Update(len / 2)];
-                            assert_eq!(incremental(imp, &k, &msg, &calls), want, "{imp}");
-                        }
-                    }
-                }
-            }
-            let mut k = [0u8; 32];
-            k[0] = 1; // r = 1: the accumulator is the plain sum of the blocks
-            for first in [0xf9u8, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff] {
-                for extra_blocks in 0..3 {
-                    let mut msg = vec![0xffu8; 16 * (1 + extra_blocks)];
-                    msg[0] = first;
-                    let want = reference::mac(&k, &msg);
-                    assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}");
-                }
-            }
-            for len in [16 * 16, 16 * 17, 16 * 33 + 1, 16 * 64, 16 * 200 + 3] {
-                for fill in [0xfbu8, 0xff] {
-                    let msg = vec![fill; len];
-                    let want = reference::mac(&k, &msg);
-                    assert_eq!(incremental(imp, &k, &msg, &[]), want, "{imp}: {len}");
-                }
-            }
-        }
+        let rungs = rungs("poly1305_avx512ifma::keys_messages_and_accumulators_at_the_extremes");
+        checks::keys_and_messages_at_the_extremes(&rungs);
+        checks::accumulator_at_p_before_the_last_reduction(&rungs);
     }
 
     /// 64 KiB in chunks against the reference; 1 MiB against RustCrypto's
@@ -634,84 +468,22 @@ mod poly1305_avx512ifma {
     /// mid-message carries the state over.
     #[test]
     fn long_messages_lanes_and_rung_changes() {
-        for imp in rungs("poly1305_avx512ifma::long_messages_lanes_and_rung_changes") {
-            let len = 64 * 1024 + 21;
-            let (msg, k) = (bytes(42, len), key(42));
-            let want = reference::mac(&k, &msg);
-            for chunk in [len, 4096, 4096 + 16, 1000, 129, 16, 15] {
-                let mut p = Poly1305::new(&k).with_impl(imp).unwrap();
-                msg.chunks(chunk).for_each(|piece| p.update(piece));
-                assert_eq!(p.finalize(), want, "{imp}: chunks of {chunk}");
-            }
-            let big = bytes(43, 1 << 20);
-            assert_eq!(
-                incremental(imp, &k, &big, &[]),
-                rustcrypto(&k, &big),
-                "{imp}: 1 MiB"
-            );
-
-            let mut p = Poly1305::new(&[1; 32]).with_impl(imp).unwrap();
-            p.update(&[7; 64]);
-            assert!(
-                format!("{p:?}").contains("vector_lanes_in_use: false"),
-                "{p:?}"
-            );
-            p.update(&[7; 16 * 64]);
-            assert!(
-                format!("{p:?}").contains("vector_lanes_in_use: true"),
-                "{p:?}"
-            );
-
-            let msg = bytes(5, 3000);
-            let want = reference::mac(&k, &msg);
-            for other in [Impl::Reference, Impl::Scalar64] {
-                for (a, b) in [(imp, other), (other, imp)] {
-                    for cut in [100, 700, 1500] {
-                        let mut p = Poly1305::new(&k).with_impl(a).unwrap();
-                        p.update(&msg[..cut]);
-                        let mut p = p.with_impl(b).unwrap();
-                        p.update(&msg[cut..]);
-                        assert_eq!(p.finalize(), want, "{a} then {b} at {cut}");
-                    }
-                }
-            }
-        }
+        let rungs = rungs("poly1305_avx512ifma::long_messages_lanes_and_rung_changes");
+        checks::long_messages_in_chunks(&rungs);
+        checks::vector_rungs_switch_to_the_lanes(&rungs);
+        let pairs: Vec<(Impl, Impl)> = rungs
+            .iter()
+            .flat_map(|&imp| [Impl::Reference, Impl::Scalar64].map(|o| [(imp, o), (o, imp)]))
+            .flatten()
+            .collect();
+        checks::rung_changes_mid_message(&pairs, 3000, &[100, 700, 1500]);
     }
 
     #[test]
     fn verify_rejects_every_bit_flip() {
-        for imp in rungs("poly1305_avx512ifma::verify_rejects_every_bit_flip") {
-            for len in [0, 15, 64, 300, 1025] {
-                let k = key(len as u64 + 99);
-                let msg = bytes(len as u64, len);
-                let tag = reference::mac(&k, &msg);
-                let check = |t: &[u8; 16]| {
-                    let mut p = Poly1305::new(&k).with_impl(imp).unwrap();
-                    p.update(&msg);
-                    p.verify(t)
-                };
-                assert_eq!(check(&tag), Ok(()), "{imp}: {len}");
-                for bit in 0..128 {
-                    let mut bad = tag;
-                    bad[bit / 8] ^= 1 << (bit % 8);
-                    assert_eq!(check(&bad), Err(Error::AuthenticationFailed), "bit {bit}");
-                }
-            }
-        }
-    }
-
-    fn calls() -> impl Strategy<Value = Vec<Call>> {
-        let len = prop_oneof![0usize..40, 200usize..1200, Just(16), Just(128), Just(256)];
-        prop::collection::vec(
-            (len, any::<bool>()).prop_map(|(n, padded)| {
-                if padded {
-                    Call::Padded(n)
-                } else {
-                    Call::Update(n)
-                }
-            }),
-            0..8,
-        )
+        checks::verify_rejects_every_bit_flip(&rungs(
+            "poly1305_avx512ifma::verify_rejects_every_bit_flip",
+        ));
     }
 
     proptest! {
@@ -720,15 +492,10 @@ mod poly1305_avx512ifma {
         #[test]
         fn random_splits_equal_the_reference(
             k in any::<[u8; 32]>(),
-            len in 0usize..4000,
-            seed in any::<u64>(),
-            calls in calls(),
+            msg in seeded(3999),
+            calls in checks::calls(200..1200),
         ) {
-            let msg = bytes(seed, len);
-            let want = reference::mac(&k, &effective(&msg, &calls));
-            for imp in quiet::<Impl>() {
-                prop_assert_eq!(incremental(imp, &k, &msg, &calls), want, "rung {}", imp);
-            }
+            checks::random_splits_equal_the_reference(quiet::<Impl>(), &k, &msg, &calls)?;
         }
     }
 }

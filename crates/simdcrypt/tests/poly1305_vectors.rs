@@ -11,7 +11,7 @@ mod common;
 use common::{hex, hex_array};
 use serde_json::Value;
 use simdcrypt::chacha20::ChaCha20;
-use simdcrypt::poly1305::{self, Impl, Poly1305, reference};
+use simdcrypt::poly1305::{self, Impl, reference};
 
 /// One vector of a list in the file: its string fields by name.
 struct Record<'a>(&'a Value);
@@ -38,47 +38,9 @@ fn rungs(test: &str) -> Vec<Impl> {
     common::rungs(test)
 }
 
-fn tag_on(imp: Impl, key: &[u8; 32], pieces: &[&[u8]]) -> [u8; 16] {
-    let mut mac = Poly1305::new(key).with_impl(imp).unwrap();
-    for piece in pieces {
-        mac.update(piece);
-    }
-    mac.finalize()
-}
-
 #[test]
 fn rfc8439_poly1305_vectors_on_every_rung() {
-    let mut count = 0;
-    load("poly1305", |_| count += 1);
-    assert_eq!(count, 12, "2.5.2 and A.3 #1–#11");
-    for imp in rungs("rfc8439_poly1305_vectors_on_every_rung") {
-        load("poly1305", |r| {
-            let key: [u8; 32] = hex_array(r.text("key"));
-            let msg = hex(r.text("message"));
-            let want: [u8; 16] = hex_array(r.text("tag"));
-            let section = r.text("section");
-            assert_eq!(tag_on(imp, &key, &[&msg]), want, "{imp}: {section}");
-            // Byte by byte, and in every two-piece split.
-            let bytes: Vec<&[u8]> = msg.chunks(1).collect();
-            assert_eq!(
-                tag_on(imp, &key, &bytes),
-                want,
-                "{imp}: {section}, bytewise"
-            );
-            for split in 0..=msg.len() {
-                let (a, b) = msg.split_at(split);
-                assert_eq!(
-                    tag_on(imp, &key, &[a, b]),
-                    want,
-                    "{imp}: {section}, split {split}"
-                );
-            }
-            let mac = Poly1305::new(&key).with_impl(imp).unwrap();
-            let mut mac = mac;
-            mac.update(&msg);
-            assert_eq!(mac.verify(&want), Ok(()), "{imp}: {section}, verify");
-        });
-    }
+    common::poly1305::rfc8439_vectors(&rungs("rfc8439_poly1305_vectors_on_every_rung"));
 }
 
 #[test]

@@ -9,6 +9,8 @@ pub mod hash;
 #[cfg(feature = "hazmat")]
 pub mod chacha20;
 #[cfg(feature = "hazmat")]
+pub mod poly1305;
+#[cfg(feature = "hazmat")]
 pub mod salsa20;
 
 /// Lengths at the edges of every path: 0–8, a block ± 1, every vector
