@@ -21,36 +21,10 @@
 //! A cipher joins through [`hooked_batch!`] beside its AVX2 rung (where
 //! its double-round and rotate macros are), which instantiates the hooked
 //! `vertical_batches!` and implements [`HookedBatch`], and by overriding
-//! the AEAD's `Keystream::stitch` where the kernel is measured faster.
-//! Seal, ns, 13
-//! bytes of AAD (none for XSalsa20), AMD EPYC (Zen 3, 2 vCPUs shared with
-//! other builds), each figure the least of 6 rounds of best-of-200, every
-//! form in one process; "chunked" is the non-stitched path with 256 KiB
-//! chunks (whole messages up to there):
-//!
-//! | bytes | 1 KiB | 4 KiB | 16 KiB | 64 KiB | 1 MiB |
-//! |---|---|---|---|---|---|
-//! | ChaCha20-Poly1305 stitched | 723 | 1902 | 6559 | 25287 | 401789 |
-//! | ChaCha20-Poly1305 chunked | 820 | 2215 | 7708 | 29615 | 470427 |
-//! | ring | 644 | 1898 | 6919 | 27050 | 426656 |
-//! | OpenSSL | 1382 | 2742 | 8309 | 30467 | 475367 |
-//! | XChaCha20-Poly1305 stitched | 846 | 2042 | 6799 | 26119 | 413622 |
-//! | XChaCha20-Poly1305 chunked | 954 | 2362 | 7941 | 30187 | 477861 |
-//! | libsodium | 1096 | 3329 | 12240 | 47779 | 761561 |
-//! | XSalsa20-Poly1305 stitched | 1153 | 2855 | 9571 | 36569 | 577016 |
-//! | XSalsa20-Poly1305 chunked | 1107 | 2641 | 8759 | 33072 | 521914 |
-//! | libsodium | 1450 | 3501 | 11468 | 43341 | 682904 |
-//!
-//! The stitched ChaCha20 batch is 11–15 % faster than the best other form
-//! at every size (level with ring at 4 KiB, ahead of it from 16 KiB on);
-//! the stitched Salsa20 batch is 4–11 % slower. On a core whose other
-//! hardware thread is busy the stitched form gains less or loses: it lives
-//! on ports the other thread would otherwise have.
-//!
-//! XSalsa20 therefore stays off the kernel (the XSalsa20 rows were measured
-//! with Salsa20's batch hooked the same way, which was then removed);
-//! ChaCha20
-//! (and XChaCha20, which runs on it) takes it wherever it applies.
+//! the AEAD's `Stitch::stitch` where the kernel is measured faster:
+//! ChaCha20 (and XChaCha20, which runs on it) takes it wherever it applies;
+//! XSalsa20 stays off it, Salsa20's hooked batch having been slower than
+//! the ordinary path (see bench/NOTES.md, section aead-stitched).
 
 use zeroize::Zeroize;
 

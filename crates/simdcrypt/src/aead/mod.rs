@@ -87,25 +87,9 @@ pub const P_MAX: u64 = (1 << 38) - 64;
 /// How much is encrypted and then MACed at a time on the non-stitched
 /// path: a whole message up to 256 KiB goes through the cipher, then
 /// through Poly1305 ("two-pass"); longer ones a 256 KiB chunk at a time, so
-/// that the chunk is still in L2 when Poly1305 reads it.
-///
-/// Measured on an AMD EPYC (Zen 3, 2 vCPUs shared with other builds), one
-/// seal with 13 bytes of AAD, ns, best of 200 (the 8 MiB row: best of 20),
-/// ChaCha20-Poly1305 / XSalsa20-Poly1305, stitching off:
-///
-/// | chunk | 16 KiB | 64 KiB | 1 MiB | 8 MiB |
-/// |---|---|---|---|---|
-/// | 4 KiB (the former value) | 7860 / 8970 | 30547 / 33974 | 486267 / 537011 | 3904423 / 4334485 |
-/// | 16 KiB | 7778 / 8832 | 30076 / 33553 | 478452 / 530590 | 3873966 / 4284682 |
-/// | 64 KiB | 8730 (disturbed; same code as below) / 8843 | 29886 / 33373 | 475026 / 527524 | 3832719 / 4267711 |
-/// | 256 KiB | 7771 / 8830 | 29875 / 33342 | 474455 / 526813 | 3801511 / 4268612 |
-/// | whole message | 7766 / 8833 | 29876 / 33372 | 475216 / 527645 | 3865741 / 4317002 |
-///
-/// Up to 4 KiB every choice is the same code. Small chunks lose 1–2.5 %
-/// to the calls per chunk (the vector Poly1305 folds nothing between
-/// calls, but each call re-enters both rungs and ends on a partial batch);
-/// whole messages lose 1–2 % from 8 MiB on, where the ciphertext has left
-/// L2 before Poly1305 reads it.
+/// that the chunk is still in L2 when Poly1305 reads it: smaller chunks
+/// lose to the calls per chunk, whole messages (from 8 MiB on) to L2
+/// misses (see bench/NOTES.md, section aead-one-pass-chunk).
 const ONE_PASS_CHUNK: usize = 256 << 10;
 
 /// Messages up to this long take the short path: the keystream block that
@@ -130,11 +114,10 @@ trait Stitch: KeyStream {
 }
 
 impl Stitch for ChaCha20 {
-    /// The stitched kernel, where the cipher runs on the `avx2` rung: 11–15 %
-    /// faster than the ordinary path at every size it takes (whole 512-byte
-    /// batches) on Zen 3, see [`avx2_stitched`]. Not beside the AVX-512
-    /// rungs: on an AVX-512 Xeon the ordinary path (`avx512` ChaCha20, then
-    /// `avx512ifma` Poly1305) sealed 16 KiB in 4.50 µs, the kernel in 6.68.
+    /// The stitched kernel, where the cipher runs on the `avx2` rung: faster
+    /// there than the ordinary path at every size it takes (whole 512-byte
+    /// batches), slower than the ordinary path on the AVX-512 rungs (see
+    /// bench/NOTES.md, section aead-stitched).
     #[cfg(target_arch = "x86_64")]
     fn stitch(&mut self, mac: &mut Poly1305, data: InOut<'_>, open: bool) -> Result<usize, Error> {
         if self.implementation() != crate::chacha20::Impl::Avx2 {
@@ -145,7 +128,7 @@ impl Stitch for ChaCha20 {
 }
 
 /// XSalsa20 stays off the stitched kernel: with Salsa20's 8-block batch it
-/// lost at every size (see [`avx2_stitched`]).
+/// lost at every size (see bench/NOTES.md, section aead-stitched).
 impl Stitch for XSalsa20 {}
 
 /// What an AEAD's Poly1305 sees around the ciphertext.

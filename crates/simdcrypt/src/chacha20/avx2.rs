@@ -5,33 +5,8 @@
 //! What does not fill 8 blocks (1–7 blocks) takes the horizontal form:
 //! pairs of blocks in ymm registers (one block per 128-bit lane), an odd
 //! block in xmm registers, all interleaved in one loop; no block is
-//! computed in vain. Measured on an AMD EPYC (Zen 3, TSC 2.445 GHz), TSC
-//! ticks per `apply_keystream` call (seek included, no key setup), the
-//! best of 40 runs, on a machine shared with other builds:
-//!
-//! | blocks | 4 vertical in xmm, then 1–3 interleaved xmm | pairs in ymm (+ 1 xmm) |
-//! |---:|---:|---:|
-//! | 1 | 231 | 231 |
-//! | 2 | 306 | 237 |
-//! | 3 | 374 | 297 |
-//! | 4 | 419 | 317 |
-//! | 5 | 658 | 347 |
-//! | 6 | 771 | 348 |
-//! | 7 | 851 | 511 |
-//! | 8 (8 vertical in ymm) | 424 | 424 |
-//!
-//! A horizontal block's quarter-round steps form one dependent chain (about
-//! 14 cycles a round), so up to three chains interleave at little extra
-//! cost; from four on the shuffle ports saturate. The cross-over to 8
-//! vertical blocks is therefore at 8: 7 blocks as pairs (~510) would lose to
-//! an 8-wide batch (~430) only if that batch could compute a block nobody
-//! uses, which the rungs never do. The 4-block vertical batch in xmm lost to
-//! two pairs at every count from 4 to 7 and is not used here.
-//!
-//! Tried and dropped: one scalar block beside each 8-block batch (9 blocks
-//! per batch, "3×NEON+1×IALU" in OpenSSL's ARM code): 16 KiB took 1.15–1.2×
-//! OpenSSL's time instead of 0.93× (register spills: the scalar block needs
-//! 16 general registers beside the pointers and counters).
+//! computed in vain. Two pairs beat a 4-block vertical batch in xmm at
+//! every count from 4 to 7 (see bench/NOTES.md, section chacha20-avx2-tail).
 
 use core::arch::x86_64::__m256i;
 

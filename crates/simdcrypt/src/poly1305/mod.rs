@@ -104,24 +104,10 @@ impl Impl {
     /// arithmetic; `usize::MAX` for the scalar rungs. Once in the lanes, the
     /// accumulator stays there for every later block.
     ///
-    /// AVX2: 40 blocks (640 bytes), measured. Going vector costs the key
-    /// powers r^2…r^8 (three vector multiplications, once per key), folding
-    /// the lanes back at the end, and a whole 8-lane step for a last group
-    /// of fewer than 8 blocks: about 110 ns in all, against about 1.4 ns
-    /// saved per block (scalar 2.0 ns a block with `mulx`, vector 0.6 ns).
-    /// One-shot MACs on the `avx2` rung, in ns, best of 300 in one process,
-    /// run three times, on an AMD EPYC (Zen 3, 2 vCPUs shared with other
-    /// jobs): the whole message in one `update` (vector) against the same
-    /// message in `update` calls of 256 bytes (scalar, below the switch):
-    ///
-    /// | bytes | 384 | 448 | 512 | 576 | 640 | 704 | 768 | 896 | 1024 |
-    /// |---|---|---|---|---|---|---|---|---|---|
-    /// | scalar | 143 | 162 | 182 | 202 | 221 | 241 | 260 | 299 | 339 |
-    /// | vector | 175 | 198 | 191 | 214 | 209 | 230 | 223 | 240 | 257 |
-    ///
-    /// Vector wins from 640 bytes on and loses below, most narrowly at 512
-    /// (whole groups of 8 blocks, no partial last step). AVX-512 IFMA could
-    /// not be measured (no such CPU here): it uses the same figure.
+    /// AVX2: 40 blocks (640 bytes), measured: below it the key powers, the
+    /// fold at the end and a partial last step cost more than the lanes
+    /// save (see bench/NOTES.md, section poly1305-switch). AVX-512 IFMA
+    /// uses the same figure.
     pub fn min_vector_blocks(self) -> usize {
         match self {
             Impl::Avx2 => AVX2_MIN_BLOCKS,
@@ -169,11 +155,8 @@ impl Poly1305 {
     ///
     /// The value is small (about a hundred bytes: the vector rungs' lanes
     /// and key powers go on the heap only when a run goes vector), so that
-    /// a short one-shot MAC does not pay for moving state it never uses:
-    /// `new`, a move, `update` and `finalize` of 64 bytes took 56–69 ns with
-    /// the ~730 bytes inline (each move a `memmove` call), 48 ns now,
-    /// against 31 ns for [`mac`], which moves nothing (AMD EPYC Zen 3, best
-    /// of 200 × 2000).
+    /// a short one-shot MAC does not pay for moving state it never uses
+    /// (see bench/NOTES.md, section poly1305-new).
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
         Poly1305 {
             imp: Impl::best(),

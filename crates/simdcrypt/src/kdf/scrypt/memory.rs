@@ -31,9 +31,9 @@ enum Memory {
     /// without being zeroed by the kernel first; and once unmapped, the
     /// address range reads nothing back (a later mapping there is fresh
     /// zeroed memory). A wipe before `munmap` would protect only what
-    /// `munmap` already does, and costs a pass over all of V (measured
-    /// 0.5 ms at log_n = 14, r = 8, 16 MiB, about the noise). (Neither
-    /// wipe reaches copies already swapped out.)
+    /// `munmap` already does, and costs a pass over all of V (see
+    /// bench/NOTES.md, section scrypt-mapped-v). (Neither wipe reaches
+    /// copies already swapped out.)
     Mapped {
         map: MmapMut,
         start: usize,
@@ -49,14 +49,8 @@ const HUGE_PAGE: usize = 2 << 20;
 /// The smallest V (in bytes) given its own mapping, by measurement: below
 /// it the heap (whose pages glibc keeps mapped from one call to the next)
 /// is as fast or faster than a fresh mapping's `mmap`, `munmap` and whole
-/// 2 MiB huge page zeroed by the kernel, and takes less memory. On an AMD
-/// EPYC (Zen 3) shared with other work, `sse2`, r = 8, p = 1, thread CPU
-/// time, best of 60, mapped against heap: log_n = 10 (128 KiB) 1.76–1.87
-/// against 1.71–1.75 ms, log_n = 11 and 12 the same within 1 %, log_n = 13
-/// (1 MiB) 14.2–14.8 against 14.7–15.4 ms; log_n = 14 (16 MiB) 29.0–30.4
-/// against 30.5–31.3 ms, 31 against 43 ms in a fresh process; log_n = 17
-/// 244–260 against 354–360 ms (4 KiB pages, mapped without the huge page
-/// advice: 335 ms).
+/// 2 MiB huge page zeroed by the kernel, and takes less memory (see
+/// bench/NOTES.md, section scrypt-mapped-v).
 const MIN_MAPPED_BYTES: usize = 1 << 20;
 
 impl Memory {
@@ -85,10 +79,8 @@ impl Memory {
     /// no `mmap` on the platform).
     ///
     /// Faulted in as the rung first writes V, one huge page at a time:
-    /// prefaulting all of it at once gains nothing (with `MADV_POPULATE_WRITE`
-    /// after the advice, log_n = 14 and 17 within the noise of the lazy
-    /// faults) or loses (`MAP_POPULATE` faults 4 KiB pages before the
-    /// advice can apply: 37.6–37.9 against 29.0–30.4 ms at log_n = 14).
+    /// prefaulting all of it at once gains nothing or loses (see
+    /// bench/NOTES.md, section scrypt-mapped-v).
     fn mapped(bytes: usize) -> Option<Memory> {
         let len = bytes
             .checked_next_multiple_of(HUGE_PAGE)?

@@ -78,23 +78,9 @@ impl Impl {
 }
 
 /// The fastest rung for one lane, by measurement: `scalar-fused`, by a
-/// few per cent. A lane is one chain of dependent Salsa20/8 cores, so what
-/// counts is the latency of one core: the scalar quarter-round step (add,
-/// `rol`, xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and
-/// an or, xor: 4 cycles), but the scalar core needs all four integer ALUs
-/// every cycle to reach that bound, and the sixteen words, the feedforward
-/// input and BlockMix's pointers do not fit the fifteen general-purpose
-/// registers (LLVM adds some 150 moves and spills to the 420 ALU
-/// operations of a core), so most of the edge is lost; the literal
-/// `scalar` rung (copies, `T = X ⊕ V_j` computed apart, `V_j` not
-/// prefetched, the double-round loop not unrolled) loses all of it. On an
-/// AMD EPYC (Zen 3) shared with other work, r = 8, p = 1, V on huge pages,
-/// thread CPU time, rungs interleaved, five rounds: log_n = 10, best of 40,
-/// `scalar-fused` 1.67–1.72 ms, `sse2` 1.74–1.80 ms, `scalar` 1.83–1.89 ms
-/// (RustCrypto's scalar `scrypt` 1.92–2.00 ms); log_n = 14, best of 10,
-/// `scalar-fused` 28.7–29.7 ms, `sse2` 29.8–30.3 ms, `scalar` 31.7–32.5 ms
-/// (RustCrypto 34.6–35.6 ms); log_n = 17, best of 6, three rounds,
-/// `scalar-fused` 247–253 ms, `sse2` 253–265 ms (RustCrypto 381–383 ms).
+/// few per cent over `sse2` (a lane is one chain of dependent Salsa20/8
+/// cores, and the scalar core's shorter quarter-round step outweighs its
+/// spills; see bench/NOTES.md, section scrypt-single-lane).
 const SINGLE_LANE: Impl = Impl::ScalarFused;
 
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
