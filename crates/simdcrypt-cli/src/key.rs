@@ -150,18 +150,6 @@ fn parse_int(s: &str, skip: usize) -> Result<Zeroizing<[u8; 32]>, String> {
     Ok(n)
 }
 
-/// Bytes from hex text known to be valid (the embedded vector files).
-pub fn hex_bytes(s: &str) -> Option<Vec<u8>> {
-    let digits: Vec<u8> = s
-        .chars()
-        .map(|c| c.to_digit(16).map(|d| d as u8))
-        .collect::<Option<_>>()?;
-    if !digits.len().is_multiple_of(2) {
-        return None;
-    }
-    Some(digits.chunks_exact(2).map(|p| p[0] << 4 | p[1]).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

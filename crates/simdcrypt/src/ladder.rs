@@ -247,6 +247,11 @@ pub struct Ladder {
     pub primitives: &'static [Primitive],
     /// The rungs, or for a composed ladder the ladders it is built on.
     pub rungs: Rungs,
+    /// Its checks: the function that adds the rows of its primitives to a
+    /// report, declared in the ladder's own folder (`<primitive>/checks.rs`);
+    /// see [`Ladder::check`].
+    #[cfg(feature = "kit")]
+    pub(crate) checks: fn(&mut crate::kit::Report),
 }
 
 /// Where a ladder's rungs come from.
@@ -273,6 +278,14 @@ impl Ladder {
             Rungs::Own(_) => &[],
             Rungs::ComposedOf(names) => names,
         }
+    }
+
+    /// Adds the rows of its primitives' checks to `report`: every rung on
+    /// the official vectors, against the specification's own functions,
+    /// and in round trips (see [`crate::kit`]).
+    #[cfg(feature = "kit")]
+    pub fn check(&self, report: &mut crate::kit::Report) {
+        (self.checks)(report);
     }
 
     /// The name of the rung the library picks on this CPU, if the ladder

@@ -34,6 +34,8 @@ mod error;
 pub mod hash;
 pub mod hmac;
 pub mod kdf;
+#[cfg(feature = "kit")]
+pub mod kit;
 pub mod ladder;
 pub mod poly1305;
 mod rung;

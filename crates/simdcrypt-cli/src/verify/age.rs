@@ -13,7 +13,7 @@ use simdcrypt::kdf::hkdf_sha256;
 use simdcrypt_age::stream::{self, CHUNK_LEN, NONCE_LEN, SEALED_CHUNK_LEN};
 use simdcrypt_age::{Decryptor, Encryptor, FileKey, Threads, testkit, x25519};
 
-use super::{BestRungs, Data, Outcome, Rng, Tally, Verifier};
+use simdcrypt::kit::{Composed, Outcome, Report, Rng, Tally};
 
 /// The thread counts every vector runs at: everything on the calling
 /// thread, and a pipeline.
@@ -29,8 +29,8 @@ const RANDOM_LENGTHS: usize = 3;
 const MAX_CHUNKS: u64 = 18;
 
 /// The row.
-pub(super) fn verify(v: &mut Verifier<'_>) {
-    v.primitive("age", |_: &Data, _: BestRungs, streams| {
+pub(super) fn verify(report: &mut Report) {
+    report.primitive("age", |Composed, streams| {
         [
             testkit_vectors().vectors(),
             Outcome::Ran(payload_cross_check(&mut streams.rng(1))),

@@ -28,5 +28,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             dynamic::xsalsa20_poly1305,
         ),
     ],
-    rungs: Rungs::ComposedOf(&["chacha20", "salsa20", "poly1305"]),
+    rungs: Rungs::ComposedOf(&["chacha20", "poly1305", "salsa20"]),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::aead::run,
 };

@@ -32,4 +32,6 @@ pub(crate) const LADDER: Ladder = Ladder {
         Primitive::subkey("hchacha20", "HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2)"),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::chacha20::run,
 };

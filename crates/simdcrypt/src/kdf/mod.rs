@@ -97,6 +97,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         },
     ],
     rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512"]),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::kdf::kdfs,
 };
 
 use crate::ladder::{Kind, Param, Primitive};

@@ -455,6 +455,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         construct: crate::ladder::Construct::Mac(crate::dynamic::poly1305),
     }],
     rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Impl::best(), Impl::par_blocks)),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::poly1305::run,
 };
 
 #[cfg(test)]

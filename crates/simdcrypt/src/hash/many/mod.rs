@@ -578,4 +578,6 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             Impl::Avx512 => 16,
         })
     }),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::hash::many,
 };

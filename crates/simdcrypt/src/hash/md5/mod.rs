@@ -141,4 +141,6 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     )
     .display("MD5")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::hash::md5,
 };

@@ -242,4 +242,6 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         .display("SHA-224"),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::hash::sha256,
 };

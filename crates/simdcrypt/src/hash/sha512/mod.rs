@@ -245,4 +245,6 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         .display("SHA-512/256"),
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::hash::sha512,
 };

@@ -407,6 +407,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     rungs: crate::ladder::Rungs::Own(|| {
         crate::ladder::rung_infos(Impl::best(), |i| i.lane_widths()[0])
     }),
+    #[cfg(feature = "kit")]
+    checks: crate::kit::kdf::scrypt_rows,
 };
 
 use crate::ladder::{Kind, Param, Primitive};

@@ -5,28 +5,27 @@
 //! §11; every scrypt rung on RFC 7914 §9, §10 and §12 (all but the
 //! 1 GiB case) and against the `scalar` rung on random small parameters.
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
-use simdcrypt::hash::{Hash, Sha1, Sha256};
-use simdcrypt::hmac::Hmac;
-use simdcrypt::kdf::{self, Hkdf, scrypt};
 
-use super::{
-    BestRungs, Data, Outcome, Rng, Tally, Verifier, hex_field, label, number_field, records,
-    wycheproof_tests,
-};
+use crate::hash::{Hash, Sha1, Sha256};
+use crate::hmac::Hmac;
+use crate::kdf::{self, Hkdf, scrypt};
+use crate::kit::vectors::{hex_field, label, number_field, parse, records, wycheproof_tests};
+use crate::kit::{Composed, Outcome, Report, Rng, Tally};
 
-const HMAC_RFC2202: &str = include_str!("../../../simdcrypt/tests/data/kdf/hmac_rfc2202.json");
-const HMAC_RFC4231: &str = include_str!("../../../simdcrypt/tests/data/kdf/hmac_rfc4231.json");
-const HKDF_RFC5869: &str = include_str!("../../../simdcrypt/tests/data/kdf/hkdf_rfc5869.json");
-const SCRYPT_RFC7914: &str = include_str!("../../../simdcrypt/tests/data/kdf/scrypt_rfc7914.json");
-const WYCHEPROOF_HMAC_SHA1: &str =
-    include_str!("../../../simdcrypt/tests/data/wycheproof/hmac_sha1_test.json");
+const HMAC_RFC2202: &str = include_str!("../../tests/data/kdf/hmac_rfc2202.json");
+const HMAC_RFC4231: &str = include_str!("../../tests/data/kdf/hmac_rfc4231.json");
+const HKDF_RFC5869: &str = include_str!("../../tests/data/kdf/hkdf_rfc5869.json");
+const SCRYPT_RFC7914: &str = include_str!("../../tests/data/kdf/scrypt_rfc7914.json");
+const WYCHEPROOF_HMAC_SHA1: &str = include_str!("../../tests/data/wycheproof/hmac_sha1_test.json");
 const WYCHEPROOF_HMAC_SHA256: &str =
-    include_str!("../../../simdcrypt/tests/data/wycheproof/hmac_sha256_test.json");
+    include_str!("../../tests/data/wycheproof/hmac_sha256_test.json");
 const WYCHEPROOF_HMAC_SHA512: &str =
-    include_str!("../../../simdcrypt/tests/data/wycheproof/hmac_sha512_test.json");
+    include_str!("../../tests/data/wycheproof/hmac_sha512_test.json");
 const WYCHEPROOF_HKDF_SHA256: &str =
-    include_str!("../../../simdcrypt/tests/data/wycheproof/hkdf_sha256_test.json");
+    include_str!("../../tests/data/wycheproof/hkdf_sha256_test.json");
 
 /// Random HMAC cases per hash against RFC 2104's formula.
 const HMAC_CASES: usize = 200;
@@ -36,10 +35,10 @@ const SCRYPT_CASES: usize = 12;
 /// test suite (`cargo test -- --ignored`).
 const SCRYPT_MAX_LOG_N: u64 = 14;
 
-/// The rows.
-pub(super) fn verify(v: &mut Verifier<'_>) {
-    let parse = |text: &str| serde_json::from_str(text).unwrap_or(Value::Null);
-    let files = Files {
+/// The files, parsed on first use.
+fn files() -> &'static Files {
+    static FILES: OnceLock<Files> = OnceLock::new();
+    FILES.get_or_init(|| Files {
         rfc2202: parse(HMAC_RFC2202),
         rfc4231: parse(HMAC_RFC4231),
         rfc5869: parse(HKDF_RFC5869),
@@ -48,29 +47,44 @@ pub(super) fn verify(v: &mut Verifier<'_>) {
         wycheproof_sha256: parse(WYCHEPROOF_HMAC_SHA256),
         wycheproof_sha512: parse(WYCHEPROOF_HMAC_SHA512),
         wycheproof_hkdf: parse(WYCHEPROOF_HKDF_SHA256),
-    };
-    v.primitive("hmac", |_: &Data, _: BestRungs, streams| {
+    })
+}
+
+/// HMAC's ladder: one row, over every hash.
+pub(crate) fn hmac(report: &mut Report) {
+    let files = files();
+    report.primitive("hmac", |Composed, streams| {
         [
-            hmac_vectors(&files).vectors(),
+            hmac_vectors(files).vectors(),
             Outcome::Ran(hmac_cross_check(&mut streams.rng(1))),
             Outcome::NotApplicable("a MAC: no round trip"),
         ]
     });
-    v.primitive("hkdf", |_: &Data, _: BestRungs, _| {
+}
+
+/// The KDFs' ladder: HKDF and PBKDF2.
+pub(crate) fn kdfs(report: &mut Report) {
+    let files = files();
+    report.primitive("hkdf", |Composed, _| {
         [
-            hkdf_vectors(&files).vectors(),
+            hkdf_vectors(files).vectors(),
             Outcome::NotApplicable("built on HMAC, cross-checked there"),
             Outcome::NotApplicable("a KDF: no round trip"),
         ]
     });
-    v.primitive("pbkdf2", |_: &Data, _: BestRungs, _| {
+    report.primitive("pbkdf2", |Composed, _| {
         [
             pbkdf2_vectors(&files.rfc7914).vectors(),
             Outcome::NotApplicable("built on HMAC, cross-checked there"),
             Outcome::NotApplicable("a KDF: no round trip"),
         ]
     });
-    v.primitive("scrypt", |_: &Data, imp: scrypt::Impl, streams| {
+}
+
+/// scrypt's ladder.
+pub(crate) fn scrypt_rows(report: &mut Report) {
+    let files = files();
+    report.primitive("scrypt", |imp: scrypt::Impl, streams| {
         [
             scrypt_vectors(&files.rfc7914, imp).vectors(),
             Outcome::Ran(scrypt_cross_check(imp, &mut streams.rng(1))),
@@ -135,26 +149,14 @@ fn hmac_vectors(files: &Files) -> Tally {
         hmac_checks::<Sha1>,
     );
     let rfc4231 = records(&files.rfc4231, "test_cases");
-    rfc(
-        rfc4231,
-        "hmac_sha_224",
-        hmac_checks::<simdcrypt::hash::Sha224>,
-    );
+    rfc(rfc4231, "hmac_sha_224", hmac_checks::<crate::hash::Sha224>);
     rfc(rfc4231, "hmac_sha_256", hmac_checks::<Sha256>);
-    rfc(
-        rfc4231,
-        "hmac_sha_384",
-        hmac_checks::<simdcrypt::hash::Sha384>,
-    );
-    rfc(
-        rfc4231,
-        "hmac_sha_512",
-        hmac_checks::<simdcrypt::hash::Sha512>,
-    );
+    rfc(rfc4231, "hmac_sha_384", hmac_checks::<crate::hash::Sha384>);
+    rfc(rfc4231, "hmac_sha_512", hmac_checks::<crate::hash::Sha512>);
     rfc(
         records(&files.rfc2202, "hmac_md5"),
         "digest",
-        hmac_checks::<simdcrypt::hash::Md5>,
+        hmac_checks::<crate::hash::Md5>,
     );
     let wycheproof = [
         (
@@ -162,10 +164,7 @@ fn hmac_vectors(files: &Files) -> Tally {
             hmac_checks::<Sha1> as fn(&[u8], &[u8], &[u8]) -> _,
         ),
         (&files.wycheproof_sha256, hmac_checks::<Sha256>),
-        (
-            &files.wycheproof_sha512,
-            hmac_checks::<simdcrypt::hash::Sha512>,
-        ),
+        (&files.wycheproof_sha512, hmac_checks::<crate::hash::Sha512>),
     ];
     for (file, f) in wycheproof {
         for r in wycheproof_tests(file) {
@@ -257,8 +256,8 @@ macro_rules! reference_formula {
     };
 }
 
-reference_formula!(formula_sha256, Sha256, simdcrypt::hash::sha256::Impl);
-reference_formula!(formula_sha1, Sha1, simdcrypt::hash::sha1::Impl);
+reference_formula!(formula_sha256, Sha256, crate::hash::sha256::Impl);
+reference_formula!(formula_sha1, Sha1, crate::hash::sha1::Impl);
 
 /// RFC 5869's SHA-256 cases (PRK and OKM) and Wycheproof's HKDF-SHA-256:
 /// valid outputs made, outputs past 255·HashLen refused.

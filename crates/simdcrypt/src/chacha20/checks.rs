@@ -4,14 +4,15 @@
 //! (`chacha20::reference`), and in round trips.
 
 use serde_json::Value;
-use simdcrypt::Xor;
-use simdcrypt::chacha20::{self, ChaCha20, ChaCha20Legacy, Impl, XChaCha20, hchacha20, reference};
 
-use super::{
-    BLOCK_EDGES, Data, Keystream, Outcome, Rng, Shape, StreamAlgo, Tally, Verifier, bytes_le,
-    encrypt, function_primitive, hex_array, hex_field, label, number_field, records,
-    stream_primitives, word_list,
+use crate::Xor;
+use crate::chacha20::{self, ChaCha20, ChaCha20Legacy, Impl, XChaCha20, hchacha20, reference};
+use crate::kit::data::{Data, data};
+use crate::kit::stream::{Shape, StreamAlgo, encrypt, function_primitive, stream_primitives};
+use crate::kit::vectors::{
+    bytes_le, hex_array, hex_field, label, number_field, records, word_list,
 };
+use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
 
 /// Random cases per rung of a cipher, against the reference.
 const CROSS_CASES: u64 = 800;
@@ -23,11 +24,19 @@ const HCHACHA_CASES: u64 = 200;
 const ROUND_TRIPS: u64 = 6;
 
 /// The rows of the family: the three ciphers, then the block function.
-pub(super) fn verify(v: &mut Verifier<'_>) {
+pub(crate) fn run(report: &mut Report) {
     let algos = Algo::ALL.map(|a| (a.name(), a));
     let counts = (CROSS_CASES, ROUND_TRIPS, true);
-    stream_primitives(v, &algos, counts, stream_vectors);
-    function_primitive(v, "hchacha20/block", block_vectors, block_cross_check);
+    let data = data();
+    stream_primitives(report, &algos, counts, |algo, imp| {
+        stream_vectors(data, algo, imp)
+    });
+    function_primitive(
+        report,
+        "hchacha20/block",
+        |imp| block_vectors(data, imp),
+        block_cross_check,
+    );
 }
 
 /// A ChaCha20 cipher.
@@ -79,8 +88,8 @@ impl StreamAlgo for Algo {
         nonce: &[u8],
         imp: Impl,
         xor: Xor,
-    ) -> Result<Box<dyn Keystream>, String> {
-        let e = |e: simdcrypt::Error| e.to_string();
+    ) -> Result<Box<dyn crate::KeyStream>, String> {
+        let e = |e: crate::Error| e.to_string();
         let bad = || format!("a {}-byte key or a {}-byte nonce", key.len(), nonce.len());
         let key: &[u8; 32] = key.try_into().map_err(|_| bad())?;
         macro_rules! chacha {

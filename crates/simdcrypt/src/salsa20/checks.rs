@@ -3,15 +3,18 @@
 //! against the specification's functions, and in round trips.
 
 use serde_json::Value;
-use simdcrypt::Xor;
-use simdcrypt::hash::Sha256;
-use simdcrypt::salsa20::{self, Impl, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
 
-use super::{
-    Data, Keystream, Outcome, Rng, Shape, StreamAlgo, Tally, Verifier, bytes_le, encrypt,
-    function_primitive, hex_field, keystream, label, number_field, records, same,
-    stream_primitives, word_list, words_le,
+use crate::Xor;
+use crate::hash::Sha256;
+use crate::kit::data::{Data, data};
+use crate::kit::stream::{
+    Shape, StreamAlgo, encrypt, function_primitive, keystream, stream_primitives,
 };
+use crate::kit::vectors::{
+    bytes_le, hex_field, label, number_field, records, same, word_list, words_le,
+};
+use crate::kit::{Outcome, Report, Rng, Tally};
+use crate::salsa20::{self, Impl, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
 
 /// Random cases per rung of a cipher, against the specification.
 const CROSS_CASES: u64 = 800;
@@ -26,16 +29,24 @@ const EDGE_LENGTHS: [usize; 21] = [
 ];
 
 /// The rows of the family: the four ciphers, then the core.
-pub(super) fn verify(v: &mut Verifier<'_>) {
+pub(crate) fn run(report: &mut Report) {
     let algos = Algo::ALL.map(|a| (a.name(), a));
     let counts = (CROSS_CASES, ROUND_TRIPS, false);
-    stream_primitives(v, &algos, counts, stream_vectors);
-    function_primitive(v, "hsalsa20/core", core_vectors, core_cross_check);
+    let data = data();
+    stream_primitives(report, &algos, counts, |algo, imp| {
+        stream_vectors(data, algo, imp)
+    });
+    function_primitive(
+        report,
+        "hsalsa20/core",
+        |imp| core_vectors(data, imp),
+        core_cross_check,
+    );
 }
 
 /// A Salsa20 cipher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Algo {
+pub(crate) enum Algo {
     Salsa20,
     Salsa20_12,
     Salsa20_8,
@@ -91,8 +102,8 @@ impl StreamAlgo for Algo {
         nonce: &[u8],
         imp: Impl,
         xor: Xor,
-    ) -> Result<Box<dyn Keystream>, String> {
-        let e = |e: simdcrypt::Error| e.to_string();
+    ) -> Result<Box<dyn crate::KeyStream>, String> {
+        let e = |e: crate::Error| e.to_string();
         let bad = || format!("a {}-byte key or a {}-byte nonce", key.len(), nonce.len());
         macro_rules! salsa {
             ($t:ty) => {{

@@ -7,13 +7,13 @@
 //! refused.
 
 use serde_json::Value;
-use simdcrypt::aead::{ChaCha20Poly1305, TAG_LEN, XChaCha20Poly1305, XSalsa20Poly1305};
-use simdcrypt::{chacha20, poly1305};
 
-use super::{
-    BLOCK_EDGES, BestRungs, Data, Outcome, Rng, StreamAlgo, Tally, Verifier, hex_array, hex_field,
-    label, records, same, wycheproof_tests, xor_in,
-};
+use crate::aead::{ChaCha20Poly1305, TAG_LEN, XChaCha20Poly1305, XSalsa20Poly1305};
+use crate::kit::data::{Data, data};
+use crate::kit::stream::StreamAlgo;
+use crate::kit::vectors::{hex_array, hex_field, label, records, same, wycheproof_tests, xor_in};
+use crate::kit::{BLOCK_EDGES, Composed, Outcome, Report, Rng, Tally};
+use crate::{chacha20, poly1305};
 
 /// Random cases per AEAD against the written-out construction.
 const CROSS_CASES: u64 = 300;
@@ -21,9 +21,10 @@ const CROSS_CASES: u64 = 300;
 const ROUND_TRIPS: u64 = 300;
 
 /// One row per AEAD.
-pub(super) fn verify(v: &mut Verifier<'_>) {
+pub(crate) fn run(report: &mut Report) {
+    let data = data();
     for kind in Kind::ALL {
-        v.primitive(kind.name(), |data, BestRungs, streams| {
+        report.primitive(kind.name(), |Composed, streams| {
             [
                 vectors(data, kind).vectors(),
                 Outcome::Ran(cross_check(kind, &mut streams.rng(1))),

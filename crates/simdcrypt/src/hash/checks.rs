@@ -8,16 +8,18 @@
 //! hashing on random batches.
 
 use serde_json::Value;
-use simdcrypt::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256, many};
 
-use super::{Data, Outcome, Rng, Tally, Verifier, hex_field, records};
+use crate::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256, many};
+use crate::kit::data::{Data, data};
+use crate::kit::vectors::{hex, hex_field, records};
+use crate::kit::{Outcome, Report, Rng, Tally};
 
-const SHA1_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA1ShortMsg.rsp");
-const SHA1_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA1LongMsg.rsp");
-const SHA256_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA256ShortMsg.rsp");
-const SHA256_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA256LongMsg.rsp");
-const SHA512_SHORT: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA512ShortMsg.rsp");
-const SHA512_LONG: &str = include_str!("../../../simdcrypt/tests/data/sha/SHA512LongMsg.rsp");
+const SHA1_SHORT: &str = include_str!("../../tests/data/sha/SHA1ShortMsg.rsp");
+const SHA1_LONG: &str = include_str!("../../tests/data/sha/SHA1LongMsg.rsp");
+const SHA256_SHORT: &str = include_str!("../../tests/data/sha/SHA256ShortMsg.rsp");
+const SHA256_LONG: &str = include_str!("../../tests/data/sha/SHA256LongMsg.rsp");
+const SHA512_SHORT: &str = include_str!("../../tests/data/sha/SHA512ShortMsg.rsp");
+const SHA512_LONG: &str = include_str!("../../tests/data/sha/SHA512LongMsg.rsp");
 
 /// Every message length up to this is cross-checked, once per rung.
 const MAX_CROSS_LEN: usize = 1000;
@@ -37,7 +39,8 @@ macro_rules! hash_rows {
             Ok(h.finalize().to_vec())
         }
         let answers: fn(&Data) -> Vec<Answer> = $answers;
-        $v.primitive($name, |data, imp: $Impl, streams| {
+        let data = data();
+        $v.primitive($name, |imp: $Impl, streams| {
             [
                 known_answers(&answers(data), |p| digest(imp, p)).vectors(),
                 Outcome::Ran(cross_check(&mut streams.rng(1), |p| {
@@ -49,43 +52,59 @@ macro_rules! hash_rows {
     }};
 }
 
-/// The rows of every hash.
-pub(super) fn verify(v: &mut Verifier<'_>) {
-    hash_rows!(v, "sha256", Sha256, hash::sha256::Impl, |d| {
+/// SHA-256's ladder: SHA-256 and SHA-224.
+pub(crate) fn sha256(report: &mut Report) {
+    hash_rows!(report, "sha256", Sha256, hash::sha256::Impl, |d| {
         [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat()
     });
-    hash_rows!(v, "sha224", Sha224, hash::sha256::Impl, |d| {
+    hash_rows!(report, "sha224", Sha224, hash::sha256::Impl, |d| {
         examples(d, "SHA-224")
     });
-    hash_rows!(v, "sha1", Sha1, hash::sha1::Impl, |d| {
-        [cavp(SHA1_SHORT), cavp(SHA1_LONG), fips180(d, "SHA-1")].concat()
-    });
-    hash_rows!(v, "sha512", Sha512, hash::sha512::Impl, |d| {
+}
+
+/// SHA-512's ladder: SHA-512, SHA-384 and SHA-512/256.
+pub(crate) fn sha512(report: &mut Report) {
+    hash_rows!(report, "sha512", Sha512, hash::sha512::Impl, |d| {
         [cavp(SHA512_SHORT), cavp(SHA512_LONG), fips180(d, "SHA-512")].concat()
     });
-    hash_rows!(v, "sha384", Sha384, hash::sha512::Impl, |d| {
+    hash_rows!(report, "sha384", Sha384, hash::sha512::Impl, |d| {
         examples(d, "SHA-384")
     });
-    hash_rows!(v, "sha512-256", Sha512_256, hash::sha512::Impl, |d| {
+    hash_rows!(report, "sha512-256", Sha512_256, hash::sha512::Impl, |d| {
         examples(d, "SHA-512/256")
     });
-    hash_rows!(v, "md5", Md5, hash::md5::Impl, |d| answers(
+}
+
+/// SHA-1's ladder.
+pub(crate) fn sha1(report: &mut Report) {
+    hash_rows!(report, "sha1", Sha1, hash::sha1::Impl, |d| {
+        [cavp(SHA1_SHORT), cavp(SHA1_LONG), fips180(d, "SHA-1")].concat()
+    });
+}
+
+/// MD5's ladder.
+pub(crate) fn md5(report: &mut Report) {
+    hash_rows!(report, "md5", Md5, hash::md5::Impl, |d| answers(
         &d.md5, "vectors", "MD5", "md5"
     ));
+}
+
+/// The multi-buffer ladder: SHA-256 and MD5 of many messages.
+pub(crate) fn many(report: &mut Report) {
     many_rows(
-        v,
+        report,
         "sha256-many",
         many::sha256_many_with,
         Sha256::digest,
         |d| [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat(),
     );
-    many_rows(v, "md5-many", many::md5_many_with, Md5::digest, |d| {
+    many_rows(report, "md5-many", many::md5_many_with, Md5::digest, |d| {
         answers(&d.md5, "vectors", "MD5", "md5")
     });
 }
 
 /// A multi-buffer hash on a rung: `sha256_many_with`, `md5_many_with`.
-type ManyFn<const N: usize> = fn(many::Impl, &[&[u8]]) -> Result<Vec<[u8; N]>, simdcrypt::Error>;
+type ManyFn<const N: usize> = fn(many::Impl, &[&[u8]]) -> Result<Vec<[u8; N]>, crate::Error>;
 
 /// Random batches of messages per multi-buffer rung.
 const MANY_BATCHES: usize = 64;
@@ -95,13 +114,14 @@ const MANY_BATCHES: usize = 64;
 /// all at once, one message per lane; random batches (1 to 40 messages of
 /// 0 to 300 bytes, lanes of different lengths) against `one`.
 fn many_rows<const N: usize>(
-    v: &mut Verifier<'_>,
+    report: &mut Report,
     name: &'static str,
     many: ManyFn<N>,
     one: fn(&[u8]) -> [u8; N],
     answers: fn(&Data) -> Vec<Answer>,
 ) {
-    v.primitive(name, |data, imp: many::Impl, streams| {
+    let data = data();
+    report.primitive(name, |imp: many::Impl, streams| {
         let answers = answers(data);
         let msgs: Vec<&[u8]> = answers.iter().map(|(m, _)| &m[..]).collect();
         let mut vectors = Tally::default();
@@ -190,9 +210,9 @@ fn cavp(text: &str) -> Vec<Answer> {
         };
         match key {
             "Len" => len = value.parse::<usize>().ok(),
-            "Msg" => msg = crate::key::hex_bytes(value),
+            "Msg" => msg = hex(value),
             "MD" => {
-                let (bits, digest) = (len.take(), crate::key::hex_bytes(value));
+                let (bits, digest) = (len.take(), hex(value));
                 match (bits, msg.take(), digest) {
                     (Some(bits), Some(mut m), Some(d)) if bits % 8 == 0 && bits / 8 <= m.len() => {
                         m.truncate(bits / 8);

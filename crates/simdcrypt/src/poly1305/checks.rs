@@ -3,9 +3,10 @@
 //! 1100 bytes cut into random `update` calls, and tags made on one rung
 //! verified on every other (also with the rung switched mid-message).
 
-use simdcrypt::poly1305::{self, Impl, Poly1305, TAG_LEN, reference};
-
-use super::{Data, Outcome, Rng, Tally, Verifier, hex_array, hex_field, label, others, records};
+use crate::kit::data::{Data, data};
+use crate::kit::vectors::{hex_array, hex_field, label, records};
+use crate::kit::{Outcome, Report, Rng, Tally, others};
+use crate::poly1305::{self, Impl, Poly1305, TAG_LEN, reference};
 
 /// Every message length up to this is cross-checked, once per rung.
 const MAX_CROSS_LEN: usize = 1100;
@@ -16,8 +17,9 @@ const LONG_CASES: u64 = 8;
 const ROUND_TRIPS: u64 = 6;
 
 /// The one row per rung.
-pub(super) fn verify(v: &mut Verifier<'_>) {
-    v.primitive("poly1305", |data, imp: Impl, streams| {
+pub(crate) fn run(report: &mut Report) {
+    let data = data();
+    report.primitive("poly1305", |imp: Impl, streams| {
         [
             vectors(data, imp).vectors(),
             Outcome::Ran(cross_check(imp, &mut streams.rng(1))),
