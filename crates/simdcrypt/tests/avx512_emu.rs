@@ -221,47 +221,31 @@ mod salsa20_avx512 {
     use simdcrypt::Xor;
     use simdcrypt::salsa20::{Impl, Salsa20};
 
-    fn rungs(test: &str) -> Vec<Impl> {
-        super::rungs(test)
-    }
-
     /// Spec §9's expansion examples, eSTREAM's keystream slices and XOR
     /// digests (both key sizes, both XOR forms), NaCl's XSalsa20 stream and
     /// XOR, and NaCl's SHA-256 of 4 MiB of Salsa20 and XSalsa20 keystream.
     #[test]
     fn known_answers() {
-        let rungs = rungs("salsa20_avx512::known_answers");
-        checks::spec_expansion(&rungs);
-        checks::estream(&rungs);
-        checks::nacl_xsalsa20(&rungs);
-        checks::nacl_keystream_digests(&rungs);
+        checks::known_answers(&rungs("salsa20_avx512::known_answers"));
     }
 
-    /// Every edge length at every edge counter, both XOR forms, all three
-    /// round counts, both key sizes.
-    #[test]
-    fn matches_reference_at_the_edges() {
-        checks::matches_reference_at_the_edges(&rungs(
-            "salsa20_avx512::matches_reference_at_the_edges",
-        ));
-    }
-
-    /// Every length to 2100 bytes (the 16-block width twice and a bit),
-    /// from block 0 and across the 2^32 carry.
-    #[test]
-    fn matches_reference_for_every_length() {
-        checks::matches_reference_for_every_length(
-            &rungs("salsa20_avx512::matches_reference_for_every_length"),
-            2100,
-            &[
-                |len| (Xor::ALL[len % 2], 0, 0),
-                |len| {
-                    let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
-                    (Xor::ALL[len % 2], carry, len / 2)
-                },
-            ],
-        );
-    }
+    // Every edge length at every edge counter (both XOR forms, all three
+    // round counts, both key sizes); every length to 2100 bytes (the
+    // 16-block width twice and a bit) from block 0 and across the 2^32
+    // carry; the stream API.
+    common::stream_ladder_tests!(
+        checks,
+        rungs,
+        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+        2100,
+        &[
+            |len| (Xor::ALL[len % 2], 0, 0),
+            |len| {
+                let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
+                (Xor::ALL[len % 2], carry, len / 2)
+            },
+        ]
+    );
 
     /// The last bytes before 2^70 are usable; one more is refused, with
     /// nothing written.
@@ -273,11 +257,6 @@ mod salsa20_avx512 {
             &[1030],
         );
     }
-
-    common::stream_api_tests!(
-        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
-        rungs
-    );
 
     proptest! {
         #![proptest_config(config())]
@@ -311,55 +290,37 @@ mod chacha20_avx512 {
     use simdcrypt::Xor;
     use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
 
-    fn rungs(test: &str) -> Vec<Impl> {
-        super::rungs(test)
-    }
-
     /// RFC 8439 §2.3.2, §2.4.2, A.1, A.2 (block function through `block`
     /// and the cipher; encryption both ways, whole and in chunks, both XOR
     /// forms) and the XChaCha draft's A.2.1/A.3.2.
     #[test]
     fn known_answers() {
-        let rungs = rungs("chacha20_avx512::known_answers");
-        checks::rfc_block_function(&rungs);
-        checks::rfc_encryption(&rungs);
-        checks::draft_xchacha20(&rungs);
+        checks::known_answers(&rungs("chacha20_avx512::known_answers"));
     }
 
-    /// Every edge length at every edge counter, both XOR forms, both
-    /// counter forms.
-    #[test]
-    fn matches_reference_at_the_edges() {
-        checks::matches_reference_at_the_edges(&rungs(
-            "chacha20_avx512::matches_reference_at_the_edges",
-        ));
-    }
-
-    /// Every length to 2100 bytes (every path of the 16/8/4/1–3 cascade),
-    /// from block 0, across the original form's 2^32 carry, and up to the
-    /// very end of RFC 8439's keystream.
-    #[test]
-    fn matches_reference_for_every_length() {
-        checks::matches_reference_for_every_length(
-            &rungs("chacha20_avx512::matches_reference_for_every_length"),
-            2100,
-            &[
-                |len| (Form::Rfc, Xor::ALL[len % 2], 0, 0),
-                |len| {
-                    let carry = ((1u128 << 32) - 17) * 64 + 5;
-                    (Form::Legacy, Xor::ALL[len % 2], carry, len)
-                },
-                |len| {
-                    (
-                        Form::Rfc,
-                        Xor::ALL[len % 2],
-                        (1 << 38) - len as u128,
-                        len / 2,
-                    )
-                },
-            ],
-        );
-    }
+    // Every edge length at every edge counter (both XOR forms, both
+    // counter forms); every length to 2100 bytes (every path of the
+    // 16/8/4/1–3 cascade) from block 0, across the original form's 2^32
+    // carry, and up to the very end of RFC 8439's keystream; the stream API.
+    common::stream_ladder_tests!(
+        checks,
+        rungs,
+        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+        2100,
+        &[
+            |len| (Form::Rfc, Xor::ALL[len % 2], 0, 0),
+            |len| {
+                let carry = ((1u128 << 32) - 17) * 64 + 5;
+                (Form::Legacy, Xor::ALL[len % 2], carry, len)
+            },
+            |len| (
+                Form::Rfc,
+                Xor::ALL[len % 2],
+                (1 << 38) - len as u128,
+                len / 2
+            ),
+        ]
+    );
 
     /// RFC 8439's keystream ends at block 2^32 − 1 and the original form's
     /// at 2^64 − 1: past them is an error with nothing written.
@@ -369,11 +330,6 @@ mod chacha20_avx512 {
         checks::rfc_keystream_end(&rungs, 0);
         checks::legacy_keystream_end(&rungs);
     }
-
-    common::stream_api_tests!(
-        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
-        rungs
-    );
 
     proptest! {
         #![proptest_config(config())]
@@ -424,10 +380,6 @@ mod poly1305_avx512ifma {
     use super::*;
     use common::poly1305 as checks;
     use simdcrypt::poly1305::Impl;
-
-    fn rungs(test: &str) -> Vec<Impl> {
-        super::rungs(test)
-    }
 
     /// RFC 8439 §2.5.2 and A.3 #1–#11 (the reduction edge cases), one-shot,
     /// byte by byte, in every two-piece split, and through `verify`.

@@ -23,43 +23,33 @@ fn rungs(test: &str) -> Vec<Impl> {
     common::rungs(test)
 }
 
-/// Every edge length at every edge counter, every rung, both XOR forms, both
-/// counter forms.
-#[test]
-fn every_rung_matches_reference_at_the_edges() {
-    checks::matches_reference_at_the_edges(&rungs("every_rung_matches_reference_at_the_edges"));
-}
-
-/// Every length from 0 to 2100 from block 0 (every path of the 16/8/4/1–3
-/// cascade and every partial last block), across the 2^32 carry of the
-/// original form, and up to the very end of RFC 8439's keystream.
-#[test]
-fn every_rung_matches_reference_for_every_length() {
-    checks::matches_reference_for_every_length(
-        &rungs("every_rung_matches_reference_for_every_length"),
-        2100,
-        &[
-            |_| (Form::Rfc, Xor::Simd128, 0, 0),
-            |len| {
-                (
-                    Form::Legacy,
-                    Xor::Bytewise,
-                    ((1u128 << 32) - 3) * 64 + 5,
-                    len,
-                )
-            },
-            |len| {
-                (
-                    Form::Legacy,
-                    Xor::Bytewise,
-                    ((1u128 << 32) - 17) * 64 + 5,
-                    len,
-                )
-            },
-            |len| (Form::Rfc, Xor::Simd128, (1 << 38) - len as u128, len / 2),
-        ],
-    );
-}
+// Every edge length at every edge counter (both XOR forms, both counter
+// forms); every length from 0 to 2100 from block 0 (every path of the
+// 16/8/4/1–3 cascade and every partial last block), across the 2^32 carry
+// of the original form, and up to the very end of RFC 8439's keystream;
+// the stream API.
+common::stream_ladder_tests!(
+    checks,
+    rungs,
+    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+    2100,
+    &[
+        |_| (Form::Rfc, Xor::Simd128, 0, 0),
+        |len| (
+            Form::Legacy,
+            Xor::Bytewise,
+            ((1u128 << 32) - 3) * 64 + 5,
+            len
+        ),
+        |len| (
+            Form::Legacy,
+            Xor::Bytewise,
+            ((1u128 << 32) - 17) * 64 + 5,
+            len
+        ),
+        |len| (Form::Rfc, Xor::Simd128, (1 << 38) - len as u128, len / 2),
+    ]
+);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
@@ -167,11 +157,6 @@ fn xchacha20_is_legacy_chacha20_under_the_subkey() {
         }
     }
 }
-
-common::stream_api_tests!(
-    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
-    rungs
-);
 
 /// RFC 8439's keystream is 2^32 blocks: 64 bytes at block 2^32 − 1 are
 /// fine, 65 are refused with nothing written, and the counter never wraps

@@ -21,25 +21,19 @@ fn rungs(test: &str) -> Vec<Impl> {
     common::rungs(test)
 }
 
-/// Every edge length at every edge counter, every rung, both XOR forms, all
-/// three round counts, both key sizes.
-#[test]
-fn every_rung_matches_reference_at_the_edges() {
-    checks::matches_reference_at_the_edges(&rungs("every_rung_matches_reference_at_the_edges"));
-}
-
-/// Every length from 0 to 2000 from block 0 and across the 2^32 carry.
-#[test]
-fn every_rung_matches_reference_for_every_length() {
-    checks::matches_reference_for_every_length(
-        &rungs("every_rung_matches_reference_for_every_length"),
-        2000,
-        &[
-            |_| (Xor::Simd128, 0, 0),
-            |len| (Xor::Bytewise, ((1u128 << 32) - 3) * 64, len),
-        ],
-    );
-}
+// Every edge length at every edge counter (both XOR forms, all three
+// round counts, both key sizes); every length from 0 to 2000 from block 0
+// and across the 2^32 carry; the stream API.
+common::stream_ladder_tests!(
+    checks,
+    rungs,
+    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+    2000,
+    &[
+        |_| (Xor::Simd128, 0, 0),
+        |len| (Xor::Bytewise, ((1u128 << 32) - 3) * 64, len),
+    ]
+);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
@@ -102,11 +96,6 @@ fn hsalsa20_matches_reference_rounds() {
         assert_eq!(hsalsa20(&key, &input).to_vec(), want);
     }
 }
-
-common::stream_api_tests!(
-    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
-    rungs
-);
 
 /// The last block, 2^64 − 1, is usable; one byte past it is refused, with
 /// nothing written and the position unchanged; the counter never wraps.

@@ -3,13 +3,13 @@
 //! rung this CPU runs, `avx512_emu` the AVX-512 rungs alone.
 
 use super::{
-    EDGE_COUNTERS, EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, out_of_place, records,
-    words,
+    EDGE_COUNTERS, EDGE_LENGTHS, Stretch, bytes, field, hex, hex_array, json, number, out_of_place,
+    records, stretch, words,
 };
 use ::chacha20::cipher::{StreamCipher, StreamCipherSeek};
 use proptest::prelude::*;
 use simdcrypt::chacha20::{ChaCha20, ChaCha20Legacy, Impl, XChaCha20, reference};
-use simdcrypt::{Error, KeyStream, Xor};
+use simdcrypt::{KeyStream, Xor};
 
 /// One past the last byte of RFC 8439's keystream: 2^32 blocks.
 const RFC_END: u128 = 1 << 38;
@@ -39,33 +39,6 @@ pub fn reference_xor(form: Form, key: &[u8; 32], nonce: &[u8; 12], offset: u128,
     data.copy_from_slice(&buf[skip..]);
 }
 
-/// Our cipher of `form` on `imp` with `xor`, at `offset`.
-fn cipher(
-    form: Form,
-    imp: Impl,
-    xor: Xor,
-    key: &[u8; 32],
-    nonce: &[u8; 12],
-    offset: u128,
-) -> Box<dyn KeyStream> {
-    let mut c: Box<dyn KeyStream> = match form {
-        Form::Rfc => Box::new(
-            ChaCha20::new(key, nonce)
-                .with_impl(imp)
-                .unwrap()
-                .with_xor(xor),
-        ),
-        Form::Legacy => Box::new(
-            ChaCha20Legacy::new(key, nonce[..8].try_into().unwrap())
-                .with_impl(imp)
-                .unwrap()
-                .with_xor(xor),
-        ),
-    };
-    c.seek(offset).unwrap();
-    c
-}
-
 /// `imp` equals the reference at `offset` over `data`, applied in two
 /// calls split at `split`: in place, and out of place (`xor_into`) from
 /// and to addresses shifted by amounts taken from the length and the split,
@@ -88,10 +61,29 @@ pub fn check(
         offset / 64,
         data.len()
     );
+    // Our cipher of `form` at `offset`.
+    let cipher = || -> Box<dyn KeyStream> {
+        let mut c: Box<dyn KeyStream> = match form {
+            Form::Rfc => Box::new(
+                ChaCha20::new(key, nonce)
+                    .with_impl(imp)
+                    .unwrap()
+                    .with_xor(xor),
+            ),
+            Form::Legacy => Box::new(
+                ChaCha20Legacy::new(key, nonce[..8].try_into().unwrap())
+                    .with_impl(imp)
+                    .unwrap()
+                    .with_xor(xor),
+            ),
+        };
+        c.seek(offset).unwrap();
+        c
+    };
     let end = offset + data.len() as u128;
     let at = split.min(data.len());
     let mut got = data.to_vec();
-    let mut c = cipher(form, imp, xor, key, nonce, offset);
+    let mut c = cipher();
     let (a, b) = got.split_at_mut(at);
     c.apply_keystream(a).unwrap();
     c.apply_keystream(b).unwrap();
@@ -99,7 +91,7 @@ pub fn check(
     assert!(got == want, "{what}");
     let (in_shift, out_shift) = (data.len() % 37, split % 31);
     let got = out_of_place(data, in_shift, out_shift, |input, output| {
-        let mut c = cipher(form, imp, xor, key, nonce, offset);
+        let mut c = cipher();
         let ((ia, ib), (oa, ob)) = (input.split_at(at), output.split_at_mut(at));
         c.xor_into(ia, oa).unwrap();
         c.xor_into(ib, ob).unwrap();
@@ -158,58 +150,28 @@ pub fn matches_reference_for_every_length(rungs: &[Impl], max_len: usize, passes
     }
 }
 
-/// One random case of [`random_inputs_match_reference`].
-#[derive(Clone, Debug)]
-pub struct Case {
-    key: [u8; 32],
-    nonce: [u8; 12],
-    offset: u128,
-    data: Vec<u8>,
-    split: usize,
-    xor: Xor,
-}
+/// One random case of [`random_inputs_match_reference`]: a key, a nonce
+/// and a stretch of keystream.
+pub type Case = ([u8; 32], [u8; 12], Stretch);
 
-/// A key, a nonce, a block counter (with the 2^32 and 2^64 edges) and a
-/// byte in the block, `data`, a split point to `max_split` and an XOR form.
+/// A key, a nonce and a [`Stretch`] of `data` split up to `max_split`.
 pub fn case(data: impl Strategy<Value = Vec<u8>>, max_split: usize) -> impl Strategy<Value = Case> {
     (
         any::<[u8; 32]>(),
         any::<[u8; 12]>(),
-        super::counters(),
-        0u128..64,
-        data,
-        0..=max_split,
-        any::<bool>(),
+        stretch(data, max_split),
     )
-        .prop_map(|(key, nonce, counter, byte, data, split, bytewise)| Case {
-            key,
-            nonce,
-            offset: u128::from(counter) * 64 + byte,
-            data,
-            split,
-            xor: if bytewise {
-                Xor::Bytewise
-            } else {
-                Xor::Simd128
-            },
-        })
 }
 
 /// Each rung equals the reference on `case`: the original form at its
 /// offset, RFC 8439's at [`rfc_offset`].
 pub fn random_inputs_match_reference(rungs: impl IntoIterator<Item = Impl>, case: &Case) {
-    let Case {
-        key,
-        nonce,
-        offset,
-        data,
-        split,
-        xor,
-    } = case;
-    let rfc = rfc_offset(*offset, data.len());
+    let (key, nonce, s) = case;
+    let rfc = rfc_offset(s.offset, s.data.len());
     for imp in rungs {
-        check(Form::Legacy, imp, *xor, key, nonce, *offset, data, *split);
-        check(Form::Rfc, imp, *xor, key, nonce, rfc, data, *split);
+        for (form, offset) in [(Form::Legacy, s.offset), (Form::Rfc, rfc)] {
+            check(form, imp, s.xor, key, nonce, offset, &s.data, s.split);
+        }
     }
 }
 
@@ -266,27 +228,12 @@ pub fn rfc_keystream_end(rungs: &[Impl], ending_up_to: usize) {
             reference::block(&key, u32::MAX, &nonce),
             "{imp}: the last block"
         );
-        assert_eq!(c.position(), RFC_END);
-        c.apply_keystream(&mut []).unwrap();
-        assert!(
-            matches!(
-                c.apply_keystream(&mut [0u8; 1]),
-                Err(Error::KeystreamExhausted { .. })
-            ),
-            "{imp}"
-        );
+        super::exhausted(&mut c, &imp.to_string());
         for len in [65, 64 * 17, 64 * 33 + 1] {
             let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
             c.seek(last).unwrap();
-            let mut buf = vec![0xaau8; len];
-            let err = c.apply_keystream(&mut buf).unwrap_err();
-            assert!(buf.iter().all(|&b| b == 0xaa), "{imp}: nothing written");
-            assert_eq!(c.position(), last, "{imp}: position unchanged");
-            assert!(err.to_string().contains("exhausted"), "{err}");
-            assert!(err.to_string().contains(&u32::MAX.to_string()), "{err}");
-            let mut out = vec![0u8; len];
-            assert!(c.xor_into(&vec![1u8; len], &mut out).is_err());
-            assert!(out.iter().all(|&b| b == 0), "{imp}: xor_into wrote nothing");
+            let err = super::refused_past_the_end(&mut c, len, &format!("{imp}, {len}"));
+            assert!(err.contains(&u32::MAX.to_string()), "{err}");
         }
         for len in 1..=ending_up_to {
             let mut c = ChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
@@ -368,15 +315,30 @@ fn rfc() -> serde_json::Value {
     json(include_str!("../data/rfc8439/rfc8439.json"))
 }
 
+/// All the known answers below: RFC 8439 §2.3.2, §2.4.2, A.1, A.2 and the
+/// XChaCha draft's A.2.1/A.3.2.
+pub fn known_answers(rungs: &[Impl]) {
+    rfc_block_function(rungs);
+    rfc_encryption(rungs);
+    draft_xchacha20(rungs);
+}
+
+/// A record's section, key and nonce.
+fn rfc_record(r: &serde_json::Value) -> (&str, [u8; 32], [u8; 12]) {
+    (
+        field(r, "section"),
+        hex_array(field(r, "key")),
+        hex_array(field(r, "nonce")),
+    )
+}
+
 /// RFC 8439 §2.3.2 and A.1: the block function, its states, and its
 /// keystream (through `Impl::block` and through the cipher, whole and in
 /// chunks, both XOR forms).
 pub fn rfc_block_function(rungs: &[Impl]) {
     let v = rfc();
     for r in records(&v, "chacha20_block") {
-        let section = field(r, "section");
-        let key = hex_array::<32>(field(r, "key"));
-        let nonce = hex_array::<12>(field(r, "nonce"));
+        let (section, key, nonce) = rfc_record(r);
         let counter = number(r, "block_counter");
         let state = reference::initial_state(&key, counter as u32, &nonce);
         if !r["initial_state"].is_null() {
@@ -420,9 +382,7 @@ pub fn rfc_block_function(rungs: &[Impl]) {
 pub fn rfc_encryption(rungs: &[Impl]) {
     let v = rfc();
     for r in records(&v, "chacha20_encryption") {
-        let section = field(r, "section");
-        let key = hex_array::<32>(field(r, "key"));
-        let nonce = hex_array::<12>(field(r, "nonce"));
+        let (section, key, nonce) = rfc_record(r);
         let counter = number(r, "initial_counter");
         let plaintext = hex(field(r, "plaintext"));
         let ciphertext = hex(field(r, "ciphertext"));

@@ -82,6 +82,40 @@ pub fn counters() -> impl proptest::strategy::Strategy<Value = u64> {
     ]
 }
 
+/// Where a property test's case reads a keystream, and what.
+#[derive(Clone, Debug)]
+pub struct Stretch {
+    /// The byte offset in the keystream.
+    pub offset: u128,
+    /// The data to XOR.
+    pub data: Vec<u8>,
+    /// Where the data is cut into two calls.
+    pub split: usize,
+    /// The XOR form of the single-block rungs.
+    pub xor: simdcrypt::Xor,
+}
+
+/// A [`Stretch`]: a block counter from [`counters`] and a byte in the block,
+/// `data`, a split point to `max_split`, and either XOR form.
+pub fn stretch(
+    data: impl proptest::strategy::Strategy<Value = Vec<u8>>,
+    max_split: usize,
+) -> impl proptest::strategy::Strategy<Value = Stretch> {
+    use proptest::prelude::*;
+    (counters(), 0u128..64, data, 0..=max_split, any::<bool>()).prop_map(
+        |(counter, byte, data, split, bytewise)| Stretch {
+            offset: u128::from(counter) * 64 + byte,
+            data,
+            split,
+            xor: if bytewise {
+                simdcrypt::Xor::Bytewise
+            } else {
+                simdcrypt::Xor::Simd128
+            },
+        },
+    )
+}
+
 /// Decodes hex (either case); panics on bad input, which in a test is a bad
 /// vector file.
 pub fn hex(s: &str) -> Vec<u8> {
@@ -314,3 +348,63 @@ macro_rules! stream_api_tests {
     };
 }
 pub(crate) use stream_api_tests;
+
+/// `c` at the end of its keystream: there, an empty call passes and one
+/// byte more is refused.
+pub fn exhausted(c: &mut dyn simdcrypt::KeyStream, what: &str) {
+    assert_eq!(c.position(), c.keystream_len(), "{what}: at the end");
+    c.apply_keystream(&mut []).unwrap();
+    assert!(
+        matches!(
+            c.apply_keystream(&mut [0u8; 1]),
+            Err(simdcrypt::Error::KeystreamExhausted { .. })
+        ),
+        "{what}: one byte past the end"
+    );
+}
+
+/// A request for `len` bytes from `c`'s position that runs past the end
+/// of its keystream is refused, in place and out of place, with nothing
+/// written and the position unchanged. Returns the error's message.
+pub fn refused_past_the_end(c: &mut dyn simdcrypt::KeyStream, len: usize, what: &str) -> String {
+    let at = c.position();
+    let mut buf = vec![0xaau8; len];
+    let err = c.apply_keystream(&mut buf).unwrap_err().to_string();
+    assert!(buf.iter().all(|&b| b == 0xaa), "{what}: nothing written");
+    assert_eq!(c.position(), at, "{what}: position unchanged");
+    assert!(err.contains("exhausted"), "{what}: {err}");
+    let mut out = vec![0u8; len];
+    assert!(c.xor_into(&vec![1u8; len], &mut out).is_err(), "{what}");
+    assert!(
+        out.iter().all(|&b| b == 0),
+        "{what}: xor_into wrote nothing"
+    );
+    assert_eq!(c.position(), at, "{what}: position unchanged");
+    err
+}
+
+/// The tests every stream cipher's ladder runs on the rungs `$rungs(test)`
+/// lists: against the reference reading of its specification through its
+/// module of checks `$checks` (`salsa20`, `chacha20` here), every edge
+/// length at every edge counter and every length to `$max_len` in each of
+/// `$passes`; and [`stream_api_tests`] on `$new(imp)`, a fresh cipher.
+macro_rules! stream_ladder_tests {
+    ($checks:ident, $rungs:path, $new:expr, $max_len:expr, $passes:expr) => {
+        #[test]
+        fn matches_reference_at_the_edges() {
+            $checks::matches_reference_at_the_edges(&$rungs("matches_reference_at_the_edges"));
+        }
+
+        #[test]
+        fn matches_reference_for_every_length() {
+            $checks::matches_reference_for_every_length(
+                &$rungs("matches_reference_for_every_length"),
+                $max_len,
+                $passes,
+            );
+        }
+
+        $crate::common::stream_api_tests!($new, $rungs);
+    };
+}
+pub(crate) use stream_ladder_tests;

@@ -3,12 +3,13 @@
 //! this CPU runs, `avx512_emu` the AVX-512 rung alone.
 
 use super::{
-    EDGE_COUNTERS, EDGE_LENGTHS, bytes, field, hex, hex_array, json, number, out_of_place, records,
+    EDGE_COUNTERS, EDGE_LENGTHS, Stretch, bytes, field, hex, hex_array, json, number, out_of_place,
+    records, stretch,
 };
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
+use simdcrypt::Xor;
 use simdcrypt::salsa20::{Impl, Salsa, Salsa20, XSalsa20, reference};
-use simdcrypt::{Error, Xor};
 
 /// The reference keystream XOR at any byte offset, from spec §10 directly.
 pub fn reference_xor(
@@ -139,27 +140,12 @@ pub fn keystream_end_is_an_error_not_a_wrap(rungs: &[Impl], lens: &[usize], past
             let mut want = vec![0u8; len];
             reference_xor(&key, &nonce, end - len as u128, &mut want, 10);
             assert_eq!(got, want, "{imp}: the last {len} bytes");
-            assert_eq!(c.position(), end);
-            c.apply_keystream(&mut []).unwrap();
-            assert!(
-                matches!(
-                    c.apply_keystream(&mut [0u8; 1]),
-                    Err(Error::KeystreamExhausted { .. })
-                ),
-                "{imp}"
-            );
+            super::exhausted(&mut c, &format!("{imp}, {len}"));
         }
         for &n in past {
             let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
             c.seek(end - n as u128).unwrap();
-            let mut buf = vec![0xaau8; n + 1];
-            let err = c.apply_keystream(&mut buf).unwrap_err();
-            assert!(buf.iter().all(|&b| b == 0xaa), "{imp}: nothing written");
-            assert_eq!(c.position(), end - n as u128, "{imp}: position unchanged");
-            assert!(err.to_string().contains("exhausted"), "{err}");
-            let mut out = vec![0u8; n + 1];
-            assert!(c.xor_into(&vec![1u8; n + 1], &mut out).is_err(), "{imp}");
-            assert!(out.iter().all(|&b| b == 0), "{imp}: xor_into wrote nothing");
+            super::refused_past_the_end(&mut c, n + 1, &format!("{imp}, {n} + 1"));
         }
         let mut c = Salsa20::new(&key, &nonce).with_impl(imp).unwrap();
         assert!(c.seek(end).is_ok());
@@ -167,21 +153,12 @@ pub fn keystream_end_is_an_error_not_a_wrap(rungs: &[Impl], lens: &[usize], past
     }
 }
 
-/// One random case of [`random_inputs_match_reference`].
-#[derive(Clone, Debug)]
-pub struct Case {
-    key: Vec<u8>,
-    nonce: [u8; 8],
-    offset: u128,
-    data: Vec<u8>,
-    split: usize,
-    double_rounds: usize,
-    xor: Xor,
-}
+/// One random case of [`random_inputs_match_reference`]: a key, a nonce,
+/// a number of double rounds and a stretch of keystream.
+pub type Case = (Vec<u8>, [u8; 8], usize, Stretch);
 
-/// A 32- or 16-byte key, a nonce, a block counter (with the 2^32 and 2^64
-/// edges) and a byte in the block, `data`, a split point to `max_split`,
-/// a round count and an XOR form.
+/// A 32- or 16-byte key, a nonce, Salsa20/20, /12 or /8, and a
+/// [`Stretch`] of `data` split up to `max_split`.
 pub fn case(data: impl Strategy<Value = Vec<u8>>, max_split: usize) -> impl Strategy<Value = Case> {
     (
         prop_oneof![
@@ -189,43 +166,16 @@ pub fn case(data: impl Strategy<Value = Vec<u8>>, max_split: usize) -> impl Stra
             prop::collection::vec(any::<u8>(), 16)
         ],
         any::<[u8; 8]>(),
-        super::counters(),
-        0u128..64,
-        data,
-        0..=max_split,
-        0usize..3,
-        any::<bool>(),
+        (0usize..3).prop_map(|rounds| [10, 6, 4][rounds]),
+        stretch(data, max_split),
     )
-        .prop_map(
-            |(key, nonce, counter, byte, data, split, rounds, bytewise)| Case {
-                key,
-                nonce,
-                offset: u128::from(counter) * 64 + byte,
-                data,
-                split,
-                double_rounds: [10, 6, 4][rounds],
-                xor: if bytewise {
-                    Xor::Bytewise
-                } else {
-                    Xor::Simd128
-                },
-            },
-        )
 }
 
 /// Each rung equals the reference on `case`.
 pub fn random_inputs_match_reference(rungs: impl IntoIterator<Item = Impl>, case: &Case) {
-    let Case {
-        key,
-        nonce,
-        offset,
-        data,
-        split,
-        double_rounds,
-        xor,
-    } = case;
-    let (xor, offset, split) = (*xor, *offset, *split);
+    let (key, nonce, double_rounds, s) = case;
     for imp in rungs {
+        let (xor, offset, data, split) = (s.xor, s.offset, &s.data, s.split);
         match double_rounds {
             10 => check::<10>(imp, xor, key, nonce, offset, data, split),
             6 => check::<6>(imp, xor, key, nonce, offset, data, split),
@@ -255,6 +205,16 @@ pub fn round_trip(
 /// A Salsa20/20 cipher for a 32- or 16-byte key on `imp`.
 fn salsa20(key: &[u8], nonce: &[u8; 8], imp: Impl, xor: Xor) -> Salsa20 {
     cipher::<10>(key, nonce, imp, xor)
+}
+
+/// All the known answers below: spec §9's expansion examples, eSTREAM's
+/// keystream slices and XOR digests, NaCl's XSalsa20 stream and XOR, and
+/// NaCl's SHA-256 of 4 MiB of Salsa20 and XSalsa20 keystream.
+pub fn known_answers(rungs: &[Impl]) {
+    spec_expansion(rungs);
+    estream(rungs);
+    nacl_xsalsa20(rungs);
+    nacl_keystream_digests(rungs);
 }
 
 /// The expansion examples (spec §9) are keystream block `n[8..16]` of a
