@@ -332,3 +332,47 @@ pub fn default_rungs() -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every ladder of the table declares checks that give rows, and they
+    /// pass on this CPU.
+    #[test]
+    fn every_ladder_checks_itself() {
+        for ladder in ladders() {
+            let mut report = Report::new(DEFAULT_SEED);
+            ladder.check(&mut report);
+            assert!(!report.rows().is_empty(), "{}: no rows", ladder.name);
+            let failures: Vec<&String> = report
+                .rows()
+                .iter()
+                .flat_map(|r| &r.checks)
+                .filter_map(|o| match o {
+                    Outcome::Ran(t) => Some(&t.failures),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            assert_eq!(report.totals().failed, 0, "{}: {failures:?}", ladder.name);
+        }
+    }
+
+    #[test]
+    fn block_edges_cover_every_simd_width() {
+        for blocks in 1..=17 {
+            let n = blocks * 64;
+            assert!([n - 1, n, n + 1].iter().all(|l| BLOCK_EDGES.contains(l)));
+        }
+        assert!(BLOCK_EDGES.contains(&0));
+    }
+
+    #[test]
+    fn the_generator_repeats_from_its_seed() {
+        let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+        assert_eq!(a.bytes(100), b.bytes(100));
+        assert_ne!(Rng::new(7).next_u64(), Rng::new(8).next_u64());
+        assert!((0..1000).all(|_| a.below(10) < 10));
+    }
+}
