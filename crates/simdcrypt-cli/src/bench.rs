@@ -277,6 +277,9 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         Some(path) => Some(Output::open(path, args.force, Content::Text)?),
         None => None,
     };
+    if let Some(calls) = args.calls {
+        return run_untimed(subject, &rungs, &sizes, calls);
+    }
     let clock = Clock::calibrate();
 
     let mut cells = Vec::new();
@@ -326,6 +329,26 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         );
         output.write_all(plot::svg(&title, &series)?.as_bytes())?;
         output.finish()?;
+    }
+    Ok(())
+}
+
+/// `--calls N`: each available rung on each size, `calls` times, untimed.
+fn run_untimed(
+    subject: Subject,
+    rungs: &[Rung],
+    sizes: &[u64],
+    calls: u64,
+) -> Result<(), CliError> {
+    for rung in rungs.iter().filter(|r| r.available) {
+        let mut op = subject.op(rung.name)?;
+        for &size in sizes {
+            let mut buf = message(size)?;
+            for _ in 0..calls {
+                op(black_box(&mut buf[..]))?;
+            }
+            black_box(&buf);
+        }
     }
     Ok(())
 }
@@ -393,15 +416,7 @@ fn repeat(
 
 /// `op` on `size` bytes, a few calls per repetition.
 fn measure(op: &mut Op, size: u64, reps: Option<u64>, clock: &Clock) -> Result<Stats, CliError> {
-    let mut buf = Vec::new();
-    usize::try_from(size)
-        .ok()
-        .and_then(|len| buf.try_reserve_exact(len).ok())
-        .ok_or(CliError::OutOfMemory {
-            what: "a message of --size",
-            bytes: size,
-        })?;
-    buf.resize(size as usize, 0);
+    let mut buf = message(size)?;
     let calls = (BYTES_PER_REP / size).max(1);
     repeat(clock, reps, calls, || {
         let t0 = timer::now();
@@ -628,4 +643,19 @@ fn print_json(
     });
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     writeln!(out)
+}
+
+/// A zeroed message of `size` bytes, allocated fallibly: the size comes
+/// from the command line.
+fn message(size: u64) -> Result<Vec<u8>, CliError> {
+    let mut buf = Vec::new();
+    usize::try_from(size)
+        .ok()
+        .and_then(|len| buf.try_reserve_exact(len).ok())
+        .ok_or(CliError::OutOfMemory {
+            what: "a message of --size",
+            bytes: size,
+        })?;
+    buf.resize(size as usize, 0);
+    Ok(buf)
 }

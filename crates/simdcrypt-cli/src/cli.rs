@@ -155,6 +155,17 @@ pub struct BenchArgs {
     #[arg(long)]
     pub csv: bool,
 
+    /// Run exactly N untimed calls per rung and size, and print nothing:
+    /// for instruction counts under `valgrind --tool=callgrind`, which
+    /// repeat exactly (bench/callgrind.sh divides two of them).
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with_all = ["reps", "json", "csv", "plot"],
+        value_parser = clap::value_parser!(u64).range(1..=100_000_000),
+    )]
+    pub calls: Option<u64>,
+
     /// Also draw each rung's GB/s against message size as an SVG plot in
     /// FILE (without --size: every power of two from 64 B to 1 MiB).
     #[arg(long, value_name = "FILE")]
