@@ -455,106 +455,32 @@ mod poly1305_avx512ifma {
 /// SHA-512, SHA-384 and SHA-512/256 on the SHA-512 `avx512` rung.
 mod sha512_avx512 {
     use super::*;
-    use common::hash::{cavp, fips180};
-    use simdcrypt::hash::{Sha384, Sha512, Sha512_256, sha512::Impl};
-
-    /// The digest of `data` fed in pieces of `pieces` bytes (the rest at
-    /// the end) by all three functions on `imp`.
-    fn digests(imp: Impl, data: &[u8], pieces: &[usize]) -> [Vec<u8>; 3] {
-        let mut h384 = Sha384::new().with_impl(imp).unwrap();
-        let mut h512 = Sha512::new().with_impl(imp).unwrap();
-        let mut h256 = Sha512_256::new().with_impl(imp).unwrap();
-        let mut rest = data;
-        for &n in pieces.iter().chain(&[usize::MAX]) {
-            let (piece, tail) = rest.split_at(n.min(rest.len()));
-            h384.update(piece);
-            h512.update(piece);
-            h256.update(piece);
-            rest = tail;
-        }
-        [
-            h384.finalize().to_vec(),
-            h512.finalize().to_vec(),
-            h256.finalize().to_vec(),
-        ]
-    }
+    use common::hash as checks;
+    use simdcrypt::hash::sha512::Impl;
 
     /// The CAVP byte-oriented SHA-512 vectors (short and long), FIPS 180's
     /// examples, and the SHA-384 and SHA-512/256 examples.
     #[test]
     fn known_answers() {
-        let mut sha512 = cavp(include_str!("data/sha/SHA512ShortMsg.rsp"));
-        sha512.extend(cavp(include_str!("data/sha/SHA512LongMsg.rsp")));
-        sha512.extend(fips180("SHA-512"));
-        let truncated = json(include_str!("data/sha/sha2_truncated_examples.json"));
-        let example = |algorithm: &str| -> Vec<(Vec<u8>, Vec<u8>)> {
-            records(&truncated, "vectors")
-                .iter()
-                .filter(|v| v["algorithm"] == algorithm)
-                .map(|v| {
-                    let unit = field(v, "message_ascii");
-                    let repeat = number(v, "repeat") as usize;
-                    (unit.repeat(repeat).into_bytes(), hex(field(v, "digest")))
-                })
-                .collect()
-        };
-        let (sha384, sha512_256) = (example("SHA-384"), example("SHA-512/256"));
-        assert!(!sha384.is_empty() && !sha512_256.is_empty());
-        for imp in rungs::<Impl>("sha512_avx512::known_answers") {
-            for (i, (msg, want)) in sha512.iter().enumerate() {
-                let mut h = Sha512::new().with_impl(imp).unwrap();
-                h.update(msg);
-                assert_eq!(&h.finalize().to_vec(), want, "{imp}: SHA-512 vector {i}");
-            }
-            for (msg, want) in &sha384 {
-                let mut h = Sha384::new().with_impl(imp).unwrap();
-                h.update(msg);
-                assert_eq!(&h.finalize().to_vec(), want, "{imp}: SHA-384");
-            }
-            for (msg, want) in &sha512_256 {
-                let mut h = Sha512_256::new().with_impl(imp).unwrap();
-                h.update(msg);
-                assert_eq!(&h.finalize().to_vec(), want, "{imp}: SHA-512/256");
-            }
-        }
+        checks::sha512_family_known_answers(&rungs("sha512_avx512::known_answers"));
     }
 
     /// Every length to 1100 bytes against the reference rung.
     #[test]
     fn every_length_to_1100_equals_the_reference() {
-        let data = bytes(7, 1100);
-        for imp in rungs::<Impl>("sha512_avx512::every_length_to_1100_equals_the_reference") {
-            for len in 0..=1100 {
-                let d = &data[..len];
-                assert_eq!(
-                    digests(imp, d, &[len / 3]),
-                    digests(Impl::Reference, d, &[]),
-                    "{imp}: {len} bytes"
-                );
-            }
-        }
+        let rungs = rungs("sha512_avx512::every_length_to_1100_equals_the_reference");
+        checks::sha512_family_every_length(&rungs, 1100);
     }
 
     /// Large inputs against RustCrypto's `sha2`, cut so that odd numbers of
     /// whole blocks reach the four-block schedule.
     #[test]
     fn sha2_crate_agrees_on_large_inputs() {
-        use sha2::Digest;
-        for imp in rungs::<Impl>("sha512_avx512::sha2_crate_agrees_on_large_inputs") {
-            for (seed, len) in [(1u64, 100_003usize), (3, 128 * 64 + 1)] {
-                let data = bytes(seed, len);
-                let want = [
-                    sha2::Sha384::digest(&data).to_vec(),
-                    sha2::Sha512::digest(&data).to_vec(),
-                    sha2::Sha512_256::digest(&data).to_vec(),
-                ];
-                for first in [1usize, 127, 128 * 3 + 5, 128 * 8, 10_007] {
-                    // A first piece of `first` bytes, then pieces growing by 129.
-                    let pieces: Vec<usize> = (0..).map(|i| first + 129 * i).take(60).collect();
-                    assert_eq!(digests(imp, &data, &pieces), want, "{imp}: {len}, {first}");
-                }
-            }
-        }
+        checks::sha2_crate_agrees_on_large_inputs(
+            &rungs("sha512_avx512::sha2_crate_agrees_on_large_inputs"),
+            &[(1, 100_003), (3, 128 * 64 + 1)],
+            &[1, 127, 128 * 3 + 5, 128 * 8, 10_007],
+        );
     }
 
     proptest! {
@@ -562,14 +488,12 @@ mod sha512_avx512 {
 
         #[test]
         fn random_splits_equal_the_reference(
-            seed in any::<u64>(),
-            len in 0usize..3000,
+            data in seeded(2999),
             cuts in prop::collection::vec(0usize..1000, 0..8),
         ) {
-            let data = bytes(seed, len);
-            let want = digests(Impl::Reference, &data, &[]);
+            let want = checks::sha512_family(Impl::Reference, &data, &[]);
             for imp in quiet::<Impl>() {
-                prop_assert_eq!(digests(imp, &data, &cuts), want.clone(), "{} cuts {:?}", imp, cuts);
+                prop_assert_eq!(checks::sha512_family(imp, &data, &cuts), want.clone(), "{} cuts {:?}", imp, cuts);
             }
         }
     }
@@ -578,7 +502,7 @@ mod sha512_avx512 {
 /// Multi-buffer SHA-256 and MD5 on the `avx512` rung (16 lanes).
 mod hash_many_avx512 {
     use super::*;
-    use common::hash::{cavp, fips180};
+    use common::hash as checks;
     use simdcrypt::hash::many::{self, Impl};
     use simdcrypt::hash::{Md5, Sha256, md5, sha256};
 
@@ -599,33 +523,7 @@ mod hash_many_avx512 {
     /// then in groups of 17 and alone. RFC 1321's MD5 suite likewise.
     #[test]
     fn known_answers_in_the_lanes() {
-        let mut sha = cavp(include_str!("data/sha/SHA256ShortMsg.rsp"));
-        sha.extend(cavp(include_str!("data/sha/SHA256LongMsg.rsp")));
-        sha.extend(fips180("SHA-256"));
-        let md5_file = json(include_str!("data/sha/md5_rfc1321.json"));
-        let md5: Vec<(Vec<u8>, Vec<u8>)> = records(&md5_file, "vectors")
-            .iter()
-            .map(|v| (hex(field(v, "message_hex")), hex(field(v, "md5"))))
-            .collect();
-        assert!(md5.len() >= 7);
-        for imp in rungs::<Impl>("hash_many_avx512::known_answers_in_the_lanes") {
-            for group in [sha.len(), 17, 1] {
-                for part in sha.chunks(group) {
-                    let msgs: Vec<&[u8]> = part.iter().map(|(m, _)| m.as_slice()).collect();
-                    let got = many::sha256_many_with(imp, &msgs).unwrap();
-                    for (i, ((m, want), d)) in part.iter().zip(&got).enumerate() {
-                        assert_eq!(&d.to_vec(), want, "{imp}: SHA-256 #{i} ({} bytes)", m.len());
-                    }
-                }
-            }
-            // Each MD5 message as often as needed to fill 16 lanes and more.
-            let msgs: Vec<&[u8]> = md5.iter().cycle().take(35).map(|(m, _)| &m[..]).collect();
-            let got = many::md5_many_with(imp, &msgs).unwrap();
-            for (i, d) in got.iter().enumerate() {
-                let want = &md5[i % md5.len()].1;
-                assert_eq!(&d.to_vec(), want, "{imp}: MD5 #{i}");
-            }
-        }
+        checks::many_known_answers(&rungs("hash_many_avx512::known_answers_in_the_lanes"));
     }
 
     /// Message counts around the lane width and lengths at the padding
@@ -634,39 +532,9 @@ mod hash_many_avx512 {
     #[test]
     fn mixed_counts_and_lengths_equal_the_reference() {
         const COUNTS: &[usize] = &[0, 1, 2, 15, 16, 17, 33];
-        const EDGES: &[usize] = &[55, 56, 63, 64, 119, 120, 0, 1, 4096, 5000, 9000];
-        for imp in rungs::<Impl>("hash_many_avx512::mixed_counts_and_lengths_equal_the_reference") {
-            for &count in COUNTS {
-                for salt in 0..2u64 {
-                    let msgs: Vec<Vec<u8>> = (0..count)
-                        .map(|i| {
-                            let len = EDGES
-                                .get(i)
-                                .copied()
-                                .unwrap_or((i * 97 + salt as usize * 31) % 301);
-                            bytes(salt * 1000 + i as u64, len)
-                        })
-                        .collect();
-                    let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-                    let sha = many::sha256_many_with(imp, &refs).unwrap();
-                    let md5 = many::md5_many_with(imp, &refs).unwrap();
-                    assert_eq!(sha.len(), count);
-                    assert_eq!(md5.len(), count);
-                    for (i, m) in msgs.iter().enumerate() {
-                        assert_eq!(sha[i], sha256_ref(m), "{imp}: SHA-256 {i} of {count}");
-                        assert_eq!(md5[i], md5_ref(m), "{imp}: MD5 {i} of {count}");
-                    }
-                }
-            }
-            for len in [0, 1024] {
-                let msgs: Vec<Vec<u8>> = (0..16).map(|i| bytes(i, len)).collect();
-                let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-                let sha: Vec<[u8; 32]> = msgs.iter().map(|m| sha256_ref(m)).collect();
-                let md5: Vec<[u8; 16]> = msgs.iter().map(|m| md5_ref(m)).collect();
-                assert_eq!(many::sha256_many_with(imp, &refs).unwrap(), sha, "{imp}");
-                assert_eq!(many::md5_many_with(imp, &refs).unwrap(), md5, "{imp}");
-            }
-        }
+        let rungs = rungs("hash_many_avx512::mixed_counts_and_lengths_equal_the_reference");
+        checks::many_equals_one(&rungs, COUNTS, 0..2, many::sha256_many_with, sha256_ref);
+        checks::many_equals_one(&rungs, COUNTS, 0..2, many::md5_many_with, md5_ref);
     }
 
     proptest! {
