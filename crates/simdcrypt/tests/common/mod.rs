@@ -392,13 +392,19 @@ macro_rules! stream_ladder_tests {
     ($checks:ident, $rungs:path, $new:expr, $max_len:expr, $passes:expr) => {
         #[test]
         fn matches_reference_at_the_edges() {
-            $checks::matches_reference_at_the_edges(&$rungs("matches_reference_at_the_edges"));
+            $checks::matches_reference_at_the_edges(&$rungs(concat!(
+                module_path!(),
+                "::matches_reference_at_the_edges"
+            )));
         }
 
         #[test]
         fn matches_reference_for_every_length() {
             $checks::matches_reference_for_every_length(
-                &$rungs("matches_reference_for_every_length"),
+                &$rungs(concat!(
+                    module_path!(),
+                    "::matches_reference_for_every_length"
+                )),
                 $max_len,
                 $passes,
             );
