@@ -13,9 +13,12 @@
 //! skipping. `SIMDCRYPT_REQUIRE_FEATURES=avx512f,vaes,…` (names as
 //! `simdcrypt::cpu::Features::list` spells them) also demands CPU features.
 //!
-//! The vector files are compiled in (the guest has no source tree). The
-//! property tests run 32 cases each unless `PROPTEST_CASES` says otherwise,
-//! because the emulator runs some 40–100 times slower than the silicon.
+//! The checks themselves are the ordinary rung tests' (`tests/common/`:
+//! `salsa20.rs`, `chacha20.rs`, `poly1305.rs`, `hash.rs`), given the AVX-512
+//! rungs; this file lists which run here. The vector files are compiled in
+//! (the guest has no source tree). The property tests run 32 cases each
+//! unless `PROPTEST_CASES` says otherwise, because the emulator runs some
+//! 40–100 times slower than the silicon.
 
 // The specifications' `reference` modules are `hazmat` items.
 #![cfg(feature = "hazmat")]
