@@ -222,7 +222,7 @@ mod salsa20_avx512 {
     use super::*;
     use common::salsa20 as checks;
     use simdcrypt::Xor;
-    use simdcrypt::salsa20::{Impl, Salsa20};
+    use simdcrypt::salsa20::Impl;
 
     /// Spec §9's expansion examples, eSTREAM's keystream slices and XOR
     /// digests (both key sizes, both XOR forms), NaCl's XSalsa20 stream and
@@ -235,19 +235,22 @@ mod salsa20_avx512 {
     // Every edge length at every edge counter (both XOR forms, all three
     // round counts, both key sizes); every length to 2100 bytes (the
     // 16-block width twice and a bit) from block 0 and across the 2^32
-    // carry; the stream API.
+    // carry; random cases; the stream API.
     common::stream_ladder_tests!(
         checks,
         rungs,
-        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
-        2100,
+        every_length: 2100,
         &[
             |len| (Xor::ALL[len % 2], 0, 0),
             |len| {
                 let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
                 (Xor::ALL[len % 2], carry, len / 2)
             },
-        ]
+        ],
+        random: config(),
+        seeded(2200),
+        2200,
+        quiet::<Impl>(),
     );
 
     /// The last bytes before 2^70 are usable; one more is refused, with
@@ -263,11 +266,6 @@ mod salsa20_avx512 {
 
     proptest! {
         #![proptest_config(config())]
-
-        #[test]
-        fn random_inputs_match_reference(case in checks::case(seeded(2200), 2200)) {
-            checks::random_inputs_match_reference(quiet::<Impl>(), &case);
-        }
 
         /// Encrypted on `avx512`, decrypted on the reference-faithful
         /// single-block rung, and back.
@@ -304,12 +302,12 @@ mod chacha20_avx512 {
     // Every edge length at every edge counter (both XOR forms, both
     // counter forms); every length to 2100 bytes (every path of the
     // 16/8/4/1–3 cascade) from block 0, across the original form's 2^32
-    // carry, and up to the very end of RFC 8439's keystream; the stream API.
+    // carry, and up to the very end of RFC 8439's keystream; random cases
+    // (lengths to past two 16-block widths, both forms); the stream API.
     common::stream_ladder_tests!(
         checks,
         rungs,
-        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
-        2100,
+        every_length: 2100,
         &[
             |len| (Form::Rfc, Xor::ALL[len % 2], 0, 0),
             |len| {
@@ -322,7 +320,11 @@ mod chacha20_avx512 {
                 (1 << 38) - len as u128,
                 len / 2
             ),
-        ]
+        ],
+        random: config(),
+        seeded(2200),
+        2200,
+        quiet::<Impl>(),
     );
 
     /// RFC 8439's keystream ends at block 2^32 − 1 and the original form's
@@ -336,13 +338,6 @@ mod chacha20_avx512 {
 
     proptest! {
         #![proptest_config(config())]
-
-        /// Random keys, nonces, counters, offsets, lengths (to past two
-        /// 16-block widths) and split points, both forms.
-        #[test]
-        fn random_inputs_match_reference(case in checks::case(seeded(2200), 2200)) {
-            checks::random_inputs_match_reference(quiet::<Impl>(), &case);
-        }
 
         /// `block` is the reference block function.
         #[test]

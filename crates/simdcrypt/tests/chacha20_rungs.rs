@@ -27,12 +27,13 @@ fn rungs(test: &str) -> Vec<Impl> {
 // forms); every length from 0 to 2100 from block 0 (every path of the
 // 16/8/4/1–3 cascade and every partial last block), across the 2^32 carry
 // of the original form, and up to the very end of RFC 8439's keystream;
-// the stream API.
+// random keys, nonces, counters, offsets, lengths (0 to 20 blocks and a
+// bit, past the 16-block width) and split points, both forms; the stream
+// API.
 common::stream_ladder_tests!(
     checks,
     rungs,
-    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
-    2100,
+    every_length: 2100,
     &[
         |_| (Form::Rfc, Xor::Simd128, 0, 0),
         |len| (
@@ -48,20 +49,15 @@ common::stream_ladder_tests!(
             len
         ),
         |len| (Form::Rfc, Xor::Simd128, (1 << 38) - len as u128, len / 2),
-    ]
+    ],
+    random: ProptestConfig { cases: 192, ..ProptestConfig::default() },
+    prop::collection::vec(any::<u8>(), 0..=20 * 64 + 40),
+    1400,
+    Impl::available(),
 );
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
-
-    /// Random keys, nonces, counters, offsets, lengths (0 to 20 blocks and a
-    /// bit, past the 16-block width) and split points, both forms.
-    #[test]
-    fn random_inputs_match_reference(
-        case in checks::case(prop::collection::vec(any::<u8>(), 0..=20 * 64 + 40), 1400),
-    ) {
-        checks::random_inputs_match_reference(Impl::available(), &case);
-    }
 
     /// Encrypt on one rung, decrypt on another, XChaCha20.
     #[test]

@@ -23,27 +23,25 @@ fn rungs(test: &str) -> Vec<Impl> {
 
 // Every edge length at every edge counter (both XOR forms, all three
 // round counts, both key sizes); every length from 0 to 2000 from block 0
-// and across the 2^32 carry; the stream API.
+// and across the 2^32 carry; random keys (both sizes), nonces, counters,
+// offsets, lengths, split points, round counts and XOR forms; the stream
+// API.
 common::stream_ladder_tests!(
     checks,
     rungs,
-    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
-    2000,
+    every_length: 2000,
     &[
         |_| (Xor::Simd128, 0, 0),
         |len| (Xor::Bytewise, ((1u128 << 32) - 3) * 64, len),
-    ]
+    ],
+    random: ProptestConfig { cases: 192, ..ProptestConfig::default() },
+    prop::collection::vec(any::<u8>(), 0..=2000),
+    2000,
+    Impl::available(),
 );
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
-
-    #[test]
-    fn random_inputs_match_reference(
-        case in checks::case(prop::collection::vec(any::<u8>(), 0..=2000), 2000),
-    ) {
-        checks::random_inputs_match_reference(Impl::available(), &case);
-    }
 
     /// Encrypt on one rung, decrypt on another.
     #[test]

@@ -131,6 +131,11 @@ pub fn matches_reference_at_the_edges(rungs: &[Impl]) {
     }
 }
 
+/// A ChaCha20 cipher on `imp`, for the stream API's tests.
+pub fn cipher_on(imp: Impl) -> ChaCha20 {
+    ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap()
+}
+
 /// One pass of [`matches_reference_for_every_length`]: for a length, the
 /// counter form, the XOR form, the byte offset and the split point.
 pub type LengthPass = fn(usize) -> (Form, Xor, u128, usize);

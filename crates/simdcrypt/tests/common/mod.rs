@@ -384,12 +384,19 @@ pub fn refused_past_the_end(c: &mut dyn simdcrypt::KeyStream, len: usize, what: 
 }
 
 /// The tests every stream cipher's ladder runs on the rungs `$rungs(test)`
-/// lists: against the reference reading of its specification through its
-/// module of checks `$checks` (`salsa20`, `chacha20` here), every edge
-/// length at every edge counter and every length to `$max_len` in each of
-/// `$passes`; and [`stream_api_tests`] on `$new(imp)`, a fresh cipher.
+/// lists, against the reference reading of its specification through its
+/// module of checks `$checks` (`salsa20`, `chacha20` here): every edge
+/// length at every edge counter; every length to `$max_len` in each of
+/// `$passes`; random cases (`$checks::case($data, $max_split)`, under
+/// `$config`) on the rungs `$random_rungs`; and [`stream_api_tests`] on
+/// `$checks::cipher_on(imp)`, a fresh cipher.
 macro_rules! stream_ladder_tests {
-    ($checks:ident, $rungs:path, $new:expr, $max_len:expr, $passes:expr) => {
+    (
+        $checks:ident,
+        $rungs:path,
+        every_length: $max_len:expr, $passes:expr,
+        random: $config:expr, $data:expr, $max_split:expr, $random_rungs:expr $(,)?
+    ) => {
         #[test]
         fn matches_reference_at_the_edges() {
             $checks::matches_reference_at_the_edges(&$rungs(concat!(
@@ -410,7 +417,16 @@ macro_rules! stream_ladder_tests {
             );
         }
 
-        $crate::common::stream_api_tests!($new, $rungs);
+        proptest::proptest! {
+            #![proptest_config($config)]
+
+            #[test]
+            fn random_inputs_match_reference(case in $checks::case($data, $max_split)) {
+                $checks::random_inputs_match_reference($random_rungs, &case);
+            }
+        }
+
+        $crate::common::stream_api_tests!($checks::cipher_on, $rungs);
     };
 }
 pub(crate) use stream_ladder_tests;

@@ -106,6 +106,11 @@ pub fn matches_reference_at_the_edges(rungs: &[Impl]) {
     }
 }
 
+/// A Salsa20 cipher on `imp`, for the stream API's tests.
+pub fn cipher_on(imp: Impl) -> Salsa20 {
+    Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap()
+}
+
 /// One pass of [`matches_reference_for_every_length`]: for a length, the
 /// XOR form, the byte offset and the split point.
 pub type LengthPass = fn(usize) -> (Xor, u128, usize);
