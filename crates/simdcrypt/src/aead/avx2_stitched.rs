@@ -18,10 +18,11 @@
 //! than 512 bytes) on the ordinary path, and feeds what Poly1305 sees before
 //! and after the ciphertext itself.
 //!
-//! A cipher joins through [`hooked_batch!`] beside its AVX2 rung (where
-//! its double-round and rotate macros are), which instantiates the hooked
-//! `vertical_batches!` and implements [`HookedBatch`], and by overriding
-//! the AEAD's `Stitch::stitch` where the kernel is measured faster:
+//! A cipher joins with a hooked batch of its own, which its AVX2 rung
+//! instantiates (the hooked `vertical_batches!`, beside its double-round
+//! and rotate macros) and exposes (ChaCha20's `xor_batch_8_hooked`), an
+//! implementation of [`HookedBatch`] here over it, and by overriding the
+//! AEAD's `Stitch::stitch` where the kernel is measured faster:
 //! ChaCha20 (and XChaCha20, which runs on it) takes it wherever it applies;
 //! XSalsa20 stays off it, Salsa20's hooked batch having been slower than
 //! the ordinary path (see bench/NOTES.md, section aead-stitched).
@@ -29,6 +30,7 @@
 use zeroize::Zeroize;
 
 use crate::Error;
+use crate::chacha20::ChaCha20;
 use crate::poly1305::{Poly1305, Scalar};
 use crate::vertical::Counter;
 use crate::xor::{InOut, Parts};
@@ -43,8 +45,8 @@ const DOUBLE_ROUNDS: usize = 10;
 const MAC_BLOCKS: usize = BATCH / crate::poly1305::BLOCK_LEN;
 
 /// A stream cipher whose vertical 8-block AVX2 batch can call a hook after
-/// each double round. Implemented beside the cipher's AVX2 rung, which
-/// instantiates the hooked batch.
+/// each double round: what the kernel needs of it. The cipher's AVX2 rung
+/// instantiates the hooked batch; the implementation below reaches it.
 pub(crate) trait HookedBatch {
     /// Where the block counter lives in the input state.
     const COUNTER: Counter;
@@ -76,52 +78,29 @@ pub(crate) trait HookedBatch {
     );
 }
 
-/// Generates, beside a cipher's AVX2 rung (where its `double_round` and
-/// `rotl` macros are in scope), the hooked 8-block batch and the
-/// cipher's [`HookedBatch`]: `core = |c| expr` reaches the cipher's keystream
-/// core (whose `at(block)` is the input state at a block) from `c: &Self`.
-macro_rules! hooked_batch {
-    (
-        impl for $t:ty, core = |$c:ident| $core:expr, counter = $counter:expr,
-        double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
-    ) => {
-        $crate::vertical::vertical_batches! {
-            /// Batches of 8 blocks in ymm registers with a hook after every
-            /// double round: a stitched AEAD kernel's keystream.
-            fn xor_batches_8_hooked("avx2,bmi2") on ymm, double_round = $dr, rotl = $rotl,
-                counter_word = $word, hook = hook
-        }
+/// ChaCha20 (and XChaCha20-Poly1305, which runs on it) through the hooked
+/// batch of its `avx2` rung.
+impl HookedBatch for ChaCha20 {
+    const COUNTER: Counter = ChaCha20::BLOCK_COUNTER;
 
-        impl $crate::aead::avx2_stitched::HookedBatch for $t {
-            const COUNTER: $crate::vertical::Counter = $counter;
+    fn input_at_position(&self) -> Option<[u32; 16]> {
+        self.input_at_block_start()
+    }
 
-            fn input_at_position(&self) -> Option<[u32; 16]> {
-                const BLOCK_LEN: u128 = $crate::stream::BLOCK_LEN as u128;
-                let position = self.position();
-                let block = u64::try_from(position / BLOCK_LEN).ok()?;
-                let $c = self;
-                position.is_multiple_of(BLOCK_LEN).then(|| $core.at(block))
-            }
+    fn skip(&mut self, len: usize) -> Result<(), Error> {
+        self.seek(self.position() + len as u128)
+    }
 
-            fn skip(&mut self, len: usize) -> Result<(), $crate::Error> {
-                self.seek(self.position() + len as u128)
-            }
-
-            unsafe fn xor_batch(
-                input: &[u32; 16],
-                block: &mut u64,
-                data: $crate::xor::InOut<'_>,
-                hook: &mut impl FnMut(),
-            ) {
-                debug_assert_eq!(data.len(), $crate::aead::avx2_stitched::BATCH);
-                // SAFETY: the caller promises AVX2 and BMI2. (One whole
-                // batch: nothing is left over.)
-                unsafe { xor_batches_8_hooked(input, Self::COUNTER, block, 10, data, hook) };
-            }
-        }
-    };
+    unsafe fn xor_batch(
+        input: &[u32; 16],
+        block: &mut u64,
+        data: InOut<'_>,
+        hook: &mut impl FnMut(),
+    ) {
+        // SAFETY: the caller promises AVX2 and BMI2.
+        unsafe { ChaCha20::xor_batch_8_hooked(input, block, data, hook) }
+    }
 }
-pub(crate) use hooked_batch;
 
 /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the kernel.
 pub(super) fn is_available() -> bool {
@@ -244,7 +223,6 @@ mod tests {
 
     use super::*;
     use crate::KeyStream;
-    use crate::chacha20::ChaCha20;
 
     /// `data` encrypted (or decrypted) by the cipher `new(seed)` from its
     /// keystream byte 64 on, in place or (`apart`) into another buffer,

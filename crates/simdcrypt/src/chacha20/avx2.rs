@@ -7,13 +7,18 @@
 //! block in xmm registers, all interleaved in one loop; no block is
 //! computed in vain. Two pairs beat a 4-block vertical batch in xmm at
 //! every count from 4 to 7 (see bench/NOTES.md, section chacha20-avx2-tail).
+//!
+//! The same 8-block batch with a hook after every double round
+//! ([`ChaCha20::xor_batch_8_hooked`]) is the keystream of the stitched
+//! AEAD kernel, which runs Poly1305 on the integer units in the hook.
 
 use core::arch::x86_64::__m256i;
 
 use super::horizontal::horizontal;
 use super::ssse3::{ROT16_BYTES, rotl_ssse3};
-use super::{double_round, rung_xor_keystream};
-use crate::vertical::vertical_batches;
+use super::{ChaCha20, Core, NONCE_LEN, double_round, rung_xor_keystream};
+use crate::vertical::{Counter, vertical_batches};
+use crate::xor::InOut;
 
 /// The `vpshufb` control that rotates each 32-bit lane left by 16 bits,
 /// read through a volatile load as [`super::ssse3::ROT16`] is.
@@ -59,8 +64,47 @@ rung_xor_keystream! {
     "avx2" needs "AVX2": [xor_batches_8] => xor_tail_pairs
 }
 
-crate::aead::avx2_stitched::hooked_batch! {
-    impl for super::ChaCha20, core = |c| c.core,
-    counter = crate::vertical::Counter { word: 12, wide: false },
-    double_round = double_round, rotl = rotl_avx2, counter_word = 12
+vertical_batches! {
+    /// Batches of 8 blocks in ymm registers with a hook after every double
+    /// round: the stitched AEAD kernel's keystream.
+    fn xor_batches_8_hooked("avx2,bmi2") on ymm, double_round = double_round, rotl = rotl_avx2,
+        counter_word = 12, hook = hook
+}
+
+impl ChaCha20 {
+    /// Where RFC 8439's form keeps its block counter: word 12, 32 bits.
+    pub(crate) const BLOCK_COUNTER: Counter = Core::<NONCE_LEN>::COUNTER;
+
+    /// The input state at the cipher's position, when that position is at
+    /// the start of a block: where a hooked batch starts.
+    pub(crate) fn input_at_block_start(&self) -> Option<[u32; 16]> {
+        const BLOCK_LEN: u128 = crate::stream::BLOCK_LEN as u128;
+        let position = self.position();
+        let block = u64::try_from(position / BLOCK_LEN).ok()?;
+        position
+            .is_multiple_of(BLOCK_LEN)
+            .then(|| self.core.at(block))
+    }
+
+    /// XORs keystream blocks `*block .. *block + 8` of `input` (its counter
+    /// word ignored) into `data` (8 blocks, in place or from an input into
+    /// an output) and steps `*block` by 8, calling `hook` after every
+    /// double round: the 8-block batch of this rung, with work for the
+    /// integer units (the stitched AEAD kernel's Poly1305) in the hook.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 and BMI2.
+    #[inline]
+    pub(crate) unsafe fn xor_batch_8_hooked(
+        input: &[u32; 16],
+        block: &mut u64,
+        data: InOut<'_>,
+        hook: &mut impl FnMut(),
+    ) {
+        debug_assert_eq!(data.len(), 8 * crate::stream::BLOCK_LEN);
+        // SAFETY: the caller promises AVX2 and BMI2. (One whole batch:
+        // nothing is left over.)
+        unsafe { xor_batches_8_hooked(input, Self::BLOCK_COUNTER, block, 10, data, hook) };
+    }
 }
