@@ -13,8 +13,10 @@
 //!
 //! No rung computes a block that is not used: a vertical rung hands what
 //! does not fill its width down to narrower forms. Where the cross-overs
-//! lie, and the measurements behind them, is said in `avx2.rs` and
-//! `horizontal.rs`. A one-block call runs horizontally on every SIMD rung.
+//! lie is said in `avx2.rs` and `horizontal.rs`, the measurements behind
+//! them in `horizontal.rs` and bench/NOTES.md (section
+//! chacha20-avx2-tail). A one-block call runs horizontally on every SIMD
+//! rung.
 //!
 //! Three ciphers share the rungs: [`ChaCha20`] (RFC 8439: 96-bit nonce,
 //! 32-bit block counter, 2^32 blocks of keystream), [`ChaCha20Legacy`] (the
