@@ -230,7 +230,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     ],
     rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512", "sha1"]),
     #[cfg(feature = "kit")]
-    checks: crate::kit::kdf::hmac,
+    checks: crate::kdf::checks::hmac,
 };
 
 use crate::ladder::Kind;

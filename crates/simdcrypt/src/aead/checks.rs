@@ -185,7 +185,12 @@ impl Kind {
                 if !aad.is_empty() {
                     return None;
                 }
-                let ks = super::salsa20::Algo::XSalsa20.reference(key, nonce, 0, 32 + pt.len())?;
+                let ks = crate::salsa20::checks::Algo::XSalsa20.reference(
+                    key,
+                    nonce,
+                    0,
+                    32 + pt.len(),
+                )?;
                 let (poly_key, ks) = ks.split_first_chunk::<32>()?;
                 let mut ct = pt.to_vec();
                 xor_in(&mut ct, ks);

@@ -30,5 +30,5 @@ pub(crate) const LADDER: Ladder = Ladder {
     ],
     rungs: Rungs::ComposedOf(&["chacha20", "poly1305", "salsa20"]),
     #[cfg(feature = "kit")]
-    checks: crate::kit::aead::run,
+    checks: crate::aead::checks::run,
 };

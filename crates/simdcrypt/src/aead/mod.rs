@@ -53,8 +53,11 @@
 //! is measured faster; the message's first bytes up to a keystream block
 //! boundary and its last partial batch stay on the ordinary path.
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2_stitched;
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 mod ladder;
 pub(crate) use ladder::LADDER;
 #[cfg(feature = "rustcrypto")]

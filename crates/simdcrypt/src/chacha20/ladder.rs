@@ -33,5 +33,5 @@ pub(crate) const LADDER: Ladder = Ladder {
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
     #[cfg(feature = "kit")]
-    checks: crate::kit::chacha20::run,
+    checks: crate::chacha20::checks::run,
 };

@@ -33,6 +33,9 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 mod ladder;
 pub(crate) use ladder::LADDER;
 #[cfg(feature = "hazmat")]

@@ -30,6 +30,9 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 pub mod many;
 mod md;
 pub mod md5;

@@ -12,6 +12,9 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 mod hkdf;
 mod pbkdf2;
 pub mod scrypt;
@@ -98,7 +101,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     ],
     rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512"]),
     #[cfg(feature = "kit")]
-    checks: crate::kit::kdf::kdfs,
+    checks: crate::kdf::checks::kdfs,
 };
 
 use crate::ladder::{Kind, Param, Primitive};

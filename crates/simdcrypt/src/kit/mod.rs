@@ -27,21 +27,6 @@ mod rng;
 pub(crate) mod stream;
 pub mod vectors;
 
-// Each family's checks, in the family's own folder beside its entry in
-// the table (whose `checks` names them).
-#[path = "../aead/checks.rs"]
-pub(crate) mod aead;
-#[path = "../chacha20/checks.rs"]
-pub(crate) mod chacha20;
-#[path = "../hash/checks.rs"]
-pub(crate) mod hash;
-#[path = "../kdf/checks.rs"]
-pub(crate) mod kdf;
-#[path = "../poly1305/checks.rs"]
-pub(crate) mod poly1305;
-#[path = "../salsa20/checks.rs"]
-pub(crate) mod salsa20;
-
 pub use rng::{BLOCK_EDGES, Rng};
 
 use crate::ladder::{Kind, Ladder};

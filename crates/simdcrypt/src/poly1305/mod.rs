@@ -25,6 +25,9 @@
 //! assert!(Poly1305::new(&key).verify(&tag).is_err()); // a different message
 //! ```
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 #[cfg(feature = "hazmat")]
 pub mod reference;
 // Without `hazmat` the reference rung runs, and the specification's
@@ -456,7 +459,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     }],
     rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Impl::best(), Impl::par_blocks)),
     #[cfg(feature = "kit")]
-    checks: crate::kit::poly1305::run,
+    checks: crate::poly1305::checks::run,
 };
 
 #[cfg(test)]

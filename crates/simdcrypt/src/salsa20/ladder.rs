@@ -46,5 +46,5 @@ pub(crate) const LADDER: Ladder = Ladder {
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
     #[cfg(feature = "kit")]
-    checks: crate::kit::salsa20::run,
+    checks: crate::salsa20::checks::run,
 };

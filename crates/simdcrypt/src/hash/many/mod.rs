@@ -579,5 +579,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         })
     }),
     #[cfg(feature = "kit")]
-    checks: crate::kit::hash::many,
+    checks: crate::hash::checks::many,
 };

@@ -142,5 +142,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     .display("MD5")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
     #[cfg(feature = "kit")]
-    checks: crate::kit::hash::md5,
+    checks: crate::hash::checks::md5,
 };

@@ -146,5 +146,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     .display("SHA-1")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
     #[cfg(feature = "kit")]
-    checks: crate::kit::hash::sha1,
+    checks: crate::hash::checks::sha1,
 };

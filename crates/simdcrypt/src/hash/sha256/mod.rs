@@ -243,5 +243,5 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     ],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
     #[cfg(feature = "kit")]
-    checks: crate::kit::hash::sha256,
+    checks: crate::hash::checks::sha256,
 };

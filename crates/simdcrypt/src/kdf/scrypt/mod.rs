@@ -408,7 +408,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         crate::ladder::rung_infos(Impl::best(), |i| i.lane_widths()[0])
     }),
     #[cfg(feature = "kit")]
-    checks: crate::kit::kdf::scrypt_rows,
+    checks: crate::kdf::checks::scrypt_rows,
 };
 
 use crate::ladder::{Kind, Param, Primitive};
