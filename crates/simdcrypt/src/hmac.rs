@@ -209,7 +209,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HMAC-SHA-256 (RFC 2104, FIPS 198-1)",
             64,
             32,
-            crate::ladder::Construct::Mac(crate::dynamic::hmac::<crate::hash::Sha256>),
+            crate::ladder::Construct::Mac(dyn_hmac::<crate::hash::Sha256>),
         ),
         crate::ladder::Primitive::hash(
             "hmac-sha512",
@@ -217,7 +217,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HMAC-SHA-512 (RFC 2104, FIPS 198-1)",
             128,
             64,
-            crate::ladder::Construct::Mac(crate::dynamic::hmac::<crate::hash::Sha512>),
+            crate::ladder::Construct::Mac(dyn_hmac::<crate::hash::Sha512>),
         ),
         crate::ladder::Primitive::hash(
             "hmac-sha1",
@@ -225,7 +225,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HMAC-SHA-1 (RFC 2104)",
             64,
             20,
-            crate::ladder::Construct::Mac(crate::dynamic::hmac::<crate::hash::Sha1>),
+            crate::ladder::Construct::Mac(dyn_hmac::<crate::hash::Sha1>),
         ),
     ],
     rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512", "sha1"]),
@@ -234,3 +234,31 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
 };
 
 use crate::ladder::Kind;
+
+impl<H: Hash + Clone + Send + Sync + 'static> crate::dynamic::DynDigest for Hmac<H> {
+    fn update(&mut self, data: &[u8]) {
+        Hmac::update(self, data);
+    }
+    fn finalize_into(self: Box<Self>, out: &mut [u8]) {
+        out.copy_from_slice(Hmac::finalize(*self).as_ref());
+    }
+    fn implementation(&self) -> &'static str {
+        "default"
+    }
+}
+
+/// HMAC over `H` with a key of any length, the table's constructor (its
+/// hash's rung is the fastest; `imp` names none but `default`).
+fn dyn_hmac<H: Hash + Clone + Send + Sync + 'static>(
+    key: &[u8],
+    imp: Option<&str>,
+) -> Result<Box<dyn crate::dynamic::DynDigest>, crate::Error> {
+    match imp {
+        None | Some("default") => Ok(Box::new(Hmac::<H>::new(key))),
+        Some(name) => Err(crate::Error::UnknownImpl {
+            primitive: "hmac",
+            name: name.to_owned(),
+            expected: "default".to_owned(),
+        }),
+    }
+}

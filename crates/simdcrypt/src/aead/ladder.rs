@@ -2,7 +2,8 @@
 //! run on their cipher's and Poly1305's.
 
 use super::{NONCE_LEN, XNONCE_LEN};
-use crate::dynamic;
+use crate::Error;
+use crate::dynamic::{DynAead, exact};
 use crate::ladder::{Ladder, Primitive, Rungs};
 
 /// ChaCha20-Poly1305, XChaCha20-Poly1305 and XSalsa20-Poly1305.
@@ -13,22 +14,65 @@ pub(crate) const LADDER: Ladder = Ladder {
             "chacha20-poly1305",
             "ChaCha20-Poly1305 (RFC 8439 §2.8): ciphertext ‖ tag",
             NONCE_LEN,
-            dynamic::chacha20_poly1305,
+            chacha20_poly1305,
         ),
         Primitive::aead(
             "xchacha20-poly1305",
             "XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3)",
             XNONCE_LEN,
-            dynamic::xchacha20_poly1305,
+            xchacha20_poly1305,
         ),
         Primitive::aead(
             "xsalsa20-poly1305",
             "XSalsa20-Poly1305, NaCl's crypto_secretbox: tag ‖ ciphertext",
             XNONCE_LEN,
-            dynamic::xsalsa20_poly1305,
+            xsalsa20_poly1305,
         ),
     ],
     rungs: Rungs::ComposedOf(&["chacha20", "poly1305", "salsa20"]),
     #[cfg(feature = "kit")]
     checks: crate::aead::checks::run,
 };
+
+/// Implements [`DynAead`] for the AEAD types and defines their
+/// constructors.
+macro_rules! dyn_aead {
+    ($($t:ident, $name:literal => $new:ident;)+) => {$(
+        impl DynAead for crate::aead::$t {
+            fn encrypt_in_place_detached(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                data: &mut [u8],
+            ) -> Result<[u8; 16], Error> {
+                self.try_encrypt_in_place_detached(exact($name, "nonce", nonce)?, aad, data)
+            }
+            fn decrypt_in_place_detached(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                data: &mut [u8],
+                tag: &[u8; 16],
+            ) -> Result<(), Error> {
+                crate::aead::$t::decrypt_in_place_detached(
+                    self,
+                    exact($name, "nonce", nonce)?,
+                    aad,
+                    data,
+                    tag,
+                )
+            }
+        }
+
+        #[doc = concat!("`", $name, "` keyed with a 32-byte key.")]
+        fn $new(key: &[u8]) -> Result<Box<dyn DynAead>, Error> {
+            Ok(Box::new(crate::aead::$t::new(exact($name, "key", key)?)))
+        }
+    )+};
+}
+
+dyn_aead! {
+    ChaCha20Poly1305, "chacha20-poly1305" => chacha20_poly1305;
+    XChaCha20Poly1305, "xchacha20-poly1305" => xchacha20_poly1305;
+    XSalsa20Poly1305, "xsalsa20-poly1305" => xsalsa20_poly1305;
+}

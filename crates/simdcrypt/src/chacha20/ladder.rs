@@ -1,7 +1,10 @@
 //! ChaCha20's entry in the table of ladders.
 
-use super::{Impl, KEY_LEN, LEGACY_NONCE_LEN, NONCE_LEN, XNONCE_LEN};
-use crate::dynamic;
+use super::{
+    ChaCha20, ChaCha20Legacy, Impl, KEY_LEN, LEGACY_NONCE_LEN, NONCE_LEN, XChaCha20, XNONCE_LEN,
+};
+use crate::Error;
+use crate::dynamic::{DynStreamCipher, StreamOptions, dyn_stream, exact, with_options};
 use crate::ladder::{Ladder, Primitive, Rungs, rung_infos};
 
 /// ChaCha20 in its three forms and HChaCha20 on the block function's rungs.
@@ -13,21 +16,21 @@ pub(crate) const LADDER: Ladder = Ladder {
             "ChaCha20 (RFC 8439 §2.4): 96-bit nonce, 32-bit counter",
             &[KEY_LEN],
             NONCE_LEN,
-            dynamic::chacha20,
+            chacha20,
         ),
         Primitive::stream(
             "chacha20-legacy",
             "ChaCha20 as first published (Bernstein, 2008): 64-bit nonce and counter",
             &[KEY_LEN],
             LEGACY_NONCE_LEN,
-            dynamic::chacha20_legacy,
+            chacha20_legacy,
         ),
         Primitive::stream(
             "xchacha20",
             "XChaCha20 (draft-irtf-cfrg-xchacha-03): 192-bit nonce",
             &[KEY_LEN],
             XNONCE_LEN,
-            dynamic::xchacha20,
+            xchacha20,
         ),
         Primitive::subkey("hchacha20", "HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2)"),
     ],
@@ -35,3 +38,24 @@ pub(crate) const LADDER: Ladder = Ladder {
     #[cfg(feature = "kit")]
     checks: crate::chacha20::checks::run,
 };
+
+dyn_stream!(ChaCha20, ChaCha20Legacy, XChaCha20);
+
+/// The constructor of a ChaCha20 form: a 32-byte key and its nonce.
+macro_rules! chacha {
+    ($fn:ident, $t:ty, $name:literal) => {
+        #[doc = concat!("`", $name, "`: a 32-byte key and its nonce.")]
+        fn $fn(
+            key: &[u8],
+            nonce: &[u8],
+            options: &StreamOptions<'_>,
+        ) -> Result<Box<dyn DynStreamCipher>, Error> {
+            let cipher = <$t>::new(exact($name, "key", key)?, exact($name, "nonce", nonce)?);
+            with_options!(cipher, Impl, options)
+        }
+    };
+}
+
+chacha!(chacha20, ChaCha20, "chacha20");
+chacha!(chacha20_legacy, ChaCha20Legacy, "chacha20-legacy");
+chacha!(xchacha20, XChaCha20, "xchacha20");

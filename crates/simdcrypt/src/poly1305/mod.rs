@@ -455,12 +455,37 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         block_len: BLOCK_LEN,
         output_len: Some(TAG_LEN),
         params: &[],
-        construct: crate::ladder::Construct::Mac(crate::dynamic::poly1305),
+        construct: crate::ladder::Construct::Mac(dyn_poly1305),
     }],
     rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Impl::best(), Impl::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::poly1305::checks::run,
 };
+
+impl crate::dynamic::DynDigest for Poly1305 {
+    fn update(&mut self, data: &[u8]) {
+        Poly1305::update(self, data);
+    }
+    fn finalize_into(self: Box<Self>, out: &mut [u8]) {
+        out.copy_from_slice(&Poly1305::finalize(*self));
+    }
+    fn implementation(&self) -> &'static str {
+        Poly1305::implementation(self).name()
+    }
+}
+
+/// Poly1305 keyed with a 32-byte one-time key, on the rung named `imp`:
+/// the table's constructor.
+fn dyn_poly1305(
+    key: &[u8],
+    imp: Option<&str>,
+) -> Result<Box<dyn crate::dynamic::DynDigest>, Error> {
+    let mut mac = Poly1305::new(crate::dynamic::exact("poly1305", "key", key)?);
+    if let Some(name) = imp {
+        mac = mac.with_impl(name.parse()?)?;
+    }
+    Ok(Box::new(mac))
+}
 
 #[cfg(test)]
 mod tests {

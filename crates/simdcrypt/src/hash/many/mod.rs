@@ -556,7 +556,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             32,
             crate::ladder::Construct::Many {
                 of: "sha256",
-                new: crate::dynamic::sha256_many,
+                new: dyn_sha256_many,
             },
         ),
         Primitive::hash(
@@ -567,7 +567,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             16,
             crate::ladder::Construct::Many {
                 of: "md5",
-                new: crate::dynamic::md5_many,
+                new: dyn_md5_many,
             },
         ),
     ],
@@ -581,3 +581,25 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::many,
 };
+
+/// Defines the multi-buffer constructors over `hash::many`'s functions.
+macro_rules! dyn_many {
+    ($($name:ident: $best:ident, $with:ident;)+) => {$(
+        #[doc = concat!("`hash::many::", stringify!($with), "` by rung name.")]
+        fn $name(
+            imp: Option<&str>,
+            messages: &[&[u8]],
+        ) -> Result<Vec<Vec<u8>>, crate::Error> {
+            let imp = match imp {
+                Some(name) => name.parse()?,
+                None => Impl::$best(),
+            };
+            Ok($with(imp, messages)?.iter().map(|d| d.to_vec()).collect())
+        }
+    )+};
+}
+
+dyn_many! {
+    dyn_sha256_many: best_sha256, sha256_many_with;
+    dyn_md5_many: best_md5, md5_many_with;
+}

@@ -137,10 +137,14 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         "MD5 (RFC 1321): broken for collision resistance",
         64,
         16,
-        crate::ladder::Construct::Hash(crate::dynamic::md5),
+        crate::ladder::Construct::Hash(dyn_md5),
     )
     .display("MD5")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::md5,
 };
+
+crate::dynamic::dyn_hash! {
+    super::Md5: Impl => dyn_md5;
+}

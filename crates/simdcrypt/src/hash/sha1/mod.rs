@@ -141,10 +141,14 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         "SHA-1 (FIPS 180-4 §6.1): broken for collision resistance",
         64,
         20,
-        crate::ladder::Construct::Hash(crate::dynamic::sha1),
+        crate::ladder::Construct::Hash(dyn_sha1),
     )
     .display("SHA-1")],
     rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha1,
 };
+
+crate::dynamic::dyn_hash! {
+    super::Sha1: Impl => dyn_sha1;
+}

@@ -228,7 +228,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-256 (FIPS 180-4 §6.2)",
             64,
             32,
-            crate::ladder::Construct::Hash(crate::dynamic::sha256),
+            crate::ladder::Construct::Hash(dyn_sha256),
         )
         .display("SHA-256"),
         Primitive::hash(
@@ -237,7 +237,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-224 (FIPS 180-4 §6.3)",
             64,
             28,
-            crate::ladder::Construct::Hash(crate::dynamic::sha224),
+            crate::ladder::Construct::Hash(dyn_sha224),
         )
         .display("SHA-224"),
     ],
@@ -245,3 +245,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha256,
 };
+
+crate::dynamic::dyn_hash! {
+    super::Sha256: Impl => dyn_sha256;
+    super::Sha224: Impl => dyn_sha224;
+}

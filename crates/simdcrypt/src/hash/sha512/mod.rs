@@ -222,7 +222,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-512 (FIPS 180-4 §6.4)",
             128,
             64,
-            crate::ladder::Construct::Hash(crate::dynamic::sha512),
+            crate::ladder::Construct::Hash(dyn_sha512),
         )
         .display("SHA-512"),
         Primitive::hash(
@@ -231,7 +231,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-384 (FIPS 180-4 §6.5)",
             128,
             48,
-            crate::ladder::Construct::Hash(crate::dynamic::sha384),
+            crate::ladder::Construct::Hash(dyn_sha384),
         )
         .display("SHA-384"),
         Primitive::hash(
@@ -240,7 +240,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-512/256 (FIPS 180-4 §6.7)",
             128,
             32,
-            crate::ladder::Construct::Hash(crate::dynamic::sha512_256),
+            crate::ladder::Construct::Hash(dyn_sha512_256),
         )
         .display("SHA-512/256"),
     ],
@@ -248,3 +248,9 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha512,
 };
+
+crate::dynamic::dyn_hash! {
+    super::Sha512: Impl => dyn_sha512;
+    super::Sha384: Impl => dyn_sha384;
+    super::Sha512_256: Impl => dyn_sha512_256;
+}
