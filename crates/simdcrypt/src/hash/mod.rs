@@ -27,6 +27,10 @@
 //! // The same on the specification's own rung.
 //! let reference = Sha256::new().with_impl(sha256::Impl::Reference)?;
 //! assert_eq!(digest, { let mut r = reference; r.update(b"abc"); r.finalize() });
+//! // Every hasher is an `io::Write`: hash a reader with `io::copy`.
+//! let mut h = Sha256::new();
+//! std::io::copy(&mut &b"abc"[..], &mut h).unwrap();
+//! assert_eq!(h.finalize(), digest);
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
@@ -166,6 +170,19 @@ macro_rules! hasher {
         impl Default for $Name {
             fn default() -> Self {
                 Self::new()
+            }
+        }
+
+        /// Absorbs what is written, so that `io::copy(&mut file, &mut
+        /// hasher)` hashes a file; writing never fails.
+        impl std::io::Write for $Name {
+            fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+                self.update(data);
+                Ok(data.len())
+            }
+
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
             }
         }
 
