@@ -46,6 +46,9 @@ pub enum Error {
         /// The number of the last block of keystream.
         last_block: u64,
     },
+    /// The operating system's random number generator gave nothing.
+    #[error("the operating system's random number generator failed: {0}")]
+    Random(String),
     /// [`crate::cpu::set_max_isa`] was called after the rungs were chosen,
     /// or twice.
     #[error(

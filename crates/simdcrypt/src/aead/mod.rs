@@ -615,6 +615,40 @@ aead! {
     layout = Layout::Secretbox,
 }
 
+/// A nonce for the AEADs whose 192-bit nonce is long enough to be drawn at
+/// random (as libsodium's examples do with `randombytes_buf`): after 2^64
+/// messages under one key, a repeat has a probability near 2^-64.
+macro_rules! random_nonce {
+    ($($t:ident),+) => {$(
+        impl $t {
+            /// A fresh nonce from the operating system's random number
+            /// generator.
+            ///
+            /// ```
+            #[doc = concat!("use simdcrypt::aead::", stringify!($t), ";")]
+            ///
+            #[doc = concat!("let aead = ", stringify!($t), "::new(&[0x42; 32]);")]
+            #[doc = concat!("let nonce = ", stringify!($t), "::generate_nonce()?;")]
+            #[doc = concat!("assert_ne!(nonce, ", stringify!($t), "::generate_nonce()?);")]
+            /// let sealed = aead.encrypt(&nonce, &[], b"secret");
+            /// assert_eq!(aead.decrypt(&nonce, &[], &sealed)?, b"secret");
+            /// # Ok::<(), simdcrypt::Error>(())
+            /// ```
+            ///
+            /// # Errors
+            ///
+            /// [`Error::Random`] when the operating system gives none.
+            pub fn generate_nonce() -> Result<[u8; XNONCE_LEN], Error> {
+                let mut nonce = [0u8; XNONCE_LEN];
+                getrandom::fill(&mut nonce).map_err(|e| Error::Random(e.to_string()))?;
+                Ok(nonce)
+            }
+        }
+    )+};
+}
+
+random_nonce!(XChaCha20Poly1305, XSalsa20Poly1305);
+
 /// Refuses a message longer than [`P_MAX`], which would run ChaCha20's
 /// counter past its last block; checked before anything is written.
 fn check_len(_aad: &[u8], len: usize) -> Result<(), Error> {
