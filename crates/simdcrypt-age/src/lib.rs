@@ -25,6 +25,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod armor;
 mod bech32;
@@ -35,6 +36,7 @@ pub mod keys;
 pub mod pq;
 pub mod scrypt;
 pub mod stream;
+#[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
 pub mod x25519;
 

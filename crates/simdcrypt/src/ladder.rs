@@ -284,6 +284,7 @@ impl Ladder {
     /// the official vectors, against the specification's own functions,
     /// and in round trips (see [`crate::kit`]).
     #[cfg(feature = "kit")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "kit")))]
     pub fn check(&self, report: &mut crate::kit::Report) {
         (self.checks)(report);
     }

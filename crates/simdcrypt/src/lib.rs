@@ -25,6 +25,7 @@
 //! instruction sets the dispatchers use (see [`cpu`]).
 
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aead;
 pub mod chacha20;
@@ -35,6 +36,7 @@ pub mod hash;
 pub mod hmac;
 pub mod kdf;
 #[cfg(feature = "kit")]
+#[cfg_attr(docsrs, doc(cfg(feature = "kit")))]
 pub mod kit;
 pub mod ladder;
 pub mod poly1305;
@@ -46,6 +48,7 @@ pub mod salsa20;
 mod simd;
 mod stream;
 #[cfg(feature = "hazmat")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod timer;
 mod vertical;
 mod xor;

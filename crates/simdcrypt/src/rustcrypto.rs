@@ -127,16 +127,19 @@ fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
 macro_rules! stream_cipher_traits {
     ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, $what:literal) => {
         #[doc = concat!("The key size of ", $what, ".")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl<$($generics)*> KeySizeUser for $ty {
             type KeySize = $key;
         }
 
         #[doc = concat!("The nonce size of ", $what, ".")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl<$($generics)*> IvSizeUser for $ty {
             type IvSize = $iv;
         }
 
         /// The inherent `new`: at byte 0, on the fastest rung.
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl<$($generics)*> KeyIvInit for $ty {
             fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
                 <$ty>::new(key.into(), iv.into())
@@ -145,6 +148,7 @@ macro_rules! stream_cipher_traits {
 
         /// The keystream through [`KeyStream`]; requests past the end of
         /// the keystream are refused, never wrapped.
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl<$($generics)*> StreamCipher for $ty {
             fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
                 check_remaining(self, data_len)
@@ -177,6 +181,7 @@ macro_rules! stream_cipher_traits {
         }
 
         /// Byte positions: [`KeyStream::position`] and [`KeyStream::seek`].
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl<$($generics)*> StreamCipherSeek for $ty {
             fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
                 current_pos(KeyStream::position(self))

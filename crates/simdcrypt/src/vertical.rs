@@ -82,7 +82,7 @@ impl Counter {
 /// stored to the output), and steps `*block` by `W`; returns the bytes left
 /// (fewer than `W - 1` blocks).
 ///
-/// [`InOut`]: crate::xor::InOut `counter` must have `word = $word`; whether it is `wide` is read
+/// `counter` must have `word = $word`; whether it is `wide` is read
 /// at run time, once per batch.
 ///
 /// Two forms: `fn name("features") on zmm|ymm|xmm, ...` for the 16-, 8- and
@@ -98,6 +98,8 @@ impl Counter {
 /// the scalar units to do while the vector units compute the keystream
 /// (the stitched AEAD kernels run Poly1305 there). Without it the function
 /// is exactly as before.
+///
+/// [`InOut`]: crate::xor::InOut
 macro_rules! vertical_batches {
     (
         $(#[$attr:meta])* fn $name:ident($feature:literal) on ymm,

@@ -43,22 +43,26 @@ fn inout<'a>(buffer: InOutBuf<'a, 'a, u8>) -> InOut<'a> {
 /// at `$position`.
 macro_rules! aead_traits {
     ($t:ident, $nonce:ty, $position:expr) => {
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl KeySizeUser for $t {
             type KeySize = U32;
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl KeyInit for $t {
             fn new(key: &Key<Self>) -> Self {
                 $t::new(&(*key).into())
             }
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl AeadCore for $t {
             type NonceSize = $nonce;
             type TagSize = U16;
             const TAG_POSITION: TagPosition = $position;
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl AeadInOut for $t {
             fn encrypt_inout_detached(
                 &self,

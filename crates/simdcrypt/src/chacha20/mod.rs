@@ -39,6 +39,7 @@ pub(crate) mod checks;
 mod ladder;
 pub(crate) use ladder::LADDER;
 #[cfg(feature = "hazmat")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod reference;
 // Without `hazmat` the reference rung runs, and the specification's
 // other functions (for the tests and `verify`) are unused.

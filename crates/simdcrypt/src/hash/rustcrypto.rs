@@ -24,34 +24,41 @@ use super::{Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 /// `$Output` bytes (as `typenum` sizes), on its inherent methods.
 macro_rules! digest_traits {
     ($($Hash:ty: block $Block:ty, output $Output:ty;)+) => {$(
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl HashMarker for $Hash {}
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl OutputSizeUser for $Hash {
             type OutputSize = $Output;
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl BlockSizeUser for $Hash {
             type BlockSize = $Block;
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl Update for $Hash {
             fn update(&mut self, data: &[u8]) {
                 <$Hash>::update(self, data);
             }
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl FixedOutput for $Hash {
             fn finalize_into(self, out: &mut Output<Self>) {
                 out.copy_from_slice(&<$Hash>::finalize(self));
             }
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl Reset for $Hash {
             fn reset(&mut self) {
                 <$Hash>::reset(self);
             }
         }
 
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl FixedOutputReset for $Hash {
             fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
                 out.copy_from_slice(&<$Hash>::finalize_reset(self));

@@ -29,6 +29,7 @@
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
 #[cfg(feature = "hazmat")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod reference;
 // Without `hazmat` the reference rung runs, and the specification's
 // other functions (for the tests and `verify`) are unused.

@@ -15,7 +15,7 @@
 //! this once for this rung and for `avx512` (four blocks in zmm).
 //!
 //! The first block's rounds and the steps are one `asm!` per two rounds
-//! ([`two_rounds!`]), a vector instruction after every two scalar ones,
+//! (`two_rounds!`), a vector instruction after every two scalar ones,
 //! as OpenSSL's `sha512_block_data_order_avx2` interleaves them (it too
 //! schedules a pair of blocks during the first one's rounds, and nothing
 //! across pairs). Written in Rust, the compiler gathers the steps in runs
@@ -298,7 +298,7 @@ const ROW: usize = size_of::<__m256i>();
 const GROUP: usize = 8 * ROW;
 
 /// Sixteen rounds of the first block with the eight steps that make the
-/// next group's K + W, in [`two_rounds!`]; the rounds renamed as in
+/// next group's K + W, in `two_rounds!`; the rounds renamed as in
 /// [`super::scalar::sixteen_rounds!`].
 macro_rules! first_block_group {
     ($v:ident, $x:ident, $buffer:ident, $group:ident) => {{

@@ -34,6 +34,7 @@ fn check_lanes(len: usize, r: u32, lanes: Option<usize>) -> Result<(), Error> {
 ///
 /// [`Error::ImplUnavailable`] when the CPU lacks the rung,
 /// [`Error::KdfParameter`] for other lengths or lane counts.
+#[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub fn block_mix(
     imp: Impl,
     r: u32,
@@ -83,6 +84,7 @@ pub fn block_mix(
 /// # Errors
 ///
 /// As [`scrypt`]; [`Error::KdfParameter`] when `b` is not whole lanes.
+#[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Error> {
     let imp = imp.require()?;
     check_lanes(b.len(), r, None)?;
