@@ -37,6 +37,20 @@ pub enum Command {
     Decrypt(DecryptArgs),
     /// Make an age identity (X25519, or ML-KEM-768 + X25519 with --pq)
     Keygen(KeygenArgs),
+    /// Print a shell's completion script on standard output
+    ///
+    /// Save it where the shell looks for completions: for bash,
+    /// ~/.local/share/bash-completion/completions/simdcrypt; for fish,
+    /// ~/.config/fish/completions/simdcrypt.fish; for zsh, a file _simdcrypt
+    /// in a directory of $fpath.
+    Completions(CompletionsArgs),
+    /// Write the manual pages: simdcrypt.1 and one per subcommand
+    ///
+    /// simdcrypt-stream.1, simdcrypt-hash.1, ...: each is written whole or
+    /// not at all, and none is written if one exists, unless --force.
+    /// `man -l simdcrypt.1` reads a page in place; in a man1 directory of
+    /// the manual path (~/.local/share/man/man1) `man simdcrypt` finds it.
+    Man(ManArgs),
 }
 
 /// `simdcrypt stream`.
@@ -350,6 +364,26 @@ pub struct KeygenArgs {
     /// With -y: the identity file (default: standard input).
     #[arg(value_name = "INPUT", requires = "convert")]
     pub input: Option<PathBuf>,
+}
+
+/// `simdcrypt completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// `simdcrypt man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write the pages in DIR, which must exist.
+    #[arg(short = 'o', long = "out-dir", value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+
+    /// Replace existing pages.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The command line, with the names of the library's table of ladders in

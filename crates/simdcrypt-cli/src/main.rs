@@ -2,7 +2,8 @@
 //! (`stream`), file digests as coreutils' `sha256sum` (`hash`), age files
 //! (`encrypt`, `decrypt`, `keygen`), self-checks
 //! of every rung (`verify`), measurements (`bench`) and what this CPU runs
-//! (`info`).
+//! (`info`), and the tool's own completion scripts (`completions`) and
+//! manual pages (`man`).
 
 // `unsafe` is denied everywhere but in `stdio_guard`, whose constructor
 // must run before the Rust runtime starts.
@@ -22,6 +23,7 @@ mod io;
 mod key;
 mod keygen;
 mod output;
+mod package;
 mod signals;
 #[cfg(target_os = "linux")]
 mod stdio_guard;
@@ -62,8 +64,11 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     // A cap nobody can parse makes the library fall back to scalar code;
-    // the tool says so instead of running slowly in silence.
-    simdcrypt::cpu::max_isa()?;
+    // the tool says so instead of running slowly in silence (except where
+    // no primitive runs: installing completions or pages).
+    if !matches!(cli.command, Command::Completions(_) | Command::Man(_)) {
+        simdcrypt::cpu::max_isa()?;
+    }
     match cli.command {
         Command::Stream(args) => stream::run(&args),
         Command::Verify(args) => verify::run(&args),
@@ -73,5 +78,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Encrypt(args) => age::encrypt(&args),
         Command::Decrypt(args) => age::decrypt(&args),
         Command::Keygen(args) => keygen::run(&args),
+        Command::Completions(args) => package::completions(&args),
+        Command::Man(args) => package::man(&args),
     }
 }
