@@ -19,13 +19,26 @@
 //! Everything that can be checked before the work starts is checked when
 //! the output is opened, so a command refuses an existing file or a missing
 //! directory before it asks for a passphrase or reads its input.
+//!
+//! Unnamed files are Linux's (`O_TMPFILE` and `/proc`); other Unix systems
+//! always use a temporary name. Off Unix (Windows) a file is still built
+//! under a hidden temporary name and renamed into place when whole, but
+//! modes and owners are Unix's: a new file, a secret key file included,
+//! gets the permissions its directory gives (on Windows, the ACL it
+//! inherits), a replaced file's do not carry over, and nothing is a block
+//! device.
 
-use std::fs::{self, File, Metadata, Permissions};
+#[cfg(unix)]
+use std::fs::Permissions;
+use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
+#[cfg(target_os = "linux")]
 use std::os::fd::AsRawFd;
+#[cfg(unix)]
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+#[cfg(target_os = "linux")]
 use rustix::fs::{AtFlags, CWD, Mode, OFlags};
 use tempfile::TempPath;
 
@@ -35,10 +48,11 @@ use crate::signals::with_staged;
 /// Symbolic links followed before giving up, as the kernel's `ELOOP`.
 const MAX_LINKS: usize = 40;
 
-/// The mode of a new file before the umask.
+/// The mode of a new file before the umask (Unix only).
 const NEW_FILE_MODE: u32 = 0o666;
 
-/// The mode of a file holding a secret key, whatever the umask.
+/// The mode of a file holding a secret key, whatever the umask (Unix
+/// only).
 const SECRET_FILE_MODE: u32 = 0o600;
 
 /// What the output will hold, which decides where it may go and with what
@@ -85,6 +99,7 @@ pub struct Staged {
 /// How a file under construction is named.
 enum StagedName {
     /// Not at all (`O_TMPFILE`): linked into place at the end.
+    #[cfg(target_os = "linux")]
     Unnamed,
     /// A hidden temporary name, listed for the signal handler, removed on
     /// drop.
@@ -152,7 +167,7 @@ impl Output {
                     path: path.to_path_buf(),
                 });
             }
-            Some(meta) if meta.is_file() || meta.file_type().is_block_device() => {
+            Some(meta) if meta.is_file() || is_block_device(&meta) => {
                 if !force {
                     return Err(CliError::OutputExists {
                         path: path.to_path_buf(),
@@ -280,7 +295,11 @@ impl Staged {
         let file = file
             .into_inner()
             .map_err(|e| CliError::write(Some(&shown), e.into_error()))?;
+        // Off Linux a file is only ever placed by its name: closed first.
+        #[cfg(not(target_os = "linux"))]
+        drop(file);
         let placed = with_staged(|_| match &name {
+            #[cfg(target_os = "linux")]
             StagedName::Unnamed => link_into_place(&file, &target, force),
             StagedName::Temporary(Listed(Some(temp))) => {
                 if force {
@@ -326,10 +345,22 @@ fn resolve(path: &Path) -> Result<Resolved, CliError> {
             _ => return Ok(Resolved::Path(current)),
         }
     }
-    Err(CliError::write(
-        Some(path),
-        io::Error::from_raw_os_error(libc::ELOOP),
-    ))
+    #[cfg(unix)]
+    let too_many = io::Error::from_raw_os_error(libc::ELOOP);
+    #[cfg(not(unix))]
+    let too_many = io::Error::other("too many levels of symbolic links");
+    Err(CliError::write(Some(path), too_many))
+}
+
+/// Whether `meta` is a block device's (never off Unix).
+fn is_block_device(meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    return meta.file_type().is_block_device();
+    #[cfg(not(unix))]
+    return {
+        let _ = meta;
+        false
+    };
 }
 
 /// The descriptor a path names, if it is one of ours: `/dev/stdout`,
@@ -349,10 +380,11 @@ fn descriptor_number(path: &Path) -> Option<u32> {
 }
 
 /// Creates the file under construction in `dir` with `mode` (before the
-/// umask): unnamed where the filesystem and `/proc` allow, else under a
-/// listed temporary name.
+/// umask; ignored off Unix): unnamed where the system, the filesystem and
+/// `/proc` allow, else under a listed temporary name.
 fn stage(dir: &Path, mode: u32) -> io::Result<(File, StagedName)> {
     with_staged(|list| {
+        #[cfg(target_os = "linux")]
         if unnamed_files_wanted() {
             let unnamed = rustix::fs::open(
                 dir,
@@ -363,11 +395,13 @@ fn stage(dir: &Path, mode: u32) -> io::Result<(File, StagedName)> {
                 return Ok((File::from(fd), StagedName::Unnamed));
             }
         }
-        let named = tempfile::Builder::new()
-            .prefix(".simdcrypt-")
-            .suffix(".tmp")
-            .permissions(Permissions::from_mode(mode))
-            .tempfile_in(dir)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".simdcrypt-").suffix(".tmp");
+        #[cfg(unix)]
+        builder.permissions(Permissions::from_mode(mode));
+        #[cfg(not(unix))]
+        let _ = mode;
+        let named = builder.tempfile_in(dir)?;
         let (file, temp) = named.into_parts();
         list.add(&temp);
         Ok((file, StagedName::Temporary(Listed(Some(temp)))))
@@ -377,6 +411,7 @@ fn stage(dir: &Path, mode: u32) -> io::Result<(File, StagedName)> {
 /// Whether to try `O_TMPFILE`: it needs `/proc` to be linked into place.
 /// `SIMDCRYPT_NO_TMPFILE=1` turns it off, so the tests can run the named
 /// fallback that filesystems without it get.
+#[cfg(target_os = "linux")]
 fn unnamed_files_wanted() -> bool {
     std::env::var_os("SIMDCRYPT_NO_TMPFILE").is_none_or(|v| v != "1")
         && Path::new("/proc/self/fd").is_dir()
@@ -386,6 +421,7 @@ fn unnamed_files_wanted() -> bool {
 /// replaced (failing if the name exists), else under a temporary name
 /// renamed over the target. Called with the signal list locked, so the
 /// temporary name cannot outlive a signal.
+#[cfg(target_os = "linux")]
 fn link_into_place(file: &File, target: &Path, force: bool) -> io::Result<()> {
     let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
     let link = |name: &Path| {
@@ -409,12 +445,18 @@ fn link_into_place(file: &File, target: &Path, force: bool) -> io::Result<()> {
 
 /// Gives the file that replaces `old` its owner (where the process may)
 /// and, unless it holds a secret key, its permission bits.
+#[cfg(unix)]
 fn keep_owner_and_mode(file: &File, old: &Metadata, content: Content) {
     let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
     if content != Content::Secret {
         let _ = file.set_permissions(Permissions::from_mode(old.mode() & 0o777));
     }
 }
+
+/// Off Unix the new file keeps what its directory gives it (see the
+/// module's documentation).
+#[cfg(not(unix))]
+fn keep_owner_and_mode(_file: &File, _old: &Metadata, _content: Content) {}
 
 impl Write for Output {
     /// Plain `io::Write`, for the age pipeline: errors keep their kind and

@@ -5,7 +5,7 @@
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::engine::{self, Job, Outcome};
 use super::format::{LineParser, hex_matches, push_name, quotef, strerror};
@@ -277,7 +277,7 @@ fn path_of(name: &[u8]) -> PathBuf {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        Path::new(OsStr::from_bytes(name)).to_path_buf()
+        PathBuf::from(OsStr::from_bytes(name))
     }
     #[cfg(not(unix))]
     {
