@@ -211,8 +211,12 @@ macro_rules! vertical_batches {
             // The batches go through raw pointers; `data` is used again
             // only after the last of them, to return the rest.
             let (src, dst, _) = data.reborrow().into_raw();
+            let prefetch = len > $crate::vertical::PREFETCH_FROM;
             let mut done = 0;
             while len - done > (LANES - 1) * BLOCK_LEN {
+                if prefetch {
+                    $crate::vertical::prefetch_next(src, dst, done + LANES * BLOCK_LEN, LANES * BLOCK_LEN, len);
+                }
                 // Lane `j` is block `counter + j`; a wide counter's carry
                 // into its high word included, a narrow one's next word
                 // left alone.
@@ -263,6 +267,29 @@ macro_rules! vertical_batches {
     };
 }
 pub(crate) use vertical_batches;
+
+/// From this many bytes on, each batch asks for the next batch's input
+/// and output lines ([`prefetch_next`]): on an AVX-512 Xeon, one-shot
+/// ChaCha20 of 1 MiB out of place took 156 µs instead of 162 (in place 154
+/// instead of 155; `avx2` unchanged); 16 KiB, which stays in L1, lost 2 %
+/// to the prefetches, so short inputs go without.
+pub(crate) const PREFETCH_FROM: usize = 64 << 10;
+
+/// Prefetches `bytes` of the input at `src + at` (for reading) and of the
+/// output at `dst + at` (for writing), as far as `len`: what the next batch
+/// reads and writes, so that its lines are on their way while this batch's
+/// rounds run.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse")]
+pub(crate) fn prefetch_next(src: *const u8, dst: *mut u8, at: usize, bytes: usize, len: usize) {
+    use core::arch::x86_64::{_MM_HINT_ET0, _MM_HINT_T0, _mm_prefetch};
+    for line in (at..(at + bytes).min(len)).step_by(64) {
+        // A prefetch never faults; the addresses stay within the buffers.
+        _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(line).cast());
+        _mm_prefetch::<_MM_HINT_ET0>(dst.wrapping_add(line).cast_const().cast());
+    }
+}
 
 /// Generates `unsafe fn $name(src, dst, len, block: [$v; 64 / size_of::<$v>()])`:
 /// `dst[i] = src[i] ^ keystream[i]` for the first `len <= 64` bytes of a
