@@ -11,7 +11,9 @@
 //! a 32-bit counter never carries into the word after it.
 //!
 //! [`vertical_batches!`] generates, for one register width, the function
-//! that runs batches of `W` blocks and XORs them straight into the data.
+//! that runs batches of `W` blocks and XORs them from the registers into
+//! the data: each register's worth loaded from the input, XORed, stored to
+//! the output (the same buffer in place).
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
@@ -269,16 +271,14 @@ macro_rules! vertical_batches {
 pub(crate) use vertical_batches;
 
 /// From this many bytes on, each batch asks for the next batch's input
-/// and output lines ([`prefetch_next`]): on an AVX-512 Xeon, one-shot
-/// ChaCha20 of 1 MiB out of place took 156 µs instead of 162 (in place 154
-/// instead of 155; `avx2` unchanged); 16 KiB, which stays in L1, lost 2 %
-/// to the prefetches, so short inputs go without.
+/// and output lines ([`prefetch_next`]): a few per cent at 1 MiB on an
+/// AVX-512 Xeon, a loss in L1 (bench/NOTES.md, "vertical-prefetch").
 pub(crate) const PREFETCH_FROM: usize = 64 << 10;
 
-/// Prefetches `bytes` of the input at `src + at` (for reading) and of the
-/// output at `dst + at` (for writing), as far as `len`: what the next batch
-/// reads and writes, so that its lines are on their way while this batch's
-/// rounds run.
+/// Prefetches `bytes` of the input at `src + at` and of the output at
+/// `dst + at`, as far as `len`: what the next batch reads and writes, so
+/// that its lines are on their way while this batch's rounds run. (The
+/// output's write hint is `prefetcht0` too without `prfchw`.)
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "sse")]

@@ -1,6 +1,7 @@
 //! AVX2, 8 blocks vertical in ymm registers (register `i` holds word `i` of
-//! 8 consecutive blocks), transposed on output and XORed straight into the
-//! data; `vpshufb` rotates by 16 and 8 bits, shifts and an or by 12 and 7.
+//! 8 consecutive blocks), transposed on output and XORed from the input into
+//! the output; `vpshufb` rotates by 16 and 8 bits, shifts and an or by 12
+//! and 7.
 //!
 //! What does not fill 8 blocks (1–7 blocks) takes the horizontal form:
 //! pairs of blocks in ymm registers (one block per 128-bit lane), an odd

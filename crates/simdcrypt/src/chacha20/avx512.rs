@@ -1,6 +1,6 @@
 //! AVX-512F, 16 blocks vertical in zmm registers (register `i` holds word
 //! `i` of 16 consecutive blocks), `vprold` rotates, transposed on output
-//! (16×16 words) and XORed straight into the data.
+//! (16×16 words) and XORed from the input into the output.
 //!
 //! What does not fill 16 blocks is handed down to the `avx512vl` forms: at
 //! most one batch of 8 in ymm, one of 4 in xmm, then 1–3 blocks horizontal.

@@ -1,6 +1,7 @@
 //! AVX2, 8 blocks vertical, transposed on output: register `i` holds word `i`
 //! of 8 consecutive blocks, rotates are shift/shift/or, and the keystream is
-//! XORed straight from the registers into the data.
+//! XORed from the registers, the input read and the output written in one
+//! pass.
 //!
 //! Inputs that do not fill 8 blocks take one 4-block batch in xmm registers
 //! (VEX-encoded, the same shift/or rotates), and the last 0–3 blocks go to

@@ -1,5 +1,5 @@
 //! AVX-512F/VL, 16 blocks vertical in zmm registers, `vprold` rotates,
-//! transposed on output (16×16 words) and XORed straight into the data.
+//! transposed on output (16×16 words) and XORed from the input into the output.
 //!
 //! Inputs that do not fill 16 blocks take one 8-block batch in ymm and one
 //! 4-block batch in xmm registers (AVX-512VL forms, `vprold` still), and the
