@@ -28,11 +28,14 @@
 use std::fmt;
 use std::io::{BufReader, Read};
 
+use simdcrypt::aead::ChaCha20Poly1305;
 use simdcrypt::hash::Sha256;
+use simdcrypt::kdf::hkdf_sha256;
 
 use crate::armor::ArmoredReader;
 use crate::keys::AnyIdentity;
-use crate::{Decryptor, Error, Identity, Threads, scrypt};
+use crate::stream::{CHUNK_LEN, NONCE_LEN, SEALED_CHUNK_LEN};
+use crate::{Decryptor, Error, FileKey, Identity, Threads, scrypt};
 
 /// Every vector file of the testkit as `(file name, contents)`, sorted by
 /// name.
@@ -368,4 +371,62 @@ fn sha256_hex(hex: &str) -> Option<[u8; 32]> {
         *byte = u8::from_str_radix(pair, 16).ok()?;
     }
     Some(out)
+}
+
+// The payload as c2sp.org/age's "Payload" section describes it, written
+// out chunk by chunk: what the STREAM pipeline is checked against.
+
+/// The payload key (c2sp.org/age, "Payload").
+fn payload_aead(file_key: &FileKey, nonce: &[u8]) -> Option<ChaCha20Poly1305> {
+    let mut key = [0u8; 32];
+    hkdf_sha256(nonce, file_key.expose(), b"payload", &mut key).ok()?;
+    Some(ChaCha20Poly1305::new(&key))
+}
+
+/// The nonce of chunk `counter`, the last one flagged.
+fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
+    let mut n = [0u8; 12];
+    n[3..11].copy_from_slice(&counter.to_be_bytes());
+    n[11] = u8::from(last);
+    n
+}
+
+/// The payload sealed as the specification says: the nonce, then the
+/// chunks, the last one flagged (a single empty one for no plaintext).
+pub fn reference_seal(file_key: &FileKey, nonce: [u8; NONCE_LEN], plain: &[u8]) -> Option<Vec<u8>> {
+    let aead = payload_aead(file_key, &nonce)?;
+    let mut out = nonce.to_vec();
+    let mut chunks: Vec<&[u8]> = plain.chunks(CHUNK_LEN).collect();
+    if chunks.is_empty() {
+        chunks.push(&[]);
+    }
+    let last = chunks.len() - 1;
+    for (i, chunk) in chunks.into_iter().enumerate() {
+        out.extend(aead.encrypt(&chunk_nonce(i as u64, i == last), &[], chunk));
+    }
+    Some(out)
+}
+
+/// The payload opened as the specification says, chunk by chunk; `None`
+/// for anything it refuses.
+pub fn reference_open(file_key: &FileKey, payload: &[u8]) -> Option<Vec<u8>> {
+    let (nonce, mut rest) = payload.split_at_checked(NONCE_LEN)?;
+    let aead = payload_aead(file_key, nonce)?;
+    let mut out = Vec::new();
+    for counter in 0u64.. {
+        let take = rest.len().min(SEALED_CHUNK_LEN);
+        let last = take == rest.len();
+        let plain = aead
+            .decrypt(&chunk_nonce(counter, last), &[], &rest[..take])
+            .ok()?;
+        if last && plain.is_empty() && counter > 0 {
+            return None;
+        }
+        out.extend_from_slice(&plain);
+        rest = &rest[take..];
+        if last {
+            return Some(out);
+        }
+    }
+    None
 }

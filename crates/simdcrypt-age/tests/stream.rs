@@ -6,9 +6,8 @@
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
 
-use simdcrypt::aead::ChaCha20Poly1305;
-use simdcrypt::kdf::hkdf_sha256;
 use simdcrypt_age::stream::{self, CHUNK_LEN, SEALED_CHUNK_LEN};
+use simdcrypt_age::testkit::reference_open;
 use simdcrypt_age::{
     Decryptor, Encryptor, Error, FileKey, Identity, Recipient, Threads, pq, scrypt, x25519,
 };
@@ -26,32 +25,6 @@ fn data(len: usize, seed: u64) -> Vec<u8> {
             x as u8
         })
         .collect()
-}
-
-/// The payload as the specification describes it, one chunk after another.
-fn reference_open(file_key: &FileKey, payload: &[u8]) -> Option<Vec<u8>> {
-    let (nonce, mut rest) = payload.split_at_checked(16)?;
-    let mut key = [0u8; 32];
-    hkdf_sha256(nonce, file_key.expose(), b"payload", &mut key).ok()?;
-    let aead = ChaCha20Poly1305::new(&key);
-    let mut out = Vec::new();
-    for counter in 0u64.. {
-        let take = rest.len().min(SEALED_CHUNK_LEN);
-        let last = take == rest.len();
-        let mut n = [0u8; 12];
-        n[3..11].copy_from_slice(&counter.to_be_bytes());
-        n[11] = u8::from(last);
-        let plain = aead.decrypt(&n, &[], &rest[..take]).ok()?;
-        if last && plain.is_empty() && counter > 0 {
-            return None;
-        }
-        out.extend_from_slice(&plain);
-        rest = &rest[take..];
-        if last {
-            return Some(out);
-        }
-    }
-    None
 }
 
 /// A reader that gives at most `step` bytes a call, and sometimes none of

@@ -8,9 +8,7 @@
 
 use std::num::NonZeroUsize;
 
-use simdcrypt::aead::ChaCha20Poly1305;
-use simdcrypt::kdf::hkdf_sha256;
-use simdcrypt_age::stream::{self, CHUNK_LEN, NONCE_LEN, SEALED_CHUNK_LEN};
+use simdcrypt_age::stream::{self, CHUNK_LEN};
 use simdcrypt_age::{Decryptor, Encryptor, FileKey, Threads, testkit, x25519};
 
 use simdcrypt::kit::{Composed, Outcome, Report, Rng, Tally};
@@ -73,62 +71,8 @@ fn lengths(rng: &mut Rng) -> Vec<usize> {
     lengths
 }
 
-/// The payload key and the nonce of chunk `counter` (c2sp.org/age,
-/// "Payload").
-fn payload_aead(file_key: &FileKey, nonce: &[u8]) -> Option<ChaCha20Poly1305> {
-    let mut key = [0u8; 32];
-    hkdf_sha256(nonce, file_key.expose(), b"payload", &mut key).ok()?;
-    Some(ChaCha20Poly1305::new(&key))
-}
-
-fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
-    let mut n = [0u8; 12];
-    n[3..11].copy_from_slice(&counter.to_be_bytes());
-    n[11] = u8::from(last);
-    n
-}
-
-/// The payload sealed as the specification says: the nonce, then the
-/// chunks, the last one flagged (a single empty one for no plaintext).
-fn reference_seal(file_key: &FileKey, nonce: [u8; NONCE_LEN], plain: &[u8]) -> Option<Vec<u8>> {
-    let aead = payload_aead(file_key, &nonce)?;
-    let mut out = nonce.to_vec();
-    let mut chunks: Vec<&[u8]> = plain.chunks(CHUNK_LEN).collect();
-    if chunks.is_empty() {
-        chunks.push(&[]);
-    }
-    let last = chunks.len() - 1;
-    for (i, chunk) in chunks.into_iter().enumerate() {
-        out.extend(aead.encrypt(&chunk_nonce(i as u64, i == last), &[], chunk));
-    }
-    Some(out)
-}
-
-/// The payload opened as the specification says, chunk by chunk; `None`
-/// for anything it refuses.
-fn reference_open(file_key: &FileKey, payload: &[u8]) -> Option<Vec<u8>> {
-    let (nonce, mut rest) = payload.split_at_checked(NONCE_LEN)?;
-    let aead = payload_aead(file_key, nonce)?;
-    let mut out = Vec::new();
-    for counter in 0u64.. {
-        let take = rest.len().min(SEALED_CHUNK_LEN);
-        let last = take == rest.len();
-        let plain = aead
-            .decrypt(&chunk_nonce(counter, last), &[], &rest[..take])
-            .ok()?;
-        if last && plain.is_empty() && counter > 0 {
-            return None;
-        }
-        out.extend_from_slice(&plain);
-        rest = &rest[take..];
-        if last {
-            return Some(out);
-        }
-    }
-    None
-}
-
-/// `stream::encrypt` opened by [`reference_open`], and [`reference_seal`]
+/// `stream::encrypt` opened by [`testkit::reference_open`], and
+/// [`testkit::reference_seal`]
 /// opened by `stream::decrypt`, at each of [`THREADS`], for random file
 /// keys and the lengths of [`lengths`].
 fn payload_cross_check(rng: &mut Rng) -> Tally {
@@ -141,13 +85,13 @@ fn payload_cross_check(rng: &mut Rng) -> Tally {
             let mut sealed = Vec::new();
             let ok = stream::encrypt(&file_key, &plain[..], &mut sealed, threads(n))
                 .is_ok_and(|written| written == len as u64)
-                && reference_open(&file_key, &sealed).is_some_and(|open| open == plain);
+                && testkit::reference_open(&file_key, &sealed).is_some_and(|open| open == plain);
             t.check(ok, || {
                 format!("{len} bytes sealed on {n} threads, opened by the specification")
             });
 
             let mut opened = Vec::new();
-            let ok = reference_seal(&file_key, nonce, &plain).is_some_and(|sealed| {
+            let ok = testkit::reference_seal(&file_key, nonce, &plain).is_some_and(|sealed| {
                 stream::decrypt(&file_key, &sealed[..], &mut opened, threads(n))
                     .is_ok_and(|read| read == len as u64)
             }) && opened == plain;
