@@ -44,7 +44,7 @@ pub enum Error {
         /// The primitive, e.g. `salsa20`.
         primitive: &'static str,
         /// The number of the last block of keystream.
-        last_block: u64,
+        last_block: u128,
     },
     /// The operating system's random number generator gave nothing.
     #[error("the operating system's random number generator failed: {0}")]
@@ -175,5 +175,29 @@ pub enum Error {
         what: &'static str,
         /// The bytes needed.
         bytes: u128,
+    },
+    /// A block mode without padding was given a length that is not a
+    /// whole number of blocks.
+    #[error("{primitive} input is {len} bytes: expected a multiple of the {block_len}-byte block")]
+    NotWholeBlocks {
+        /// The block cipher, e.g. `aes-128`.
+        primitive: &'static str,
+        /// The length given (or left over), in bytes.
+        len: usize,
+        /// The block length, in bytes.
+        block_len: usize,
+    },
+    /// Decryption with PKCS#7 padding found no valid padding at the end:
+    /// the ciphertext, the key or the IV is wrong. Which byte was wrong is
+    /// not said, on purpose (no padding oracle).
+    #[error("bad decrypt: the padding is not valid (wrong key, IV or ciphertext)")]
+    BadPadding,
+    /// An output buffer has no room for what the call writes.
+    #[error("output buffer is {got} bytes: {need} are needed")]
+    OutputTooShort {
+        /// The bytes the call writes.
+        need: usize,
+        /// The buffer's length.
+        got: usize,
     },
 }

@@ -28,6 +28,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod aead;
+pub mod aes;
+pub mod block;
 pub mod chacha20;
 pub mod cpu;
 pub mod dynamic;

@@ -1,7 +1,8 @@
 //! What every counter-mode stream cipher shares: the public [`KeyStream`]
 //! trait, and behind it a byte position in a keystream of a fixed number of
-//! 64-byte blocks, resumable at any byte, that refuses to run past the last
-//! block.
+//! blocks (64 bytes for Salsa20 and ChaCha20, a block cipher's block for a
+//! mode such as CTR), resumable at any byte, that refuses to run past the
+//! last block.
 
 use crate::Error;
 use crate::xor::{InOut, Parts};
@@ -122,22 +123,24 @@ pub(crate) fn apply<'a, C: KeyStream + ?Sized>(
     }
 }
 
-/// A keystream generator addressed by 64-byte block number: what a rung
-/// computes, below the byte position.
+/// A keystream generator addressed by block number: what a rung computes,
+/// below the byte position.
 pub(crate) trait BlockKeystream {
     /// The primitive's name, for errors.
     const PRIMITIVE: &'static str;
+    /// The keystream block length in bytes.
+    const BLOCK_LEN: usize;
     /// The last block number the counter can address.
-    const LAST_BLOCK: u64;
+    const LAST_BLOCK: u128;
 
     /// XORs keystream into `data`, whose first byte is the first byte of
     /// block `counter`. `data` may end inside a block; the caller guarantees
     /// every byte lies at or before the end of block [`Self::LAST_BLOCK`].
-    fn xor_blocks(&self, counter: u64, data: InOut<'_>);
+    fn xor_blocks(&self, counter: u128, data: InOut<'_>);
 
     /// XORs the keystream bytes `offset..offset + data.len()` of block
-    /// `counter` into `data` (`offset + data.len() <= 64`).
-    fn xor_partial_block(&self, counter: u64, offset: usize, data: InOut<'_>);
+    /// `counter` into `data` (`offset + data.len() <= BLOCK_LEN`).
+    fn xor_partial_block(&self, counter: u128, offset: usize, data: InOut<'_>);
 }
 
 /// A byte position in a keystream of `LAST_BLOCK + 1` blocks.
@@ -145,10 +148,15 @@ pub(crate) trait BlockKeystream {
 pub(crate) struct Position(u128);
 
 impl Position {
-    /// One past the last keystream byte of `K`.
+    /// One past the last keystream byte of `K`; a keystream longer than a
+    /// `u128` counts bytes (AES-CTR's 2^132) is addressed up to
+    /// `u128::MAX`.
     #[inline]
     pub(crate) fn end<K: BlockKeystream>() -> u128 {
-        (u128::from(K::LAST_BLOCK) + 1) * BLOCK_LEN as u128
+        K::LAST_BLOCK
+            .checked_add(1)
+            .and_then(|blocks| blocks.checked_mul(K::BLOCK_LEN as u128))
+            .unwrap_or(u128::MAX)
     }
 
     /// The current byte position.
@@ -168,13 +176,9 @@ impl Position {
     /// The position after `len` more bytes, if the keystream reaches it.
     #[inline]
     fn advance<K: BlockKeystream>(self, len: usize) -> Result<u128, Error> {
-        // No overflow: a position never passes the end (below 2^71), and
-        // `len` is below 2^64.
-        let end = self.0 + len as u128;
-        if end <= Self::end::<K>() {
-            Ok(end)
-        } else {
-            Err(exhausted::<K>())
+        match self.0.checked_add(len as u128) {
+            Some(end) if end <= Self::end::<K>() => Ok(end),
+            _ => Err(exhausted::<K>()),
         }
     }
 
@@ -210,9 +214,9 @@ impl Position {
             return;
         }
         // `data` is not empty and ends within the keystream, so the block
-        // number of its first byte is at most LAST_BLOCK and fits a u64.
-        let counter = (self.0 / BLOCK_LEN as u128) as u64;
-        match (self.0 % BLOCK_LEN as u128) as usize {
+        // number of its first byte is at most LAST_BLOCK.
+        let counter = self.0 / K::BLOCK_LEN as u128;
+        match (self.0 % K::BLOCK_LEN as u128) as usize {
             0 => k.xor_blocks(counter, data),
             offset => apply_from_offset(k, counter, offset, data),
         }
@@ -224,8 +228,8 @@ impl Position {
 /// that a call at a block boundary (every one-shot call) calls `xor_blocks`
 /// last and keeps nothing across it.
 #[inline(never)]
-fn apply_from_offset<K: BlockKeystream>(k: &K, counter: u64, offset: usize, data: InOut<'_>) {
-    let take = data.len().min(BLOCK_LEN - offset);
+fn apply_from_offset<K: BlockKeystream>(k: &K, counter: u128, offset: usize, data: InOut<'_>) {
+    let take = data.len().min(K::BLOCK_LEN - offset);
     let (head, rest) = data.split_at(take);
     k.xor_partial_block(counter, offset, head);
     if !rest.is_empty() {
@@ -234,17 +238,15 @@ fn apply_from_offset<K: BlockKeystream>(k: &K, counter: u64, offset: usize, data
 }
 
 /// Makes a counter-mode cipher type a [`KeyStream`], and gives it the
-/// trait's methods as inherent ones (so callers need no import) and the
-/// rung methods `with_impl`, `with_xor` and `implementation`. The type
+/// trait's methods as inherent ones (so callers need no import). The type
 /// (with its generic parameters in brackets) has fields `core`, a
-/// [`BlockKeystream`] of type `$core` with fields `imp: $imp` and
-/// `xor: Xor`, and `position`, a [`Position`].
-macro_rules! stream_cipher {
-    ([$($generics:tt)*] $ty:ty, impl = $imp:ty, core = $core:ty) => {
+/// [`BlockKeystream`] of type `$core`, and `position`, a [`Position`].
+macro_rules! keystream {
+    ([$($generics:tt)*] $ty:ty, core = $core:ty) => {
         impl<$($generics)*> $crate::KeyStream for $ty {
             #[inline]
             fn block_len(&self) -> usize {
-                $crate::stream::BLOCK_LEN
+                <$core as $crate::stream::BlockKeystream>::BLOCK_LEN
             }
 
             #[inline]
@@ -274,29 +276,6 @@ macro_rules! stream_cipher {
         }
 
         impl<$($generics)*> $ty {
-            /// The same cipher on the rung `imp`.
-            ///
-            /// # Errors
-            ///
-            /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
-            /// lacks what the rung needs.
-            pub fn with_impl(mut self, imp: $imp) -> Result<Self, Error> {
-                self.core.imp = imp.require()?;
-                Ok(self)
-            }
-
-            /// The same cipher XORing with `xor` on its single-block rungs (the
-            /// vertical rungs XOR from their registers).
-            pub fn with_xor(mut self, xor: Xor) -> Self {
-                self.core.xor = xor;
-                self
-            }
-
-            /// The rung in use.
-            pub fn implementation(&self) -> $imp {
-                self.core.imp
-            }
-
             /// The length of the keystream in bytes: [`KeyStream::keystream_len`].
             ///
             /// [`KeyStream::keystream_len`]: crate::KeyStream::keystream_len
@@ -315,7 +294,7 @@ macro_rules! stream_cipher {
             }
 
             /// Moves to byte `byte_offset` of the keystream (block
-            /// `byte_offset / 64`): [`KeyStream::seek`].
+            /// `byte_offset / block_len`): [`KeyStream::seek`].
             ///
             /// # Errors
             ///
@@ -355,6 +334,42 @@ macro_rules! stream_cipher {
             pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
                 $crate::KeyStream::xor_into(self, input, output)
             }
+        }
+    };
+}
+pub(crate) use keystream;
+
+/// The [`KeyStream`] impl and methods of a Salsa20 or ChaCha20 type (see
+/// [`keystream!`]) and its rung choice: `with_impl`, `with_xor` and
+/// `implementation`, its `core` having fields `imp: $imp` and `xor: Xor`.
+macro_rules! stream_cipher {
+    ([$($generics:tt)*] $ty:ty, impl = $imp:ty, core = $core:ty) => {
+        $crate::stream::keystream!([$($generics)*] $ty, core = $core);
+
+        impl<$($generics)*> $ty {
+            /// The same cipher on the rung `imp`.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
+            /// lacks what the rung needs.
+            pub fn with_impl(mut self, imp: $imp) -> Result<Self, Error> {
+                self.core.imp = imp.require()?;
+                Ok(self)
+            }
+
+            /// The same cipher XORing with `xor` on its single-block rungs (the
+            /// vertical rungs XOR from their registers).
+            pub fn with_xor(mut self, xor: Xor) -> Self {
+                self.core.xor = xor;
+                self
+            }
+
+            /// The rung in use.
+            pub fn implementation(&self) -> $imp {
+                self.core.imp
+            }
+
         }
     };
 }

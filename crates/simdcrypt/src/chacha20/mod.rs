@@ -433,20 +433,22 @@ impl<const N: usize> BlockKeystream for Core<N> {
         LEGACY_NONCE_LEN => "chacha20-legacy",
         _ => "xchacha20",
     };
-    const LAST_BLOCK: u64 = if N == NONCE_LEN {
-        u32::MAX as u64
+    const BLOCK_LEN: usize = BLOCK_LEN;
+    const LAST_BLOCK: u128 = if N == NONCE_LEN {
+        u32::MAX as u128
     } else {
-        u64::MAX
+        u64::MAX as u128
     };
 
+    // The counters below fit a u64: the position never passes LAST_BLOCK.
     #[inline]
-    fn xor_blocks(&self, counter: u64, data: InOut<'_>) {
+    fn xor_blocks(&self, counter: u128, data: InOut<'_>) {
         self.imp
-            .xor_keystream(self.xor, &self.state, Self::COUNTER, counter, data);
+            .xor_keystream(self.xor, &self.state, Self::COUNTER, counter as u64, data);
     }
 
-    fn xor_partial_block(&self, counter: u64, offset: usize, data: InOut<'_>) {
-        let x = self.at(counter);
+    fn xor_partial_block(&self, counter: u128, offset: usize, data: InOut<'_>) {
+        let x = self.at(counter as u64);
         let ks = keystream_block(&self.imp.permute(&x), &x);
         self.xor.apply(data, &ks[offset..]);
     }

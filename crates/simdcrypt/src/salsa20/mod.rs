@@ -349,15 +349,17 @@ impl<const DOUBLE_ROUNDS: usize> Core<DOUBLE_ROUNDS> {
 
 impl<const DOUBLE_ROUNDS: usize> BlockKeystream for Core<DOUBLE_ROUNDS> {
     const PRIMITIVE: &'static str = "salsa20";
-    const LAST_BLOCK: u64 = u64::MAX;
+    const BLOCK_LEN: usize = BLOCK_LEN;
+    const LAST_BLOCK: u128 = u64::MAX as u128;
 
-    fn xor_blocks(&self, counter: u64, data: InOut<'_>) {
-        let x = self.at(counter);
+    // The counters below fit a u64: the position never passes LAST_BLOCK.
+    fn xor_blocks(&self, counter: u128, data: InOut<'_>) {
+        let x = self.at(counter as u64);
         self.imp.xor_keystream(self.xor, &x, DOUBLE_ROUNDS, data);
     }
 
-    fn xor_partial_block(&self, counter: u64, offset: usize, data: InOut<'_>) {
-        let x = self.at(counter);
+    fn xor_partial_block(&self, counter: u128, offset: usize, data: InOut<'_>) {
+        let x = self.at(counter as u64);
         let ks = keystream_block(&self.imp.permute(&x, DOUBLE_ROUNDS), &x);
         self.xor.apply(data, &ks[offset..]);
     }

@@ -14,7 +14,7 @@ use crate::Error;
 /// Data to XOR keystream into: in place, or from an input into an output of
 /// the same length (which the constructors ensure).
 #[derive(Debug)]
-pub(crate) struct InOut<'a>(Parts<'a>);
+pub struct InOut<'a>(Parts<'a>);
 
 /// The two forms of an [`InOut`].
 #[derive(Debug)]

@@ -1,0 +1,157 @@
+//! Cipher block chaining (SP 800-38A §6.2): each plaintext block XORed with
+//! the ciphertext block before it (the IV for the first), then enciphered.
+//! Encryption is a chain, one block at a time; decryption deciphers every
+//! block at once and XORs afterwards.
+
+use super::padding::sealed::Sealed;
+use super::padding::{
+    BlockMode, PaddedDecryptor, PaddedEncryptor, Padding, padded_vec, unpadded_vec,
+};
+use super::{BlockCipher, whole_blocks};
+use crate::Error;
+use crate::xor::InOut;
+
+/// CBC over the block cipher `C`, carrying its chaining value from call to
+/// call: calls on 32 and 48 bytes equal one on 80.
+///
+/// Unauthenticated: a receiver that reports bad padding apart from other
+/// failures is a padding oracle (Vaudenay 2002). [`Cbc::decrypt_padded_vec`]
+/// and [`PaddedDecryptor`] fail with one opaque error, but only a MAC
+/// checked before decrypting (or an AEAD) makes CBC safe to receive.
+///
+/// ```
+/// use simdcrypt::aes::Aes128Cbc;
+///
+/// let (key, iv) = ([7; 16], [9; 16]);
+/// let mut cbc = Aes128Cbc::new(&key, &iv);
+/// let mut data = [0u8; 48];
+/// cbc.encrypt(&mut data[..16])?;
+/// cbc.encrypt(&mut data[16..])?;
+/// let mut whole = [0u8; 48];
+/// Aes128Cbc::new(&key, &iv).encrypt(&mut whole)?;
+/// assert_eq!(data, whole);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Cbc<C: BlockCipher> {
+    cipher: C,
+    chain: C::Block,
+}
+
+impl<C: BlockCipher> Cbc<C> {
+    /// CBC under `key` from `iv`, on the cipher's fastest rung.
+    pub fn new(key: &C::Key, iv: &C::Block) -> Self {
+        Self::from_cipher(C::new(key), iv)
+    }
+
+    /// CBC over a cipher already keyed (on any rung).
+    pub fn from_cipher(cipher: C, iv: &C::Block) -> Self {
+        Cbc { cipher, chain: *iv }
+    }
+
+    /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
+    ///
+    /// # Errors
+    ///
+    /// As [`BlockCipher::with_impl`].
+    pub fn with_impl(self, imp: C::Impl) -> Result<Self, Error> {
+        Ok(Cbc {
+            cipher: self.cipher.with_impl(imp)?,
+            chain: self.chain,
+        })
+    }
+
+    /// The block cipher.
+    pub fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
+    /// The chaining value: the IV, then the last ciphertext block.
+    pub fn chain(&self) -> &C::Block {
+        &self.chain
+    }
+
+    /// Encrypts whole blocks in place.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of the block.
+    pub fn encrypt(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.checked(InOut::in_place(data), Self::encrypt_blocks)
+    }
+
+    /// Decrypts whole blocks in place.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of the block.
+    pub fn decrypt(&mut self, data: &mut [u8]) -> Result<(), Error> {
+        self.checked(InOut::in_place(data), Self::decrypt_blocks)
+    }
+
+    /// Encrypts the whole blocks of `input` into `output`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`], [`Error::NotWholeBlocks`].
+    pub fn encrypt_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.checked(InOut::apart(input, output)?, Self::encrypt_blocks)
+    }
+
+    /// Decrypts the whole blocks of `input` into `output`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`], [`Error::NotWholeBlocks`].
+    pub fn decrypt_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        self.checked(InOut::apart(input, output)?, Self::decrypt_blocks)
+    }
+
+    fn checked(&mut self, data: InOut<'_>, run: fn(&mut Self, InOut<'_>)) -> Result<(), Error> {
+        whole_blocks::<C>(data.len())?;
+        run(self, data);
+        Ok(())
+    }
+
+    /// `plaintext` padded with PKCS#7 and encrypted: one to a whole block
+    /// longer than it.
+    pub fn encrypt_padded_vec(self, plaintext: &[u8]) -> Vec<u8> {
+        padded_vec(self, plaintext)
+    }
+
+    /// Decrypts `ciphertext` and removes its PKCS#7 padding in constant
+    /// time.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadPadding`], the same whatever was wrong (the length, the
+    /// last byte or any padding byte).
+    pub fn decrypt_padded_vec(self, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+        unpadded_vec(self, ciphertext)
+    }
+
+    /// A streaming encryptor (`update`, then `finalize`) that pads with
+    /// `padding`.
+    pub fn encryptor(self, padding: Padding) -> PaddedEncryptor<Self> {
+        PaddedEncryptor::new(self, padding)
+    }
+
+    /// A streaming decryptor that removes `padding`.
+    pub fn decryptor(self, padding: Padding) -> PaddedDecryptor<Self> {
+        PaddedDecryptor::new(self, padding)
+    }
+}
+
+impl<C: BlockCipher> BlockMode for Cbc<C> {
+    type Cipher = C;
+}
+
+impl<C: BlockCipher> Sealed for Cbc<C> {
+    fn encrypt_blocks(&mut self, data: InOut<'_>) {
+        self.cipher.cbc_encrypt(self.chain.as_mut(), data);
+    }
+
+    fn decrypt_blocks(&mut self, data: InOut<'_>) {
+        self.cipher.cbc_decrypt(self.chain.as_mut(), data);
+    }
+}

@@ -1,0 +1,307 @@
+//! Block ciphers and the modes of operation written once over them.
+//!
+//! A block cipher ([`BlockCipher`]) is a keyed permutation of blocks of a
+//! fixed length: 16 bytes for AES, 8 for GOST 28147-89 and Magma. Each
+//! implements the trait on whichever rung it was built with, declaring how
+//! many blocks that rung processes at once ([`BlockCipher::par_blocks`]).
+//!
+//! The modes take any of them:
+//!
+//! | mode | standard | parallel | here |
+//! |---|---|---|---|
+//! | ECB | SP 800-38A §6.1 | both ways | [`Ecb`] |
+//! | CBC | SP 800-38A §6.2 | decryption | [`Cbc`] |
+//! | CFB (full block) | SP 800-38A §6.3 | decryption | [`Cfb`] |
+//! | OFB | SP 800-38A §6.4 | no | [`Ofb`] |
+//! | CTR | SP 800-38A §6.5 | both ways | [`Ctr`] (a [`KeyStream`](crate::KeyStream)) |
+//! | CMAC | SP 800-38B, RFC 4493 | no | [`Cmac`] |
+//!
+//! The parallel forms run on the cipher's widest rung; the chained ones
+//! (CBC and CFB encryption, OFB, CMAC) one block at a time on the same
+//! rung's single-block path. ECB and CBC pad with PKCS#7 ([`padding`]),
+//! removed in constant time with one opaque error whatever was wrong.
+//!
+//! ```
+//! use simdcrypt::aes::{Aes128Cbc, Aes128Ctr};
+//!
+//! let key = [0x2b; 16];
+//! let iv = [0x00; 16];
+//! let sealed = Aes128Cbc::new(&key, &iv).encrypt_padded_vec(b"sixteen byte msg and more");
+//! assert_eq!(sealed.len(), 32);
+//! let opened = Aes128Cbc::new(&key, &iv).decrypt_padded_vec(&sealed)?;
+//! assert_eq!(opened, b"sixteen byte msg and more");
+//!
+//! let mut data = *b"counter mode needs no padding";
+//! Aes128Ctr::new(&key, &iv).apply_keystream(&mut data)?;
+//! Aes128Ctr::new(&key, &iv).apply_keystream(&mut data)?;
+//! assert_eq!(&data, b"counter mode needs no padding");
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+mod cbc;
+mod cfb;
+mod cmac;
+mod ctr;
+mod ecb;
+mod ofb;
+pub mod padding;
+
+pub use cbc::Cbc;
+pub use cfb::Cfb;
+pub use cmac::Cmac;
+pub use ctr::Ctr;
+pub use ecb::Ecb;
+pub use ofb::Ofb;
+pub use padding::{PaddedDecryptor, PaddedEncryptor};
+
+use crate::xor::InOut;
+use crate::{Error, Rung, Xor};
+
+/// A block cipher on one of its rungs: encrypts and decrypts runs of whole
+/// blocks, in place or from an input into an output.
+///
+/// Implemented by [`Aes128`](crate::aes::Aes128),
+/// [`Aes192`](crate::aes::Aes192) and [`Aes256`](crate::aes::Aes256). The
+/// trait is sealed: the modes rely on what its implementations promise
+/// (each rung checked against its specification).
+pub trait BlockCipher: Sized + sealed::Core {
+    /// The cipher's name, as the table of ladders has it (`aes-128`).
+    const NAME: &'static str;
+    /// The block length in bytes.
+    const BLOCK_LEN: usize;
+    /// One block: `[u8; BLOCK_LEN]`.
+    type Block: Copy + Default + AsRef<[u8]> + AsMut<[u8]> + std::fmt::Debug + Eq;
+    /// The key: `[u8; KEY_LEN]`.
+    type Key: AsRef<[u8]> + ?Sized;
+    /// The cipher's rungs.
+    type Impl: Rung;
+
+    /// The key schedule for `key`, on the fastest rung this CPU runs.
+    fn new(key: &Self::Key) -> Self;
+
+    /// The same key on rung `imp`.
+    ///
+    /// # Errors
+    ///
+    /// When the CPU lacks the rung, or it is not constant-time and the
+    /// `hazmat` feature is off (see [`Rung::is_constant_time`]).
+    fn with_impl(self, imp: Self::Impl) -> Result<Self, Error>;
+
+    /// The rung in use.
+    fn implementation(&self) -> Self::Impl;
+
+    /// How many blocks the rung processes at once: the parallel modes
+    /// feed it at least this many when they have them.
+    fn par_blocks(&self) -> usize;
+
+    /// Encrypts one block in place.
+    #[inline]
+    fn encrypt_block(&self, block: &mut Self::Block) {
+        self.encrypt_one(block.as_mut());
+    }
+
+    /// Decrypts one block in place.
+    #[inline]
+    fn decrypt_block(&self, block: &mut Self::Block) {
+        self.decrypt_one(block.as_mut());
+    }
+
+    /// Encrypts whole blocks in place (ECB on raw blocks).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of the block.
+    fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        whole_blocks::<Self>(data.len())?;
+        self.encrypt(InOut::in_place(data));
+        Ok(())
+    }
+
+    /// Decrypts whole blocks in place.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of the block.
+    fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        whole_blocks::<Self>(data.len())?;
+        self.decrypt(InOut::in_place(data));
+        Ok(())
+    }
+
+    /// Encrypts the whole blocks of `input` into `output`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`] when the two lengths differ,
+    /// [`Error::NotWholeBlocks`] when they are not a multiple of the block.
+    fn encrypt_blocks_into(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        let data = InOut::apart(input, output)?;
+        whole_blocks::<Self>(data.len())?;
+        self.encrypt(data);
+        Ok(())
+    }
+
+    /// Decrypts the whole blocks of `input` into `output`.
+    ///
+    /// # Errors
+    ///
+    /// As [`BlockCipher::encrypt_blocks_into`].
+    fn decrypt_blocks_into(&self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
+        let data = InOut::apart(input, output)?;
+        whole_blocks::<Self>(data.len())?;
+        self.decrypt(data);
+        Ok(())
+    }
+}
+
+pub(crate) mod sealed {
+    use crate::xor::InOut;
+
+    /// What a block cipher's rungs compute, below the public trait. Every
+    /// length is a multiple of the block unless said otherwise.
+    pub trait Core: Clone {
+        /// Encrypts whole blocks on the widest rung.
+        fn encrypt(&self, blocks: InOut<'_>);
+        /// Decrypts whole blocks on the widest rung.
+        fn decrypt(&self, blocks: InOut<'_>);
+        /// Encrypts one block: the chained modes' path.
+        fn encrypt_one(&self, block: &mut [u8]);
+        /// Decrypts one block.
+        fn decrypt_one(&self, block: &mut [u8]);
+        /// CTR: XORs E(`counter`), E(`counter` + 1), … into `data`, which
+        /// may end inside a block; the counter is the whole block read as
+        /// a big-endian integer, wrapping modulo 2^(8·block length).
+        /// Rungs with a kernel of their own override
+        /// [`super::ctr_by_blocks`].
+        fn ctr(&self, counter: &[u8], data: InOut<'_>);
+        /// CBC encryption of whole blocks, `chain` the previous ciphertext
+        /// block (the IV at first), left holding the last one. Rungs with
+        /// a kernel of their own override [`super::cbc_encrypt_by_blocks`].
+        fn cbc_encrypt(&self, chain: &mut [u8], data: InOut<'_>);
+        /// CBC decryption of whole blocks, as [`Core::cbc_encrypt`]; the
+        /// default is [`super::cbc_decrypt_by_blocks`].
+        fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>);
+    }
+}
+
+/// `Ok` when `len` is a whole number of `C`'s blocks.
+pub(crate) fn whole_blocks<C: BlockCipher>(len: usize) -> Result<(), Error> {
+    if len % C::BLOCK_LEN == 0 {
+        Ok(())
+    } else {
+        Err(Error::NotWholeBlocks {
+            primitive: C::NAME,
+            len,
+            block_len: C::BLOCK_LEN,
+        })
+    }
+}
+
+/// The most bytes the generic mode helpers hold on the stack at once.
+const BATCH: usize = 512;
+
+/// Adds `n` to the big-endian integer `block`, modulo 2^(8·`block.len()`).
+#[inline]
+pub(crate) fn add_be(block: &mut [u8], n: u128) {
+    let mut carry = n;
+    for byte in block.iter_mut().rev() {
+        if carry == 0 {
+            break;
+        }
+        let sum = u128::from(*byte) + (carry & 0xff);
+        *byte = sum as u8;
+        carry = (carry >> 8) + (sum >> 8);
+    }
+}
+
+/// CTR from whole-block encryptions: up to [`BATCH`] bytes of counter
+/// blocks built on the stack, encrypted at the rung's width, XORed into the
+/// data. Counters are public, so the stack copy holds nothing secret
+/// beyond the keystream, which is wiped.
+pub(crate) fn ctr_by_blocks<C: BlockCipher>(cipher: &C, counter: &[u8], data: InOut<'_>) {
+    let bl = C::BLOCK_LEN;
+    let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
+    let mut next = [0u8; 16];
+    let next = &mut next[..bl];
+    next.copy_from_slice(counter);
+    let mut keystream = [0u8; BATCH];
+    for chunk in data.chunks(batch) {
+        let len = chunk.len().div_ceil(bl) * bl;
+        for block in keystream[..len].chunks_exact_mut(bl) {
+            block.copy_from_slice(next);
+            add_be(next, 1);
+        }
+        cipher.encrypt(InOut::in_place(&mut keystream[..len]));
+        Xor::Simd128.apply(chunk, &keystream[..len]);
+    }
+    zeroize::Zeroize::zeroize(&mut keystream);
+}
+
+/// CBC encryption one block at a time (SP 800-38A §6.2): each block XORed
+/// with the chaining value, enciphered, and made the chaining value.
+pub(crate) fn cbc_encrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8], data: InOut<'_>) {
+    let bl = C::BLOCK_LEN;
+    let mut x = C::Block::default();
+    for block in data.chunks(bl) {
+        x.as_mut().copy_from_slice(chain);
+        xor_in(x.as_mut(), block.input());
+        cipher.encrypt_block(&mut x);
+        block.into_output().copy_from_slice(x.as_ref());
+        chain.copy_from_slice(x.as_ref());
+    }
+}
+
+/// CBC decryption from whole-block decryptions (SP 800-38A §6.2): each
+/// batch decrypted at the rung's width, then XORed with the ciphertext
+/// blocks before it. In place, the batch's ciphertext is kept on the stack
+/// first (it is public).
+pub(crate) fn cbc_decrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8], data: InOut<'_>) {
+    let bl = C::BLOCK_LEN;
+    let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
+    let mut saved = [0u8; BATCH + 16];
+    for chunk in data.chunks(batch) {
+        let len = chunk.len();
+        // saved = chain ‖ this batch's ciphertext.
+        saved[..bl].copy_from_slice(chain);
+        saved[bl..bl + len].copy_from_slice(chunk.input());
+        let output = {
+            let mut chunk = chunk;
+            cipher.decrypt(chunk.reborrow());
+            chunk.into_output()
+        };
+        for (o, c) in output.iter_mut().zip(&saved[..len]) {
+            *o ^= c;
+        }
+        chain.copy_from_slice(&saved[len..len + bl]);
+    }
+}
+
+/// The XOR of two equally long byte strings into the first.
+#[inline]
+pub(crate) fn xor_in(a: &mut [u8], b: &[u8]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x ^= y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::add_be;
+
+    #[test]
+    fn counters_carry_through_every_byte_and_wrap() {
+        let mut b = [0xffu8; 16];
+        add_be(&mut b, 1);
+        assert_eq!(b, [0; 16]);
+        let mut b = [0u8; 16];
+        b[8..].copy_from_slice(&[0xff; 8]);
+        add_be(&mut b, 2);
+        assert_eq!(u128::from_be_bytes(b), (1u128 << 64) + 1);
+        let mut b = [0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+        add_be(&mut b, 0x1_0000_0001);
+        assert_eq!(u64::from_be_bytes(b), 0xff00_0001_0000_0000);
+        let mut b = 0x1234u128.to_be_bytes();
+        add_be(&mut b, u128::MAX);
+        assert_eq!(u128::from_be_bytes(b), 0x1233);
+    }
+}

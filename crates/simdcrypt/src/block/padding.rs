@@ -1,0 +1,353 @@
+//! PKCS#7 padding (RFC 5652 §6.3) for ECB and CBC, and the streaming
+//! encryptor and decryptor that add and remove it.
+//!
+//! Removal is constant-time: every byte of the last block is examined
+//! whatever it holds, and every failure — a last byte of 0 or above the
+//! block length, a padding byte that differs, a length that is not a whole
+//! number of blocks — is the one [`Error::BadPadding`]. That shuts the
+//! error-message and timing channel of Vaudenay's padding oracle (2002);
+//! it does not make unauthenticated CBC safe to receive (see
+//! [`Cbc`](super::Cbc)).
+
+use subtle::{ConstantTimeEq, ConstantTimeGreater};
+use zeroize::Zeroize;
+
+use super::BlockCipher;
+use crate::Error;
+use crate::xor::InOut;
+
+/// Whether a stream of blocks is padded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Padding {
+    /// PKCS#7: 1 to a whole block of bytes, each holding their count.
+    #[default]
+    Pkcs7,
+    /// None: the message must be a whole number of blocks.
+    None,
+}
+
+/// A mode that enciphers whole blocks, carrying its state (ECB, CBC).
+pub trait BlockMode: sealed::Sealed {
+    /// The block cipher under the mode.
+    type Cipher: BlockCipher;
+}
+
+pub(crate) mod sealed {
+    use crate::xor::InOut;
+
+    pub trait Sealed {
+        /// Encrypts whole blocks.
+        fn encrypt_blocks(&mut self, data: InOut<'_>);
+        /// Decrypts whole blocks.
+        fn decrypt_blocks(&mut self, data: InOut<'_>);
+    }
+}
+
+/// `plaintext` padded and encrypted by `mode`.
+pub(super) fn padded_vec<M: BlockMode>(mode: M, plaintext: &[u8]) -> Vec<u8> {
+    let bl = M::Cipher::BLOCK_LEN;
+    let mut out = vec![0; (plaintext.len() / bl + 1) * bl];
+    let mut enc = PaddedEncryptor::new(mode, Padding::Pkcs7);
+    let n = enc
+        .update(plaintext, &mut out)
+        .expect("room for every whole block");
+    enc.finalize(&mut out[n..])
+        .expect("room for the padded block");
+    out
+}
+
+/// `ciphertext` decrypted by `mode`, its padding removed.
+pub(super) fn unpadded_vec<M: BlockMode>(mode: M, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0; ciphertext.len()];
+    let mut dec = PaddedDecryptor::new(mode, Padding::Pkcs7);
+    let n = dec.update(ciphertext, &mut out)?;
+    match dec.finalize(&mut out[n..]) {
+        Ok(m) => {
+            out.truncate(n + m);
+            Ok(out)
+        }
+        Err(e) => {
+            out.zeroize();
+            Err(e)
+        }
+    }
+}
+
+/// The PKCS#7 padding of the last `buffered` bytes of a block: the count
+/// of the missing bytes, in each of them.
+fn pad(block: &mut [u8], buffered: usize) {
+    let n = (block.len() - buffered) as u8;
+    block[buffered..].fill(n);
+}
+
+/// The length of the message in `block` (a whole decrypted last block)
+/// once its PKCS#7 padding is removed, found in constant time.
+fn unpad(block: &[u8]) -> Result<usize, Error> {
+    let bl = block.len() as u8;
+    let n = block[block.len() - 1];
+    let mut good = n.ct_gt(&0) & !n.ct_gt(&bl);
+    for (i, &b) in block.iter().enumerate() {
+        // Byte i is padding when i >= bl - n, i.e. bl - i <= n.
+        let in_pad = !(bl - i as u8).ct_gt(&n);
+        good &= !in_pad | b.ct_eq(&n);
+    }
+    if bool::from(good) {
+        Ok(block.len() - usize::from(n))
+    } else {
+        Err(Error::BadPadding)
+    }
+}
+
+/// An error for an output buffer without room for what a call writes.
+fn room(need: usize, got: usize) -> Result<(), Error> {
+    if got < need {
+        Err(Error::OutputTooShort { need, got })
+    } else {
+        Ok(())
+    }
+}
+
+/// The encrypting half of a streaming padded mode: [`update`] as input
+/// arrives, writing every whole block, then [`finalize`] for the last,
+/// padded one.
+///
+/// [`update`]: PaddedEncryptor::update
+/// [`finalize`]: PaddedEncryptor::finalize
+pub struct PaddedEncryptor<M: BlockMode> {
+    mode: M,
+    padding: Padding,
+    partial: [u8; 16],
+    buffered: usize,
+}
+
+impl<M: BlockMode> PaddedEncryptor<M> {
+    /// Encrypts with `mode`, padding with `padding`.
+    pub fn new(mode: M, padding: Padding) -> Self {
+        PaddedEncryptor {
+            mode,
+            padding,
+            partial: [0; 16],
+            buffered: 0,
+        }
+    }
+
+    /// How many bytes [`update`](Self::update) writes for `input_len`
+    /// more bytes of input.
+    pub fn update_len(&self, input_len: usize) -> usize {
+        let bl = M::Cipher::BLOCK_LEN;
+        (self.buffered + input_len) / bl * bl
+    }
+
+    /// Encrypts `input` into `output`, returning how many bytes it wrote:
+    /// every whole block so far ([`update_len`](Self::update_len)); the
+    /// rest waits for more input or [`finalize`](Self::finalize).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutputTooShort`] when `output` has no room for them.
+    pub fn update(&mut self, mut input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
+        let bl = M::Cipher::BLOCK_LEN;
+        let total = self.update_len(input.len());
+        room(total, output.len())?;
+        let mut written = 0;
+        if self.buffered > 0 {
+            let take = input.len().min(bl - self.buffered);
+            self.partial[self.buffered..self.buffered + take].copy_from_slice(&input[..take]);
+            self.buffered += take;
+            input = &input[take..];
+            if self.buffered < bl {
+                return Ok(0);
+            }
+            self.mode
+                .encrypt_blocks(InOut::apart(&self.partial[..bl], &mut output[..bl])?);
+            self.buffered = 0;
+            written = bl;
+        }
+        let whole = input.len() / bl * bl;
+        let (blocks, rest) = input.split_at(whole);
+        self.mode
+            .encrypt_blocks(InOut::apart(blocks, &mut output[written..written + whole])?);
+        self.partial[..rest.len()].copy_from_slice(rest);
+        self.buffered = rest.len();
+        Ok(total)
+    }
+
+    /// Ends the message: with PKCS#7, writes its last, padded block (the
+    /// block length, into `output`); with no padding writes nothing.
+    /// Returns how many bytes it wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutputTooShort`] when `output` is shorter than a block
+    /// (with PKCS#7); [`Error::NotWholeBlocks`] when, with no padding, the
+    /// message did not end on a block boundary.
+    pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
+        let bl = M::Cipher::BLOCK_LEN;
+        match self.padding {
+            Padding::None if self.buffered == 0 => Ok(0),
+            Padding::None => Err(Error::NotWholeBlocks {
+                primitive: M::Cipher::NAME,
+                len: self.buffered,
+                block_len: bl,
+            }),
+            Padding::Pkcs7 => {
+                room(bl, output.len())?;
+                pad(&mut self.partial[..bl], self.buffered);
+                self.mode
+                    .encrypt_blocks(InOut::apart(&self.partial[..bl], &mut output[..bl])?);
+                Ok(bl)
+            }
+        }
+    }
+}
+
+impl<M: BlockMode> Drop for PaddedEncryptor<M> {
+    fn drop(&mut self) {
+        self.partial.zeroize();
+    }
+}
+
+/// The decrypting half of a streaming padded mode: [`update`] as
+/// ciphertext arrives, writing every block but the last (which may be
+/// padding), then [`finalize`] for the last.
+///
+/// [`update`]: PaddedDecryptor::update
+/// [`finalize`]: PaddedDecryptor::finalize
+pub struct PaddedDecryptor<M: BlockMode> {
+    mode: M,
+    padding: Padding,
+    held: [u8; 16],
+    buffered: usize,
+}
+
+impl<M: BlockMode> PaddedDecryptor<M> {
+    /// Decrypts with `mode`, removing `padding`.
+    pub fn new(mode: M, padding: Padding) -> Self {
+        PaddedDecryptor {
+            mode,
+            padding,
+            held: [0; 16],
+            buffered: 0,
+        }
+    }
+
+    /// How many bytes [`update`](Self::update) writes for `input_len`
+    /// more bytes of ciphertext.
+    pub fn update_len(&self, input_len: usize) -> usize {
+        let bl = M::Cipher::BLOCK_LEN;
+        let total = self.buffered + input_len;
+        match self.padding {
+            // The last whole block stays back: it may be the padding.
+            Padding::Pkcs7 => total.saturating_sub(1) / bl * bl,
+            Padding::None => total / bl * bl,
+        }
+    }
+
+    /// Decrypts `input` into `output`, returning how many bytes it wrote
+    /// ([`update_len`](Self::update_len)).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutputTooShort`] when `output` has no room for them.
+    pub fn update(&mut self, mut input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
+        let bl = M::Cipher::BLOCK_LEN;
+        let total = self.update_len(input.len());
+        room(total, output.len())?;
+        let mut written = 0;
+        // Complete the held block when more input follows it.
+        if self.buffered > 0 && total > 0 {
+            let take = input.len().min(bl - self.buffered);
+            self.held[self.buffered..self.buffered + take].copy_from_slice(&input[..take]);
+            self.buffered += take;
+            input = &input[take..];
+            if self.buffered == bl {
+                self.mode
+                    .decrypt_blocks(InOut::apart(&self.held[..bl], &mut output[..bl])?);
+                self.buffered = 0;
+                written = bl;
+            }
+        }
+        let direct = total - written;
+        let (blocks, rest) = input.split_at(direct);
+        self.mode
+            .decrypt_blocks(InOut::apart(blocks, &mut output[written..total])?);
+        self.held[self.buffered..self.buffered + rest.len()].copy_from_slice(rest);
+        self.buffered += rest.len();
+        Ok(total)
+    }
+
+    /// Ends the message: decrypts the last block and, with PKCS#7, removes
+    /// its padding in constant time, writing what remains of it into
+    /// `output` (up to a block). Returns how many bytes it wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadPadding`] (PKCS#7) for every kind of bad ending: no
+    /// block, a partial block, bad padding bytes — nothing else is said;
+    /// [`Error::NotWholeBlocks`] without padding for a partial block;
+    /// [`Error::OutputTooShort`] when `output` has no room.
+    pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
+        let bl = M::Cipher::BLOCK_LEN;
+        match self.padding {
+            Padding::None if self.buffered == 0 => Ok(0),
+            Padding::None => Err(Error::NotWholeBlocks {
+                primitive: M::Cipher::NAME,
+                len: self.buffered,
+                block_len: bl,
+            }),
+            Padding::Pkcs7 if self.buffered != bl => Err(Error::BadPadding),
+            Padding::Pkcs7 => {
+                let mut block = [0u8; 16];
+                self.mode
+                    .decrypt_blocks(InOut::apart(&self.held[..bl], &mut block[..bl])?);
+                let result = unpad(&block[..bl]).and_then(|n| {
+                    room(n, output.len())?;
+                    output[..n].copy_from_slice(&block[..n]);
+                    Ok(n)
+                });
+                block.zeroize();
+                result
+            }
+        }
+    }
+}
+
+impl<M: BlockMode> Drop for PaddedDecryptor<M> {
+    fn drop(&mut self) {
+        self.held.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pad, unpad};
+    use crate::Error;
+
+    #[test]
+    fn every_padding_length_round_trips_and_every_bad_one_fails_alike() {
+        for bl in [8usize, 16] {
+            for buffered in 0..bl {
+                let mut block = vec![0xa5u8; bl];
+                pad(&mut block, buffered);
+                assert_eq!(unpad(&block), Ok(buffered));
+            }
+            for last in 0..=255u8 {
+                let mut block = vec![last; bl];
+                let want = if (1..=bl as u8).contains(&last) {
+                    Ok(bl - usize::from(last))
+                } else {
+                    Err(Error::BadPadding)
+                };
+                assert_eq!(unpad(&block), want, "bl {bl} last {last}");
+                // A wrong byte anywhere inside the padding.
+                if (2..=bl as u8).contains(&last) {
+                    for i in bl - usize::from(last)..bl - 1 {
+                        block[i] ^= 1;
+                        assert_eq!(unpad(&block), Err(Error::BadPadding));
+                        block[i] ^= 1;
+                    }
+                }
+            }
+        }
+    }
+}
