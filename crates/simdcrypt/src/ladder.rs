@@ -319,6 +319,7 @@ pub fn ladders() -> &'static [Ladder] {
         crate::chacha20::LADDER,
         crate::poly1305::LADDER,
         crate::aead::LADDER,
+        crate::aes::LADDER,
         crate::hash::sha256::LADDER,
         crate::hash::sha512::LADDER,
         crate::hash::sha1::LADDER,

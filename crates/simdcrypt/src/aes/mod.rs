@@ -25,7 +25,12 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 mod key_schedule;
+mod ladder;
+pub(crate) use ladder::LADDER;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod reference;
@@ -74,9 +79,11 @@ impl Impl {
 /// The key sizes of AES: the number of key words `Nk` and rounds `Nr`
 /// (FIPS 197 §5, Figure 4). Sealed; the three are [`Bits128`],
 /// [`Bits192`] and [`Bits256`].
-pub trait KeySize: sealed::Sealed + Clone + 'static {
+pub trait KeySize: sealed::Sealed + Clone + Send + Sync + 'static {
     /// The cipher's name, `aes-128`.
     const NAME: &'static str;
+    /// The key length in bytes.
+    const LEN: usize;
     /// The key: `[u8; 4·Nk]`.
     type Key: AsRef<[u8]> + ?Sized;
 }
@@ -93,6 +100,7 @@ macro_rules! key_sizes {
         impl sealed::Sealed for $Bits {}
         impl KeySize for $Bits {
             const NAME: &'static str = $name;
+            const LEN: usize = $len;
             type Key = [u8; $len];
         }
     )+};
@@ -160,10 +168,32 @@ pub type Aes256Cmac = Cmac<Aes256>;
 impl<K: KeySize> Aes<K> {
     /// The key schedule of `key`, on the fastest constant-time rung.
     pub fn new(key: &K::Key) -> Self {
+        Self::from_keys(Keys::new(key.as_ref()))
+    }
+
+    /// AES on the fastest constant-time rung with the schedule `keys`,
+    /// whose key the caller has checked is `K`'s size.
+    pub(crate) fn from_keys(keys: Keys) -> Self {
+        debug_assert_eq!(keys.rounds(), K::LEN / 4 + 6);
         Aes {
-            keys: Keys::new(key.as_ref()),
+            keys,
             imp: Impl::best(),
             size: PhantomData,
+        }
+    }
+
+    /// AES under `key`, a slice whose length must be `K`'s, for callers
+    /// that take keys as bytes (the table of ladders).
+    pub(crate) fn from_slice(key: &[u8]) -> Result<Self, Error> {
+        if key.len() == K::LEN {
+            Ok(Self::from_keys(Keys::new(key)))
+        } else {
+            Err(Error::BadLength {
+                primitive: K::NAME,
+                what: "key",
+                len: key.len(),
+                expected: K::LEN.to_string(),
+            })
         }
     }
 

@@ -73,6 +73,11 @@ impl<C: BlockCipher> Cmac<C> {
         }
     }
 
+    /// The block cipher.
+    pub fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
     /// The tag of `message` under `key`, in one call.
     pub fn mac(key: &C::Key, message: &[u8]) -> C::Block {
         let mut mac = Self::new(key);
