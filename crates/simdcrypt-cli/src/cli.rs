@@ -23,6 +23,10 @@ pub struct Cli {
 pub enum Command {
     /// XOR a file or stdin with raw keystream (unauthenticated)
     Stream(StreamArgs),
+    /// Encrypt or decrypt with a block-cipher mode, as `openssl enc` (unauthenticated)
+    Enc(EncArgs),
+    /// Print or check the MAC of files, one line each, as `hash` prints digests
+    Mac(MacArgs),
     /// Check every rung on official vectors, the reference and each other
     Verify(VerifyArgs),
     /// Measure every rung: TSC ticks per byte and GB/s
@@ -109,6 +113,78 @@ pub struct StreamArgs {
     /// Overwrite an existing output file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `simdcrypt enc`.
+#[derive(Debug, Args)]
+pub struct EncArgs {
+    /// The cipher and mode: a block-cipher mode of the library's table
+    /// (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key in hex, as `openssl enc -K`: twice the key length in digits
+    #[arg(short = 'K', long, value_name = "HEX", allow_hyphen_values = true)]
+    pub key: String,
+
+    /// The IV (CTR: the initial counter block) in hex, as `openssl enc -iv`
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub iv: Option<String>,
+
+    /// Decrypt (the default is to encrypt).
+    #[arg(short, long)]
+    pub decrypt: bool,
+
+    /// ECB and CBC without PKCS#7 padding: the input must be whole blocks.
+    #[arg(long)]
+    pub no_pad: bool,
+
+    /// Force a rung by name (default: the fastest constant-time one).
+    #[arg(long = "impl", value_name = "NAME")]
+    pub imp: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `simdcrypt mac`.
+#[derive(Debug, Args)]
+pub struct MacArgs {
+    /// The MAC: one of the library's table (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub algo: String,
+
+    /// The key in hex.
+    #[arg(
+        long,
+        value_name = "HEX",
+        allow_hyphen_values = true,
+        conflicts_with = "key_file",
+        required_unless_present = "key_file"
+    )]
+    pub key: Option<String>,
+
+    /// A file holding the key's raw bytes.
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+
+    /// Compare each file's tag with this one (hex) in constant time;
+    /// exit 1 on a mismatch.
+    #[arg(long, value_name = "HEX")]
+    pub verify: Option<String>,
+
+    /// The files, `-` for stdin (the default).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub files: Vec<PathBuf>,
 }
 
 /// `simdcrypt verify`.
@@ -399,6 +475,16 @@ pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
         .mut_subcommand("stream", |c| {
             c.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")))
+        })
+        .mut_subcommand("enc", |c| {
+            c.mut_arg("cipher", |a| {
+                a.help(format!("The cipher and mode: {}", names_of(Kind::Mode)))
+            })
+        })
+        .mut_subcommand("mac", |c| {
+            c.mut_arg("algo", |a| {
+                a.help(format!("The MAC: {}", names_of(Kind::Mac)))
+            })
         })
         .mut_subcommand("hash", |c| {
             c.mut_arg("algo", |a| {

@@ -60,17 +60,42 @@ pub fn parse_key(arg: &str, allow_128: bool, cipher: &str) -> Result<Key, CliErr
 
 /// Parses `--nonce`: exactly `len` bytes in hex, for `cipher`.
 pub fn parse_nonce(arg: &str, len: usize, cipher: &str) -> Result<Vec<u8>, CliError> {
-    let expected = format!(
-        "expected {} hex digits (the {}-bit {cipher} nonce)",
-        2 * len,
-        8 * len
-    );
-    let bad = |m: String| CliError::bad_arg("--nonce", m);
-    let digits = check_hex(arg, &expected).map_err(bad)?;
-    if digits.len() != 2 * len {
-        return Err(bad(format!("{} hex digits: {expected}", digits.len())));
+    parse_hex("--nonce", arg, &[len], &format!("{cipher} nonce")).map(|b| b.to_vec())
+}
+
+/// Parses the hex value of `flag`: one of `lens` bytes long (any length
+/// when `lens` is empty), `what` it is (for messages, e.g. `aes-128-cbc
+/// key`); zeroized on drop.
+pub fn parse_hex(
+    flag: &'static str,
+    arg: &str,
+    lens: &[usize],
+    what: &str,
+) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let digits: Vec<String> = lens.iter().map(|l| (2 * l).to_string()).collect();
+    let bits: Vec<String> = lens.iter().map(|l| (8 * l).to_string()).collect();
+    let expected = if lens.is_empty() {
+        format!("expected an even number of hex digits (the {what})")
+    } else {
+        format!(
+            "expected {} hex digits (the {}-bit {what})",
+            digits.join(" or "),
+            bits.join("- or ")
+        )
+    };
+    let bad = |m: String| CliError::bad_arg(flag, m);
+    let hex = check_hex(arg, &expected).map_err(bad)?;
+    let fits = if lens.is_empty() {
+        hex.len() % 2 == 0
+    } else {
+        lens.iter().any(|&l| hex.len() == 2 * l)
+    };
+    if !fits {
+        return Err(bad(format!("{} hex digits: {expected}", hex.len())));
     }
-    Ok(digits.chunks_exact(2).map(|d| d[0] << 4 | d[1]).collect())
+    Ok(Zeroizing::new(
+        hex.chunks_exact(2).map(|d| d[0] << 4 | d[1]).collect(),
+    ))
 }
 
 /// The hex digits of `arg`, each 0..=15, or a message naming the first bad

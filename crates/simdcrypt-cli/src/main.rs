@@ -16,12 +16,14 @@ mod age;
 mod bench;
 mod cli;
 mod diag;
+mod enc;
 mod error;
 mod hash;
 mod info;
 mod io;
 mod key;
 mod keygen;
+mod mac;
 mod output;
 mod package;
 mod signals;
@@ -71,6 +73,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
     match cli.command {
         Command::Stream(args) => stream::run(&args),
+        Command::Enc(args) => enc::run(&args),
+        Command::Mac(args) => mac::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Info(args) => info::run(&args),

@@ -115,6 +115,65 @@ pub trait DynAead: Send + Sync {
 /// Builds an AEAD from a key.
 pub type AeadConstructor = fn(key: &[u8]) -> Result<Box<dyn DynAead>, Error>;
 
+/// Which way a block-cipher mode runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Plaintext in, ciphertext out.
+    #[default]
+    Encrypt,
+    /// Ciphertext in, plaintext out.
+    Decrypt,
+}
+
+/// A block-cipher mode keyed and running one way, whatever its cipher:
+/// [`update`](DynMode::update) as input arrives, then
+/// [`finalize`](DynMode::finalize). ECB and CBC write whole blocks and keep
+/// the rest (and, decrypting with padding, the last block) for later; CFB,
+/// OFB and CTR write every byte at once.
+pub trait DynMode: Send {
+    /// How many bytes [`update`](DynMode::update) writes for `input_len`
+    /// more bytes of input.
+    fn update_len(&self, input_len: usize) -> usize;
+
+    /// Runs the mode on `input`, writing [`update_len`](DynMode::update_len)
+    /// bytes into `output` and returning that count.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutputTooShort`] when `output` has no room;
+    /// [`Error::KeystreamExhausted`] past the end of CTR's counter.
+    fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize, Error>;
+
+    /// Ends the message, writing at most one block into `output` (the
+    /// padded last block; decrypting, what is left of it once unpadded)
+    /// and returning how many bytes it wrote.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadPadding`] for a padded decryption whose end is not valid
+    /// padding (or not a whole block); [`Error::NotWholeBlocks`] without
+    /// padding; [`Error::OutputTooShort`].
+    fn finalize(self: Box<Self>, output: &mut [u8]) -> Result<usize, Error>;
+
+    /// The rung in use, by name.
+    fn implementation(&self) -> &'static str;
+}
+
+/// How a mode is built: its direction, padding (ECB and CBC) and rung.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ModeOptions<'a> {
+    /// Encrypt or decrypt.
+    pub direction: Direction,
+    /// The padding of ECB and CBC; the other modes have none.
+    pub padding: crate::block::padding::Padding,
+    /// A rung by name, or the fastest.
+    pub imp: Option<&'a str>,
+}
+
+/// Builds a block-cipher mode from a key and an IV (ignored by ECB).
+pub type ModeConstructor =
+    fn(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn DynMode>, Error>;
+
 /// Implements [`DynStreamCipher`] for stream cipher types: each cipher's
 /// folder says it of its own types.
 macro_rules! dyn_stream {

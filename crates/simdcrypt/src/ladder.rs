@@ -113,6 +113,8 @@ pub enum Construct {
     Mac(crate::dynamic::MacConstructor),
     /// An AEAD from a key.
     Aead(crate::dynamic::AeadConstructor),
+    /// A block-cipher mode from a key, an IV and its direction.
+    Mode(crate::dynamic::ModeConstructor),
     /// Many messages of the hash named `of` at once, one per lane.
     Many {
         /// The hash it computes.

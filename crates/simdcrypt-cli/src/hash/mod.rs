@@ -4,7 +4,7 @@
 
 mod check;
 mod engine;
-mod format;
+pub(crate) mod format;
 
 use std::cell::RefCell;
 use std::ffi::{OsStr, OsString};

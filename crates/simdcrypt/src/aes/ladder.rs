@@ -3,8 +3,9 @@
 
 use super::{Aes, BLOCK_LEN, Bits128, Bits192, Bits256, Impl, KeySize};
 use crate::Error;
-use crate::block::{Cmac, Ctr};
-use crate::dynamic::{DynDigest, DynStreamCipher, StreamOptions, exact};
+use crate::block::Cmac;
+use crate::block::dynamic::{ModeKind, construct};
+use crate::dynamic::DynDigest;
 use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 
 /// A primitive of the AES ladder.
@@ -55,7 +56,7 @@ macro_rules! sized {
                 &[$len],
                 None,
                 None,
-                Construct::Typed,
+                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ecb, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-cbc"),
@@ -68,7 +69,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Typed,
+                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Cbc, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-cfb"),
@@ -77,7 +78,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Typed,
+                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Cfb, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-ofb"),
@@ -86,7 +87,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Typed,
+                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ofb, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-ctr"),
@@ -99,7 +100,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Stream(ctr::<$K>),
+                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ctr, k, iv, o)),
             ),
         ]
     };
@@ -139,27 +140,6 @@ pub(crate) const LADDER: Ladder = Ladder {
     #[cfg(feature = "kit")]
     checks: super::checks::run,
 };
-
-impl<K: KeySize> DynStreamCipher for Ctr<Aes<K>> {
-    fn implementation(&self) -> &'static str {
-        Ctr::implementation(self).name()
-    }
-}
-
-/// CTR under a `K`-sized key from the 16-byte initial counter block
-/// `nonce`. CTR has one XOR form: `options.xor` is not used.
-fn ctr<K: KeySize>(
-    key: &[u8],
-    nonce: &[u8],
-    options: &StreamOptions<'_>,
-) -> Result<Box<dyn DynStreamCipher>, Error> {
-    let iv = exact::<BLOCK_LEN>(K::NAME, "initial counter block", nonce)?;
-    let mut aes = Aes::<K>::from_slice(key)?;
-    if let Some(name) = options.imp {
-        aes = aes.with_impl(name.parse()?)?;
-    }
-    Ok(Box::new(Ctr::from_cipher(aes, iv)))
-}
 
 impl<K: KeySize> DynDigest for Cmac<Aes<K>> {
     fn update(&mut self, data: &[u8]) {

@@ -274,6 +274,10 @@ fn one(block: &mut [u8]) -> &mut [u8; 16] {
 }
 
 impl<K: KeySize> block::sealed::Core for Aes<K> {
+    fn from_slice(key: &[u8]) -> Result<Self, Error> {
+        Aes::from_slice(key)
+    }
+
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),

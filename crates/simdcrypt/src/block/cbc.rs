@@ -144,6 +144,10 @@ impl<C: BlockCipher> Cbc<C> {
 
 impl<C: BlockCipher> BlockMode for Cbc<C> {
     type Cipher = C;
+
+    fn cipher(&self) -> &C {
+        &self.cipher
+    }
 }
 
 impl<C: BlockCipher> Sealed for Cbc<C> {

@@ -43,6 +43,11 @@ impl<C: BlockCipher> Cfb<C> {
         }
     }
 
+    /// The block cipher.
+    pub fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
     /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
     ///
     /// # Errors

@@ -121,6 +121,10 @@ impl<C: BlockCipher> Ecb<C> {
 
 impl<C: BlockCipher> BlockMode for Ecb<C> {
     type Cipher = C;
+
+    fn cipher(&self) -> &C {
+        &self.cipher
+    }
 }
 
 impl<C: BlockCipher> Sealed for Ecb<C> {

@@ -42,6 +42,7 @@ mod cbc;
 mod cfb;
 mod cmac;
 mod ctr;
+pub(crate) mod dynamic;
 mod ecb;
 mod ofb;
 pub mod padding;
@@ -52,7 +53,7 @@ pub use cmac::Cmac;
 pub use ctr::Ctr;
 pub use ecb::Ecb;
 pub use ofb::Ofb;
-pub use padding::{PaddedDecryptor, PaddedEncryptor};
+pub use padding::{BlockMode, PaddedDecryptor, PaddedEncryptor, Padding};
 
 use crate::xor::InOut;
 use crate::{Error, Rung, Xor};
@@ -70,7 +71,15 @@ pub trait BlockCipher: Sized + sealed::Core {
     /// The block length in bytes.
     const BLOCK_LEN: usize;
     /// One block: `[u8; BLOCK_LEN]`.
-    type Block: Copy + Default + AsRef<[u8]> + AsMut<[u8]> + std::fmt::Debug + Eq;
+    type Block: Copy
+        + Default
+        + AsRef<[u8]>
+        + AsMut<[u8]>
+        + std::fmt::Debug
+        + Eq
+        + Send
+        + Sync
+        + for<'a> TryFrom<&'a [u8]>;
     /// The key: `[u8; KEY_LEN]`.
     type Key: AsRef<[u8]> + ?Sized;
     /// The cipher's rungs.
@@ -160,6 +169,12 @@ pub(crate) mod sealed {
     /// What a block cipher's rungs compute, below the public trait. Every
     /// length is a multiple of the block unless said otherwise.
     pub trait Core: Clone {
+        /// The cipher under `key` given as bytes, on its fastest rung.
+        ///
+        /// # Errors
+        ///
+        /// [`crate::Error::BadLength`] for a key of the wrong length.
+        fn from_slice(key: &[u8]) -> Result<Self, crate::Error>;
         /// Encrypts whole blocks on the widest rung.
         fn encrypt(&self, blocks: InOut<'_>);
         /// Decrypts whole blocks on the widest rung.

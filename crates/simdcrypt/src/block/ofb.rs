@@ -33,6 +33,11 @@ impl<C: BlockCipher> Ofb<C> {
         }
     }
 
+    /// The block cipher.
+    pub fn cipher(&self) -> &C {
+        &self.cipher
+    }
+
     /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
     ///
     /// # Errors

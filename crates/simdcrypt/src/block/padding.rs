@@ -30,6 +30,8 @@ pub enum Padding {
 pub trait BlockMode: sealed::Sealed {
     /// The block cipher under the mode.
     type Cipher: BlockCipher;
+    /// The block cipher.
+    fn cipher(&self) -> &Self::Cipher;
 }
 
 pub(crate) mod sealed {
@@ -131,6 +133,11 @@ impl<M: BlockMode> PaddedEncryptor<M> {
         }
     }
 
+    /// The mode.
+    pub fn mode(&self) -> &M {
+        &self.mode
+    }
+
     /// How many bytes [`update`](Self::update) writes for `input_len`
     /// more bytes of input.
     pub fn update_len(&self, input_len: usize) -> usize {
@@ -229,6 +236,11 @@ impl<M: BlockMode> PaddedDecryptor<M> {
             held: [0; 16],
             buffered: 0,
         }
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> &M {
+        &self.mode
     }
 
     /// How many bytes [`update`](Self::update) writes for `input_len`

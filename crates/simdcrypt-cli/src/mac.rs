@@ -1,0 +1,146 @@
+//! `simdcrypt mac`: the MAC of each file under one key, one line each as
+//! `hash` prints digests (`HEX  NAME`), or with `--verify` each file
+//! checked against a given tag in constant time (`NAME: OK` or
+//! `NAME: FAILED`, exit 1 if any failed).
+
+use std::io::{Read, Write};
+
+use simdcrypt::dynamic::MacConstructor;
+use simdcrypt::ladder::{self, Construct, Kind, Primitive};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
+
+use crate::cli::MacArgs;
+use crate::error::CliError;
+use crate::hash::format::{LineStyle, push_line, quotef, strerror};
+use crate::io::Input;
+use crate::key::parse_hex;
+
+/// Runs the command.
+///
+/// # Errors
+///
+/// Bad arguments or key; [`CliError::Reported`] when a file could not be
+/// read or (with `--verify`) a tag did not match, after saying which.
+pub fn run(args: &MacArgs) -> Result<(), CliError> {
+    let (primitive, new) = mac(&args.algo)?;
+    let what = format!("{} key", primitive.name);
+    let key = match (&args.key, &args.key_file) {
+        (Some(hex), _) => parse_hex("--key", hex, primitive.key_lens, &what)?,
+        (None, Some(path)) => {
+            let mut bytes = Zeroizing::new(Vec::new());
+            Input::open(path)?
+                .read_to_end(&mut bytes)
+                .map_err(|e| CliError::read(Some(path), e))?;
+            if !primitive.key_lens.is_empty() && !primitive.key_lens.contains(&bytes.len()) {
+                return Err(CliError::bad_arg(
+                    "--key-file",
+                    format!(
+                        "the file holds {} bytes: the {what} is {:?} bytes",
+                        bytes.len(),
+                        primitive.key_lens
+                    ),
+                ));
+            }
+            bytes
+        }
+        (None, None) => {
+            return Err(CliError::bad_arg(
+                "--key",
+                "missing: give --key or --key-file",
+            ));
+        }
+    };
+    let tag_len = primitive.output_len.unwrap_or(0);
+    let expected = args
+        .verify
+        .as_deref()
+        .map(|hex| {
+            parse_hex(
+                "--verify",
+                hex,
+                &[tag_len],
+                &format!("{} tag", primitive.name),
+            )
+        })
+        .transpose()?;
+    // Every file's MAC is computed with a fresh instance: the key is
+    // checked (and a rung chosen) once, up front.
+    new(&key, None)?;
+    let mut stdout = crate::io::stdout();
+    let mut failed = false;
+    let mut buf = vec![0u8; 1 << 16];
+    for path in &args.files {
+        let name = path.as_os_str().as_encoded_bytes();
+        let tag = tag_of(new, &key, path, tag_len, &mut buf);
+        let mut line = Vec::new();
+        match tag {
+            Ok(tag) => match &expected {
+                None => push_line(
+                    &mut line,
+                    LineStyle {
+                        tag: None,
+                        binary: false,
+                        zero: false,
+                    },
+                    name,
+                    &tag,
+                ),
+                Some(want) => {
+                    let ok = bool::from(tag.ct_eq(want));
+                    failed |= !ok;
+                    line.extend_from_slice(name);
+                    line.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                }
+            },
+            Err(e) => {
+                failed = true;
+                crate::diag::line(format_args!("{}: {}", quotef(name), e));
+                continue;
+            }
+        }
+        stdout.write_all(&line).map_err(CliError::Stdout)?;
+    }
+    if failed {
+        Err(CliError::Reported)
+    } else {
+        Ok(())
+    }
+}
+
+/// The MAC of the file at `path` (`-`: stdin), or why it could not be read.
+fn tag_of(
+    new: MacConstructor,
+    key: &[u8],
+    path: &std::path::Path,
+    tag_len: usize,
+    buf: &mut [u8],
+) -> Result<Vec<u8>, String> {
+    let mut mac = new(key, None).map_err(|e| e.to_string())?;
+    let mut input = Input::open(path).map_err(|e| e.to_string())?;
+    loop {
+        match input.read(buf) {
+            Ok(0) => break,
+            Ok(n) => mac.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(strerror(&e)),
+        }
+    }
+    let mut tag = vec![0; tag_len];
+    mac.finalize_into(&mut tag);
+    Ok(tag)
+}
+
+/// The MAC of the table named `name`, and its constructor.
+fn mac(name: &str) -> Result<(&'static Primitive, MacConstructor), CliError> {
+    ladder::primitives()
+        .find_map(|(_, p)| match p.construct {
+            Construct::Mac(new) if p.name == name => Some((p, new)),
+            _ => None,
+        })
+        .ok_or_else(|| CliError::UnknownCipher {
+            flag: "--algo",
+            name: name.to_owned(),
+            expected: ladder::names_of(Kind::Mac),
+        })
+}
