@@ -496,7 +496,8 @@ fn verify_passes() {
         + hash::md5::Impl::ALL.len()
         + 2 * hash::many::Impl::ALL.len()
         + 4
-        + simdcrypt::kdf::scrypt::Impl::ALL.len();
+        + simdcrypt::kdf::scrypt::Impl::ALL.len()
+        + 6 * simdcrypt::aes::Impl::ALL.len();
     assert_eq!(rows.len(), rungs);
     assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));
     assert!(doc.get("not_run").is_none());
