@@ -112,7 +112,15 @@ pub enum Construct {
     /// A MAC from a key, on a rung.
     Mac(crate::dynamic::MacConstructor),
     /// An AEAD from a key.
-    Aead(crate::dynamic::AeadConstructor),
+    Aead {
+        /// Builds it.
+        new: crate::dynamic::AeadConstructor,
+        /// Whether it authenticates associated data: false for
+        /// XSalsa20-Poly1305 (NaCl's `crypto_secretbox`), whose
+        /// [`DynAead`](crate::dynamic::DynAead) refuses any with
+        /// [`Error::AssociatedDataUnsupported`](crate::Error::AssociatedDataUnsupported).
+        associated_data: bool,
+    },
     /// Many messages of the hash named `of` at once, one per lane.
     Many {
         /// The hash it computes.
@@ -164,11 +172,13 @@ impl Primitive {
         }
     }
 
-    /// An AEAD with a 32-byte key and a 16-byte tag.
+    /// An AEAD with a 32-byte key and a 16-byte tag, which authenticates
+    /// associated data or not (see [`Construct::Aead`]).
     pub(crate) const fn aead(
         name: &'static str,
         summary: &'static str,
         nonce_len: usize,
+        associated_data: bool,
         new: crate::dynamic::AeadConstructor,
     ) -> Primitive {
         Primitive {
@@ -181,7 +191,10 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(16),
             params: &[],
-            construct: Construct::Aead(new),
+            construct: Construct::Aead {
+                new,
+                associated_data,
+            },
         }
     }
 
