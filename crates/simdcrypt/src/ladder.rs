@@ -326,6 +326,16 @@ pub(crate) fn rung_infos<I: Rung>(chosen: I, par_blocks: impl Fn(I) -> usize) ->
 }
 
 /// Every ladder, in the order `info` shows them.
+///
+/// ```
+/// for ladder in simdcrypt::ladders() {
+///     let runs: Vec<_> = ladder.rungs().into_iter().filter(|r| r.available).map(|r| r.name).collect();
+///     match ladder.chosen() {
+///         Some(chosen) => println!("{}: {chosen} (this CPU runs {})", ladder.name, runs.join(", ")),
+///         None => println!("{}: on {}", ladder.name, ladder.composed_of().join(", ")),
+///     }
+/// }
+/// ```
 pub fn ladders() -> &'static [Ladder] {
     &[
         crate::salsa20::LADDER,
@@ -351,6 +361,15 @@ pub fn primitives() -> impl Iterator<Item = (&'static Ladder, &'static Primitive
 }
 
 /// The primitive named `name`, with its ladder.
+///
+/// ```
+/// use simdcrypt::ladder::{self, Kind};
+///
+/// let (ladder, sha256) = ladder::find("sha256").unwrap();
+/// assert_eq!((sha256.kind, sha256.output_len), (Kind::Hash, Some(32)));
+/// assert!(ladder.rungs().iter().any(|r| r.name == "reference"));
+/// assert!(ladder::find("rot13").is_none());
+/// ```
 pub fn find(name: &str) -> Option<(&'static Ladder, &'static Primitive)> {
     primitives().find(|(_, p)| p.name == name)
 }
