@@ -597,6 +597,37 @@ aead! {
     /// age): a 256-bit key, a 96-bit nonce that must never repeat under one
     /// key, and a 128-bit tag after the ciphertext. Plaintexts up to
     /// [`P_MAX`] bytes. The key is zeroized on drop.
+    ///
+    /// The nonce is too short to draw at random for many messages: count
+    /// them (as TLS and WireGuard do), or use [`XChaCha20Poly1305`].
+    ///
+    /// ```
+    /// use simdcrypt::aead::ChaCha20Poly1305;
+    ///
+    /// // RFC 8439 §2.8.2, sealed in place with a detached tag.
+    /// let key: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+    /// let nonce = [0x07, 0, 0, 0, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47];
+    /// let aad = [0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7];
+    /// let plaintext = *b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    /// let aead = ChaCha20Poly1305::new(&key);
+    /// let mut data = plaintext;
+    /// let tag = aead.encrypt_in_place_detached(&nonce, &aad, &mut data);
+    /// let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    /// assert_eq!(hex(&data[..16]), "d31a8d34648e60db7b86afbc53ef7ec2");
+    /// assert_eq!(hex(&tag), "1ae10b594f09e26a7e902ecbd0600691");
+    ///
+    /// aead.decrypt_in_place_detached(&nonce, &aad, &mut data, &tag)?;
+    /// assert_eq!(data, plaintext);
+    ///
+    /// // A nonce per message from a counter, never reused under the key.
+    /// for (n, message) in [&b"first"[..], b"second"].into_iter().enumerate() {
+    ///     let mut nonce = [0u8; 12];
+    ///     nonce[4..].copy_from_slice(&(n as u64).to_le_bytes());
+    ///     let sealed = aead.encrypt(&nonce, b"", message);
+    ///     assert_eq!(aead.decrypt(&nonce, b"", &sealed)?, message);
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub struct ChaCha20Poly1305;
     nonce = [u8; NONCE_LEN],
     tag_first = false,
@@ -615,6 +646,29 @@ aead! {
     /// `0x00000000 ‖ nonce[16..24]`. The 192-bit nonce is long enough to be
     /// drawn at random. The tag follows the ciphertext. Plaintexts up to
     /// [`P_MAX`] bytes. The key is zeroized on drop.
+    ///
+    /// ```
+    /// use simdcrypt::aead::{TAG_LEN, XChaCha20Poly1305};
+    ///
+    /// // A random nonce per message, sent beside the sealed form.
+    /// let aead = XChaCha20Poly1305::new(&[0x42; 32]);
+    /// let nonce = XChaCha20Poly1305::generate_nonce()?;
+    /// let sealed = aead.encrypt(&nonce, b"to: alice", b"a secret");
+    /// assert_eq!(sealed.len(), 8 + TAG_LEN);
+    /// assert_eq!(aead.decrypt(&nonce, b"to: alice", &sealed)?, b"a secret");
+    /// assert!(aead.decrypt(&nonce, b"to: mallory", &sealed).is_err());
+    ///
+    /// // draft-irtf-cfrg-xchacha-03 A.3.1.
+    /// let key: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+    /// let nonce: [u8; 24] = std::array::from_fn(|i| 0x40 + i as u8);
+    /// let aad = [0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7];
+    /// let plaintext = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    /// let sealed = XChaCha20Poly1305::new(&key).encrypt(&nonce, &aad, plaintext);
+    /// let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    /// assert_eq!(hex(&sealed[..16]), "bd6d179d3e83d43b9576579493c0e939");
+    /// assert_eq!(hex(&sealed[plaintext.len()..]), "c0875924c1c7987947deafd8780acf49");
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub struct XChaCha20Poly1305;
     nonce = [u8; XNONCE_LEN],
     tag_first = false,
