@@ -98,3 +98,10 @@ pub use ladder::ladders;
 pub use rung::Rung;
 pub use stream::KeyStream;
 pub use xor::Xor;
+
+/// The README's Rust blocks, each a whole program, compiled and run as
+/// doctests. `README.md` beside this crate's manifest is a link to the
+/// workspace's; `cargo package` puts the file itself there.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
