@@ -104,7 +104,7 @@ fn xsalsa20poly1305(c: &mut Criterion) {
     });
     let contenders = [
         Contender::new("simdcrypt", |d: &mut [u8]| {
-            XSalsa20Poly1305::new(&KEY).encrypt_in_place_detached(&XNONCE, &[], d)
+            XSalsa20Poly1305::new(&KEY).encrypt_in_place_detached(&XNONCE, d)
         }),
         Contender::new("libsodium", |d: &mut [u8]| {
             peers::libsodium::xsalsa20poly1305_seal(&KEY, &XNONCE, d)
@@ -204,18 +204,16 @@ fn xsalsa20poly1305_out_of_place(c: &mut Criterion) {
     let contenders = [
         OutContender::new("simdcrypt", |i: &[u8], o: &mut [u8]| {
             XSalsa20Poly1305::new(&KEY)
-                .encrypt_into(&XNONCE, &[], i, o)
+                .encrypt_into(&XNONCE, i, o)
                 .expect("a sealed buffer 16 bytes longer")
         }),
         OutContender::new("simdcrypt-in-place", |_: &[u8], o: &mut [u8]| {
             // Tag first: the in-place form works on the bytes after it,
             // which hold the plaintext before the first call.
             let (tag, data) = o.split_at_mut(16);
-            tag.copy_from_slice(&XSalsa20Poly1305::new(&KEY).encrypt_in_place_detached(
-                &XNONCE,
-                &[],
-                data,
-            ));
+            tag.copy_from_slice(
+                &XSalsa20Poly1305::new(&KEY).encrypt_in_place_detached(&XNONCE, data),
+            );
         }),
         OutContender::new("libsodium", |i: &[u8], o: &mut [u8]| {
             peers::libsodium::xsalsa20poly1305_seal_into(&KEY, &XNONCE, i, o)

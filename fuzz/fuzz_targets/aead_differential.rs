@@ -113,8 +113,8 @@ fuzz_target!(|input: &[u8]| {
         })
         .unwrap();
     check(
-        |d| s.encrypt_in_place_detached(&nonce, &[], d),
-        |d, t| s.decrypt_in_place_detached(&nonce, &[], d, t),
+        |d| s.encrypt_in_place_detached(&nonce, d),
+        |d, t| s.decrypt_in_place_detached(&nonce, d, t),
         pt,
         (ct, tag),
         flip,

@@ -12,6 +12,23 @@
 //! and CRLF line endings are both accepted ("MAY choose to accept both").
 //! [`ArmoredWriter`] writes the one canonical form, with LF. Both hold a
 //! batch of at most a few dozen KiB, whatever the size of the file.
+//!
+//! ```
+//! use simdcrypt_age::armor::{ArmoredWriter, BEGIN};
+//! use simdcrypt_age::{decrypt, encrypt, x25519};
+//!
+//! let identity = x25519::Identity::generate()?;
+//! let mut armored = ArmoredWriter::new(Vec::new());
+//! encrypt(&[&identity.to_public()], &b"attack at dawn"[..], &mut armored)?;
+//! let text = String::from_utf8(armored.finish()?).expect("base64");
+//! assert!(text.starts_with(BEGIN));
+//!
+//! // decrypt tells armor from binary by itself.
+//! let mut opened = Vec::new();
+//! decrypt(&[&identity], text.as_bytes(), &mut opened)?;
+//! assert_eq!(opened, b"attack at dawn");
+//! # Ok::<(), simdcrypt_age::Error>(())
+//! ```
 
 use std::io::{self, BufRead, Read, Write};
 

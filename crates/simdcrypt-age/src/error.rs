@@ -1,7 +1,7 @@
 //! What can go wrong reading and writing age files, in words a user can act
 //! on.
 
-use std::io;
+use std::{fmt, io};
 
 /// An error of the age format or of the I/O around it.
 #[derive(Debug, thiserror::Error)]
@@ -81,6 +81,73 @@ pub enum Error {
     /// Reading or writing failed.
     #[error("{0}")]
     Io(#[source] io::Error),
+}
+
+/// An identity or recipients file that does not parse
+/// ([`keys::parse_identities`](crate::keys::parse_identities),
+/// [`keys::parse_recipients`](crate::keys::parse_recipients)): the line it
+/// is on and what is wrong there.
+///
+/// Its message is the line and the error's own (`line 2: invalid identity:
+/// …`), or the error's alone when it concerns the whole file. Since the
+/// message already holds the error's, `source()` is not that error but
+/// the error's own source (as a transparent wrapper's is), so that a chain
+/// of causes says each thing once; the error itself is the field
+/// [`error`](Self::error).
+///
+/// ```
+/// use simdcrypt_age::keys::parse_identities;
+///
+/// // (`.err()`: identities have no `Debug`, so `unwrap_err` cannot show them.)
+/// let e = parse_identities("# a comment\nAGE-SECRET-KEY-1NOPE\n").err().unwrap();
+/// assert_eq!(e.line, Some(2));
+/// assert!(matches!(e.error, simdcrypt_age::Error::Identity(_)));
+/// assert!(e.to_string().starts_with("line 2: invalid identity: "));
+///
+/// let e = parse_identities("# nothing but comments\n").err().unwrap();
+/// assert_eq!(e.line, None);
+/// assert_eq!(e.to_string(), "invalid identity: the file holds no identity");
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct KeyFileError {
+    /// The line the error is on, counted from 1; `None` when the file as
+    /// a whole is wrong (it holds no key).
+    pub line: Option<usize>,
+    /// What is wrong: [`Error::Identity`] or [`Error::Recipient`] (or what
+    /// a key's own parser says).
+    pub error: Error,
+}
+
+impl KeyFileError {
+    /// The error on line `line` (counted from 1).
+    pub(crate) fn at(line: usize, error: Error) -> Self {
+        KeyFileError {
+            line: Some(line),
+            error,
+        }
+    }
+
+    /// The error of the file as a whole.
+    pub(crate) fn whole(error: Error) -> Self {
+        KeyFileError { line: None, error }
+    }
+}
+
+impl fmt::Display for KeyFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for KeyFileError {
+    /// The error's own source: its message is already in this one's.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.error.source()
+    }
 }
 
 /// An I/O error back to the age error it carries, if any: the armor reader

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use zeroize::Zeroizing;
 
-use crate::{Error, FileKey, Stanza, pq, x25519};
+use crate::{Error, FileKey, KeyFileError, Stanza, pq, x25519};
 
 /// An identity of any type this crate reads.
 pub enum AnyIdentity {
@@ -120,48 +120,63 @@ impl crate::Recipient for AnyRecipient {
 }
 
 /// The keys of a key file's text: every line that is neither empty nor a
-/// `#` comment, parsed by `parse`; an error names the line.
+/// `#` comment, parsed by `parse`; an error names the line. An empty
+/// result is `empty`, an error of the whole file.
 fn parse_lines<T>(
     text: &str,
     parse: impl Fn(&str) -> Result<T, Error>,
-) -> Result<Vec<T>, (usize, Error)> {
-    text.lines()
+    empty: impl FnOnce() -> Error,
+) -> Result<Vec<T>, KeyFileError> {
+    let keys = text
+        .lines()
         .enumerate()
         .map(|(n, line)| (n + 1, line.trim_end_matches('\r')))
         .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
-        .map(|(n, line)| parse(line).map_err(|e| (n, e)))
-        .collect()
+        .map(|(n, line)| parse(line).map_err(|e| KeyFileError::at(n, e)))
+        .collect::<Result<Vec<T>, _>>()?;
+    if keys.is_empty() {
+        return Err(KeyFileError::whole(empty()));
+    }
+    Ok(keys)
 }
 
 /// The identities of an identity file (as `age-keygen` writes it, or
-/// several concatenated). An error gives the line it is on.
+/// several concatenated): one a line, `#` comments and empty lines
+/// ignored.
+///
+/// ```
+/// use simdcrypt_age::keys::parse_identities;
+/// use simdcrypt_age::x25519::Identity;
+///
+/// let identity = Identity::generate()?;
+/// let file = format!("# created by a test\n{}\n", identity.to_bech32().as_str());
+/// let parsed = parse_identities(&file)?;
+/// assert_eq!(parsed.len(), 1);
+/// assert_eq!(parsed[0].to_bech32(), identity.to_bech32());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// # Errors
 ///
-/// `(line, error)` for the first line that is not an identity; an error on
-/// line 0 when the file holds none.
-pub fn parse_identities(text: &str) -> Result<Vec<AnyIdentity>, (usize, Error)> {
-    let ids = parse_lines(text, str::parse)?;
-    if ids.is_empty() {
-        return Err((0, Error::Identity("the file holds no identity".into())));
-    }
-    Ok(ids)
+/// A [`KeyFileError`] with the line of the first line that is not an
+/// identity, and the reason ([`Error::Identity`], or what the identity's
+/// type says); with no line when the file holds none.
+pub fn parse_identities(text: &str) -> Result<Vec<AnyIdentity>, KeyFileError> {
+    parse_lines(text, str::parse, || {
+        Error::Identity("the file holds no identity".into())
+    })
 }
 
-/// The recipients of a recipients file (`-R`). An error gives the line it
-/// is on.
+/// The recipients of a recipients file (`-R`): one a line, `#` comments
+/// and empty lines ignored.
 ///
 /// # Errors
 ///
-/// `(line, error)` for the first line that is not a recipient; an error on
-/// line 0 when the file holds none.
-pub fn parse_recipients(text: &str) -> Result<Vec<AnyRecipient>, (usize, Error)> {
-    let rs = parse_lines(text, str::parse)?;
-    if rs.is_empty() {
-        return Err((
-            0,
-            Error::Recipient(String::new(), "the file holds no recipient".into()),
-        ));
-    }
-    Ok(rs)
+/// A [`KeyFileError`] with the line of the first line that is not a
+/// recipient, and the reason ([`Error::Recipient`], or what the
+/// recipient's type says); with no line when the file holds none.
+pub fn parse_recipients(text: &str) -> Result<Vec<AnyRecipient>, KeyFileError> {
+    parse_lines(text, str::parse, || {
+        Error::Recipient(String::new(), "the file holds no recipient".into())
+    })
 }

@@ -45,7 +45,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-pub use error::Error;
+pub use error::{Error, KeyFileError};
 pub use format::{Header, Stanza};
 pub use stream::Threads;
 

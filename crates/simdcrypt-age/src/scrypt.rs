@@ -1,5 +1,23 @@
 //! The scrypt recipient type (c2sp.org/age, "The scrypt recipient type"):
 //! the file key sealed under a key that scrypt derives from a passphrase.
+//!
+//! ```
+//! use simdcrypt_age::{decrypt, encrypt, scrypt};
+//!
+//! // A real file takes scrypt::DEFAULT_WORK_FACTOR (2^18, 256 MiB); 2^10
+//! // keeps the example quick.
+//! let mut sealed = Vec::new();
+//! encrypt(&[&scrypt::Recipient::new(b"correct horse", 10)], &b"a secret"[..], &mut sealed)?;
+//!
+//! let mut opened = Vec::new();
+//! let identity = scrypt::Identity::new(b"correct horse", scrypt::DEFAULT_MAX_WORK_FACTOR);
+//! decrypt(&[&identity], &sealed[..], &mut opened)?;
+//! assert_eq!(opened, b"a secret");
+//!
+//! let wrong = scrypt::Identity::new(b"battery staple", scrypt::DEFAULT_MAX_WORK_FACTOR);
+//! assert!(decrypt(&[&wrong], &sealed[..], &mut Vec::new()).is_err());
+//! # Ok::<(), simdcrypt_age::Error>(())
+//! ```
 
 use simdcrypt::kdf::scrypt;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};

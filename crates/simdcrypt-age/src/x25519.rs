@@ -1,6 +1,19 @@
 //! The X25519 recipient type (c2sp.org/age, "The X25519 recipient type"):
 //! an ephemeral Diffie–Hellman share per stanza, the shared secret through
 //! HKDF-SHA-256, and the file key sealed with ChaCha20-Poly1305.
+//!
+//! ```
+//! use simdcrypt_age::x25519::{Identity, Recipient};
+//!
+//! let identity = Identity::generate()?; // AGE-SECRET-KEY-1…: keep it secret
+//! let recipient = identity.to_public().to_string(); // age1…: give it out
+//! assert!(recipient.starts_with("age1"));
+//! let parsed: Recipient = recipient.parse()?;
+//! assert_eq!(parsed, identity.to_public());
+//! let again: Identity = identity.to_bech32().parse()?;
+//! assert_eq!(again.to_public(), parsed);
+//! # Ok::<(), simdcrypt_age::Error>(())
+//! ```
 
 use std::fmt;
 use std::str::FromStr;

@@ -64,8 +64,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     }
     for path in &args.recipients_files {
         let text = read_key_file(path)?;
-        let parsed =
-            keys::parse_recipients(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+        let parsed = keys::parse_recipients(&text).map_err(|e| key_file_error(path, e))?;
         recipients.extend(
             parsed
                 .into_iter()
@@ -74,8 +73,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     }
     for path in &args.identities {
         let text = read_key_file(path)?;
-        let parsed =
-            keys::parse_identities(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+        let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
         recipients.extend(
             parsed
                 .iter()
@@ -158,8 +156,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     let mut identities: Vec<Box<dyn Identity>> = Vec::new();
     for path in &args.identities {
         let text = read_key_file(path)?;
-        let parsed =
-            keys::parse_identities(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+        let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
         identities.extend(parsed.into_iter().map(|i| Box::new(i) as Box<dyn Identity>));
     }
     let input = open_input(common.input.as_deref())?;
@@ -296,11 +293,11 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
 }
 
 /// An error in a key file, with its line.
-pub fn key_file_error(path: &Path, line: usize, e: simdcrypt_age::Error) -> CliError {
+pub fn key_file_error(path: &Path, e: simdcrypt_age::KeyFileError) -> CliError {
     CliError::KeyFile {
         path: path.to_path_buf(),
-        line,
-        source: e,
+        line: e.line,
+        source: e.error,
     }
 }
 

@@ -135,8 +135,8 @@ pub enum CliError {
     KeyFile {
         /// The file.
         path: PathBuf,
-        /// The line, 1-based; 0 for the file as a whole.
-        line: usize,
+        /// The line, 1-based; `None` for the file as a whole.
+        line: Option<usize>,
         /// Why.
         source: simdcrypt_age::Error,
     },
@@ -188,12 +188,8 @@ impl CliError {
     }
 }
 
-fn line_of(line: usize) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!(" line {line}")
-    }
+fn line_of(line: Option<usize>) -> String {
+    line.map_or_else(String::new, |n| format!(" line {n}"))
 }
 
 fn describe(path: &Option<PathBuf>, stream: &str) -> String {

@@ -51,8 +51,7 @@ pub fn run(args: &KeygenArgs) -> Result<(), CliError> {
 fn convert(args: &KeygenArgs) -> Result<(), CliError> {
     let path = args.input.as_deref().unwrap_or(Path::new("-"));
     let text = read_key_file(path)?;
-    let identities =
-        keys::parse_identities(&text).map_err(|(line, e)| key_file_error(path, line, e))?;
+    let identities = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
     let lines: String = identities
         .iter()
         .map(|i| format!("{}\n", i.to_public()))

@@ -196,6 +196,54 @@ fn keygen_writes_what_age_keygen_writes() {
     assert!(stderr(&out).contains("line 1"), "{}", stderr(&out));
 }
 
+/// An identity or recipients file that does not parse: its path, the
+/// line (none when the file holds no key) and the reason, word for word,
+/// whichever command reads it.
+#[test]
+fn key_file_errors_name_the_file_and_the_line() {
+    let dir = TempDir::new().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let empty = file("empty.txt", "# only comments\r\n\n");
+    let bad = file("bad.txt", "# a comment\nAGE-SECRET-KEY-1NOTAKEY\n");
+    let no_recipient = file("none.txt", "# nothing\n");
+    let ssh = file("ssh.txt", "ssh-ed25519 AAAA\n");
+    let refused = |args: &[&str], want: String| {
+        let out = simdcrypt(args, b"");
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!("simdcrypt: error: {want}\n"),
+            "{args:?}"
+        );
+    };
+    for (path, want) in [
+        (
+            &empty,
+            format!("{empty}: invalid identity: the file holds no identity"),
+        ),
+        (
+            &bad,
+            format!("{bad} line 2: invalid identity: not valid Bech32: parse failed"),
+        ),
+    ] {
+        refused(&["decrypt", "-i", path], want.clone());
+        refused(&["encrypt", "-i", path, "-o", "-"], want.clone());
+        refused(&["keygen", "-y", path], want);
+    }
+    refused(
+        &["encrypt", "-R", &no_recipient, "-o", "-"],
+        format!("{no_recipient}: invalid recipient \"\": the file holds no recipient"),
+    );
+    refused(
+        &["encrypt", "-R", &ssh, "-o", "-"],
+        format!("{ssh} line 1: invalid recipient \"ssh-ed25519 AAAA\": SSH keys are not supported"),
+    );
+}
+
 #[test]
 fn passphrases_for_scripts() {
     let dir = TempDir::new().unwrap();

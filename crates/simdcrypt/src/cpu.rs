@@ -223,6 +223,15 @@ static CODE_CAP: OnceLock<IsaLevel> = OnceLock::new();
 /// The features the dispatchers may use: [`detected`] under the
 /// `SIMDCRYPT_MAX_ISA` cap (see [`max_isa`]) and the cap a program set
 /// (see [`set_max_isa`]), the lower of the two.
+///
+/// ```
+/// use simdcrypt::cpu;
+///
+/// let (used, present) = (cpu::features(), cpu::detected());
+/// println!("AVX2: present {}, used {}", present.avx2, used.avx2);
+/// // The cap only takes away.
+/// assert!(used.list().iter().zip(present.list()).all(|(u, p)| !u.1 || p.1));
+/// ```
 pub fn features() -> Features {
     *ALLOWED.get_or_init(|| {
         let env = max_isa().unwrap_or(Some(IsaLevel::Scalar));
@@ -239,6 +248,24 @@ pub fn features() -> Features {
 /// does (the lower of the two caps holds): for a program that must run
 /// its scalar or AVX2 code whatever the CPU and environment. Call it once,
 /// before any primitive runs: the rungs are chosen at their first use.
+///
+/// ```
+/// use simdcrypt::chacha20::{ChaCha20, Impl};
+/// use simdcrypt::cpu::{self, IsaLevel};
+///
+/// // First thing in `main`, before any primitive runs.
+/// cpu::set_max_isa(IsaLevel::Avx2)?;
+/// if let Some(error) = cpu::cap_error() {
+///     eprintln!("warning: {error}"); // SIMDCRYPT_MAX_ISA is malformed
+/// }
+///
+/// assert!(!cpu::features().avx512f);
+/// let cipher = ChaCha20::new(&[0x42; 32], &[0; 12]);
+/// assert!(![Impl::Avx512, Impl::Avx512vl].contains(&cipher.implementation()));
+/// // The rungs are chosen now: the cap can no longer change.
+/// assert!(cpu::set_max_isa(IsaLevel::Scalar).is_err());
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 ///
 /// # Errors
 ///

@@ -83,13 +83,21 @@ pub type MacConstructor = fn(key: &[u8], imp: Option<&str>) -> Result<Box<dyn Dy
 pub type ManyConstructor = fn(imp: Option<&str>, messages: &[&[u8]]) -> Result<Vec<Vec<u8>>, Error>;
 
 /// An AEAD keyed, whatever its type: the detached, in-place forms.
+///
+/// Every AEAD here takes an `aad` argument, XSalsa20-Poly1305 (NaCl's
+/// `crypto_secretbox`) included, which authenticates no associated data:
+/// it refuses any with [`Error::AssociatedDataUnsupported`]. The table
+/// says which AEADs take some ([`Construct::Aead`]'s `associated_data`).
+///
+/// [`Construct::Aead`]: crate::ladder::Construct::Aead
 pub trait DynAead: Send + Sync {
     /// Encrypts `data` in place and returns the tag.
     ///
     /// # Errors
     ///
-    /// A nonce of the wrong length; associated data the AEAD refuses; a
-    /// message longer than the AEAD allows.
+    /// A nonce of the wrong length; associated data given to an AEAD that
+    /// authenticates none ([`Error::AssociatedDataUnsupported`]); a
+    /// message longer than the AEAD allows. Nothing is written then.
     fn encrypt_in_place_detached(
         &self,
         nonce: &[u8],

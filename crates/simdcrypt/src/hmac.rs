@@ -38,6 +38,33 @@ const OPAD: u8 = 0x5c;
 /// [`Hmac::reset`] start over from them, so a key used for many messages is
 /// never hashed again (PBKDF2 relies on this). Every hash state, and so all
 /// key material, is zeroized on drop by the hash types themselves.
+///
+/// ```
+/// use simdcrypt::hash::{Sha256, Sha512, sha256};
+/// use simdcrypt::hmac::Hmac;
+///
+/// // One key, many messages: the key is hashed once, in `new`.
+/// let mut mac = Hmac::<Sha512>::new(b"a key of any length");
+/// mac.update(b"first message");
+/// let first = mac.finalize_reset();
+/// mac.update(b"second message");
+/// let second = mac.finalize();
+/// assert_ne!(first, second);
+///
+/// // The receiver checks in constant time, the whole tag or (RFC 2104 §5)
+/// // at least half of it.
+/// let mut check = Hmac::<Sha512>::new(b"a key of any length");
+/// check.update(b"first message");
+/// check.clone().verify(&first)?;
+/// check.verify_truncated(&first[..32])?;
+///
+/// // Over a hash forced to one rung.
+/// let hash = Sha256::new().with_impl(sha256::Impl::Reference)?;
+/// let mut mac = Hmac::with_hash(hash, b"key");
+/// mac.update(b"message");
+/// assert_eq!(mac.finalize(), Hmac::<Sha256>::mac(b"key", b"message"));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Hmac<H: Hash> {
     /// The hash after absorbing `K0 ⊕ ipad`.
@@ -189,11 +216,35 @@ impl<H: Hash> fmt::Debug for Hmac<H> {
 }
 
 /// HMAC-SHA-256 (RFC 2104, RFC 4231) of `message` under `key`.
+///
+/// ```
+/// use simdcrypt::hmac::hmac_sha256;
+///
+/// // RFC 4231, test case 2.
+/// let tag = hmac_sha256(b"Jefe", b"what do ya want for nothing?");
+/// let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+/// ```
+///
+/// Check a tag received with [`Hmac::verify`], in constant time, not with
+/// `==`.
 pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
     Hmac::<Sha256>::mac(key, message)
 }
 
 /// HMAC-SHA-512 (RFC 2104, RFC 4231) of `message` under `key`.
+///
+/// ```
+/// use simdcrypt::hmac::hmac_sha512;
+///
+/// // RFC 4231, test case 2.
+/// let tag = hmac_sha512(b"Jefe", b"what do ya want for nothing?");
+/// let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, concat!(
+///     "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554",
+///     "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737",
+/// ));
+/// ```
 pub fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
     Hmac::<Sha512>::mac(key, message)
 }

@@ -112,7 +112,15 @@ pub enum Construct {
     /// A MAC from a key, on a rung.
     Mac(crate::dynamic::MacConstructor),
     /// An AEAD from a key.
-    Aead(crate::dynamic::AeadConstructor),
+    Aead {
+        /// Builds it.
+        new: crate::dynamic::AeadConstructor,
+        /// Whether it authenticates associated data: false for
+        /// XSalsa20-Poly1305 (NaCl's `crypto_secretbox`), whose
+        /// [`DynAead`](crate::dynamic::DynAead) refuses any with
+        /// [`Error::AssociatedDataUnsupported`](crate::Error::AssociatedDataUnsupported).
+        associated_data: bool,
+    },
     /// A block-cipher mode from a key, an IV and its direction.
     Mode(crate::dynamic::ModeConstructor),
     /// Many messages of the hash named `of` at once, one per lane.
@@ -166,11 +174,13 @@ impl Primitive {
         }
     }
 
-    /// An AEAD with a 32-byte key and a 16-byte tag.
+    /// An AEAD with a 32-byte key and a 16-byte tag, which authenticates
+    /// associated data or not (see [`Construct::Aead`]).
     pub(crate) const fn aead(
         name: &'static str,
         summary: &'static str,
         nonce_len: usize,
+        associated_data: bool,
         new: crate::dynamic::AeadConstructor,
     ) -> Primitive {
         Primitive {
@@ -183,7 +193,10 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(16),
             params: &[],
-            construct: Construct::Aead(new),
+            construct: Construct::Aead {
+                new,
+                associated_data,
+            },
         }
     }
 
@@ -315,6 +328,16 @@ pub(crate) fn rung_infos<I: Rung>(chosen: I, par_blocks: impl Fn(I) -> usize) ->
 }
 
 /// Every ladder, in the order `info` shows them.
+///
+/// ```
+/// for ladder in simdcrypt::ladders() {
+///     let runs: Vec<_> = ladder.rungs().into_iter().filter(|r| r.available).map(|r| r.name).collect();
+///     match ladder.chosen() {
+///         Some(chosen) => println!("{}: {chosen} (this CPU runs {})", ladder.name, runs.join(", ")),
+///         None => println!("{}: on {}", ladder.name, ladder.composed_of().join(", ")),
+///     }
+/// }
+/// ```
 pub fn ladders() -> &'static [Ladder] {
     &[
         crate::salsa20::LADDER,
@@ -341,6 +364,15 @@ pub fn primitives() -> impl Iterator<Item = (&'static Ladder, &'static Primitive
 }
 
 /// The primitive named `name`, with its ladder.
+///
+/// ```
+/// use simdcrypt::ladder::{self, Kind};
+///
+/// let (ladder, sha256) = ladder::find("sha256").unwrap();
+/// assert_eq!((sha256.kind, sha256.output_len), (Kind::Hash, Some(32)));
+/// assert!(ladder.rungs().iter().any(|r| r.name == "reference"));
+/// assert!(ladder::find("rot13").is_none());
+/// ```
 pub fn find(name: &str) -> Option<(&'static Ladder, &'static Primitive)> {
     primitives().find(|(_, p)| p.name == name)
 }

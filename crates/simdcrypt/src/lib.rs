@@ -1,5 +1,25 @@
 //! simdcrypt: fast, verified symmetric cryptography.
 //!
+//! # Which type to use
+//!
+//! | to … | use | why |
+//! |---|---|---|
+//! | encrypt a file | the [`simdcrypt-age`](https://docs.rs/simdcrypt-age) crate | the age v1 format: to X25519 (or ML-KEM-768 + X25519) recipients or a passphrase, read and written by `age` and `rage`; streams in 64 KiB chunks on every core |
+//! | encrypt a message with a key | [`aead::XChaCha20Poly1305`] | 192-bit nonces, safe to draw at random ([`generate_nonce`](aead::XChaCha20Poly1305::generate_nonce)): no counter to keep |
+//! | … as RFC 8439 / TLS / IETF protocols do | [`aead::ChaCha20Poly1305`] | the IETF AEAD; its 96-bit nonce must never repeat under a key, so use a counter, not random nonces |
+//! | … as NaCl / libsodium's `crypto_secretbox` does | [`aead::XSalsa20Poly1305`] | byte for byte `crypto_secretbox_easy` (tag first), for talking to NaCl code |
+//! | hash | [`hash::Sha256`], [`hash::Sha512`] | FIPS 180-4; also [`Sha224`](hash::Sha224), [`Sha384`](hash::Sha384), [`Sha512_256`](hash::Sha512_256); [`Sha1`](hash::Sha1) and [`Md5`](hash::Md5) only for compatibility (both are broken) |
+//! | hash many messages at once | [`hash::sha256_many`], [`hash::md5_many`] | one message per SIMD lane |
+//! | authenticate a message with a key (MAC) | [`hmac::Hmac`], [`hmac::hmac_sha256`] | RFC 2104 over any hash here, any key length, tags checked in constant time |
+//! | … with a one-time key | [`poly1305::Poly1305`] | the AEADs' MAC: fast, but a key must never authenticate two messages |
+//! | derive a key from a password | [`kdf::scrypt`](fn@kdf::scrypt) | RFC 7914, memory-hard; [`kdf::pbkdf2_hmac_sha256`] (or [`kdf::pbkdf2_hmac`] over any hash) where a format asks for PBKDF2 |
+//! | derive keys from a key | [`kdf::Hkdf`], [`kdf::hkdf_sha256`] | RFC 5869: extract once, then expand one key per purpose with `info` |
+//! | a raw stream cipher | [`chacha20::XChaCha20`], [`chacha20::ChaCha20`], [`salsa20::XSalsa20`], [`salsa20::Salsa20`] | keystream XOR at any byte offset ([`KeyStream`]); **no authentication**: pair it with a MAC, or use an AEAD above |
+//! | pick a primitive by name at run time | [`ladders()`], [`ladder::find`], [`dynamic`] | the table the `simdcrypt` tool reads: every primitive, its rungs, which one this CPU picks |
+//! | cap the instruction sets used | [`cpu::set_max_isa`] | as `SIMDCRYPT_MAX_ISA=scalar\|sse2\|avx2\|avx512` does from the environment; [`cpu::cap_error`] tells a malformed value |
+//!
+//! # Ladders
+//!
 //! Every primitive is a *ladder* of implementations ("rungs"), from a literal
 //! reading of its specification to the widest SIMD the CPU has. Types pick
 //! the fastest rung this CPU runs; `with_impl` forces one by name, so every
@@ -23,6 +43,26 @@
 //!
 //! `SIMDCRYPT_MAX_ISA=scalar|sse2|avx2|avx512` in the environment caps the
 //! instruction sets the dispatchers use (see [`cpu`]).
+//!
+//! # Features
+//!
+//! None is on by default; the default API is the safe surface.
+//!
+//! - `rustcrypto`: the RustCrypto traits, for code written against them:
+//!   `cipher::{KeyIvInit, StreamCipher, StreamCipherSeek}` (cipher 0.5) for
+//!   every stream cipher, `aead::AeadInOut` (aead 0.6, and through it `Aead`
+//!   and `AeadInPlace`) for the AEADs, `digest::Digest` (digest 0.11) for
+//!   every hash.
+//! - `hazmat`: what the safe surface leaves out, with no promise (see
+//!   SECURITY.md): rungs that are not constant-time become choosable with
+//!   `with_impl` (Poly1305's `reference`; without the feature they are
+//!   refused with [`Error::VariableTimeRung`]), and the internals the tool
+//!   and the benchmarks use become public: each specification's literal
+//!   `reference` module, the time-stamp-counter `timer`, and scrypt's
+//!   `block_mix` and `ro_mix_lanes`.
+//! - `kit` (turns on `hazmat`): the checking kit, `simdcrypt::kit`, which
+//!   `simdcrypt verify` runs: every ladder's checks on the official vectors,
+//!   built in, against the specifications' own functions and between rungs.
 
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -60,3 +100,10 @@ pub use ladder::ladders;
 pub use rung::Rung;
 pub use stream::KeyStream;
 pub use xor::Xor;
+
+/// The README's Rust blocks, each a whole program, compiled and run as
+/// doctests. `README.md` beside this crate's manifest is a link to the
+/// workspace's; `cargo package` puts the file itself there.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

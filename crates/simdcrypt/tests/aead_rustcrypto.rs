@@ -104,7 +104,7 @@ fn traits_agree_with_inherent_methods_and_rustcrypto() {
         let sealed = through_traits::<XSalsa20Poly1305>(&n24, &[], &pt);
         assert_eq!(
             sealed,
-            XSalsa20Poly1305::new(&key).encrypt(n24[..].try_into().unwrap(), &[], &pt)
+            XSalsa20Poly1305::new(&key).encrypt(n24[..].try_into().unwrap(), &pt)
         );
     }
 }
@@ -118,4 +118,16 @@ fn secretbox_refuses_associated_data_through_the_traits() {
         aad: b"ad",
     };
     assert!(Aead::encrypt(&aead, &nonce, payload).is_err());
+    let sealed = Aead::encrypt(&aead, &nonce, &b"m"[..]).expect("sealed without");
+    let payload = Payload {
+        msg: &sealed,
+        aad: b"ad",
+    };
+    assert!(Aead::decrypt(&aead, &nonce, payload).is_err());
+    let mut data = *b"m";
+    assert!(
+        aead.encrypt_inout_detached(&nonce, b"ad", (&mut data[..]).into())
+            .is_err()
+    );
+    assert_eq!(&data, b"m", "nothing written");
 }

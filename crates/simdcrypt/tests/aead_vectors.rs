@@ -10,6 +10,7 @@ use common::{hex, hex_array};
 use serde_json::Value;
 use simdcrypt::Error;
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
+use simdcrypt::ladder::{self, Construct};
 
 /// The vector files, compiled in (the tests also run where the source tree
 /// is not, such as the AVX-512 emulator's guest), by their path under
@@ -37,8 +38,9 @@ fn field(v: &Value, key: &str) -> Vec<u8> {
 }
 
 /// One AEAD seen through the operations the vectors need, whatever its
-/// nonce length and tag position. `None` when the nonce has a length the
-/// AEAD cannot take (the type system refuses it).
+/// nonce length, tag position and associated data. `None` when the nonce
+/// has a length the AEAD cannot take, or associated data is given to one
+/// that takes none (the type system refuses both).
 trait Aead {
     fn seal(key: &[u8; 32], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Option<Vec<u8>>;
     fn open(
@@ -60,36 +62,55 @@ trait Aead {
     fn combine(ct: &[u8], tag: &[u8]) -> Vec<u8>;
 }
 
+/// `None` when `aad` is not empty and the type takes none.
+fn fits(takes_aad: bool, aad: &[u8]) -> Option<()> {
+    (takes_aad || aad.is_empty()).then_some(())
+}
+
+/// Implements [`Aead`] for `$t`; `aad => [aad]` passes the associated
+/// data on to the type's methods, `aad => []` passes none (secretbox,
+/// which takes none).
 macro_rules! aead_impl {
-    ($t:ident, tag_first = $tag_first:literal) => {
+    (
+        $t:ident,
+        tag_first = $tag_first:literal,
+        takes_aad = $takes_aad:literal,
+        $aad:ident => [$($pass:ident)?]
+    ) => {
         impl Aead for $t {
-            fn seal(key: &[u8; 32], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Option<Vec<u8>> {
-                Some($t::new(key).encrypt(nonce.try_into().ok()?, aad, pt))
+            fn seal(key: &[u8; 32], nonce: &[u8], $aad: &[u8], pt: &[u8]) -> Option<Vec<u8>> {
+                fits($takes_aad, $aad)?;
+                Some($t::new(key).encrypt(nonce.try_into().ok()?, $($pass,)? pt))
             }
             fn open(
                 key: &[u8; 32],
                 nonce: &[u8],
-                aad: &[u8],
+                $aad: &[u8],
                 sealed: &[u8],
             ) -> Option<Result<Vec<u8>, Error>> {
-                Some($t::new(key).decrypt(nonce.try_into().ok()?, aad, sealed))
+                fits($takes_aad, $aad)?;
+                Some($t::new(key).decrypt(nonce.try_into().ok()?, $($pass,)? sealed))
             }
             fn seal_detached(
                 key: &[u8; 32],
                 nonce: &[u8],
-                aad: &[u8],
+                $aad: &[u8],
                 data: &mut [u8],
             ) -> Option<[u8; 16]> {
-                Some($t::new(key).encrypt_in_place_detached(nonce.try_into().ok()?, aad, data))
+                fits($takes_aad, $aad)?;
+                let nonce = nonce.try_into().ok()?;
+                Some($t::new(key).encrypt_in_place_detached(nonce, $($pass,)? data))
             }
             fn open_detached(
                 key: &[u8; 32],
                 nonce: &[u8],
-                aad: &[u8],
+                $aad: &[u8],
                 data: &mut [u8],
                 tag: &[u8; 16],
             ) -> Option<Result<(), Error>> {
-                Some($t::new(key).decrypt_in_place_detached(nonce.try_into().ok()?, aad, data, tag))
+                fits($takes_aad, $aad)?;
+                let nonce = nonce.try_into().ok()?;
+                Some($t::new(key).decrypt_in_place_detached(nonce, $($pass,)? data, tag))
             }
             fn combine(ct: &[u8], tag: &[u8]) -> Vec<u8> {
                 if $tag_first {
@@ -102,9 +123,9 @@ macro_rules! aead_impl {
     };
 }
 
-aead_impl!(ChaCha20Poly1305, tag_first = false);
-aead_impl!(XChaCha20Poly1305, tag_first = false);
-aead_impl!(XSalsa20Poly1305, tag_first = true);
+aead_impl!(ChaCha20Poly1305, tag_first = false, takes_aad = true, aad => [aad]);
+aead_impl!(XChaCha20Poly1305, tag_first = false, takes_aad = true, aad => [aad]);
+aead_impl!(XSalsa20Poly1305, tag_first = true, takes_aad = false, aad => []);
 
 /// A vector that must seal to `ct`/`tag` and open back to `pt`, in both
 /// forms; and must be refused once its tag or ciphertext is altered.
@@ -279,23 +300,51 @@ fn wycheproof_xchacha20_poly1305() {
     );
 }
 
+/// `crypto_secretbox`'s type has no place for associated data; the
+/// RustCrypto traits and the dynamic layer do, and refuse any with an
+/// error. The table says which AEADs take some.
 #[test]
-fn secretbox_refuses_associated_data() {
-    let aead = XSalsa20Poly1305::new(&[1; 32]);
-    let mut data = *b"message";
-    assert_eq!(
-        aead.try_encrypt_in_place_detached(&[2; 24], b"aad", &mut data),
-        Err(Error::AssociatedDataUnsupported {
-            aead: "XSalsa20-Poly1305",
-            len: 3
-        })
-    );
-    assert_eq!(&data, b"message", "nothing written");
-    let sealed = aead.encrypt(&[2; 24], &[], b"message");
-    assert!(matches!(
-        aead.decrypt(&[2; 24], b"aad", &sealed),
-        Err(Error::AssociatedDataUnsupported { .. })
-    ));
+fn secretbox_refuses_associated_data_through_the_table() {
+    for (_, p) in ladder::primitives() {
+        let Construct::Aead {
+            new,
+            associated_data,
+        } = p.construct
+        else {
+            continue;
+        };
+        assert_eq!(associated_data, p.name != "xsalsa20-poly1305", "{}", p.name);
+        let aead = new(&[1; 32]).expect("a 32-byte key");
+        let nonce = &[2; 24][..p.nonce_len.expect("a nonce")];
+        let mut data = *b"message";
+        let sealed = aead.encrypt_in_place_detached(nonce, b"aad", &mut data);
+        if associated_data {
+            let tag = sealed.expect("sealed");
+            let opened = aead.decrypt_in_place_detached(nonce, b"aad", &mut data, &tag);
+            assert_eq!((opened, &data), (Ok(()), b"message"), "{}", p.name);
+            continue;
+        }
+        assert_eq!(
+            sealed,
+            Err(Error::AssociatedDataUnsupported {
+                aead: "XSalsa20-Poly1305",
+                len: 3
+            })
+        );
+        assert_eq!(&data, b"message", "nothing written");
+        let tag = aead
+            .encrypt_in_place_detached(nonce, &[], &mut data)
+            .expect("sealed");
+        assert!(matches!(
+            aead.decrypt_in_place_detached(nonce, b"aad", &mut data, &tag),
+            Err(Error::AssociatedDataUnsupported { .. })
+        ));
+        assert_eq!(
+            aead.decrypt_in_place_detached(nonce, &[], &mut data, &tag),
+            Ok(())
+        );
+        assert_eq!(&data, b"message");
+    }
 }
 
 #[test]
@@ -312,7 +361,7 @@ fn sealed_messages_shorter_than_a_tag_are_refused() {
             want
         );
         assert_eq!(
-            XSalsa20Poly1305::new(&[1; 32]).decrypt(&[0; 24], &[], &sealed),
+            XSalsa20Poly1305::new(&[1; 32]).decrypt(&[0; 24], &sealed),
             want
         );
     }

@@ -5,6 +5,7 @@ use super::{NONCE_LEN, XNONCE_LEN};
 use crate::Error;
 use crate::dynamic::{DynAead, exact};
 use crate::ladder::{Ladder, Primitive, Rungs};
+use crate::xor::InOut;
 
 /// ChaCha20-Poly1305, XChaCha20-Poly1305 and XSalsa20-Poly1305.
 pub(crate) const LADDER: Ladder = Ladder {
@@ -14,18 +15,21 @@ pub(crate) const LADDER: Ladder = Ladder {
             "chacha20-poly1305",
             "ChaCha20-Poly1305 (RFC 8439 §2.8): ciphertext ‖ tag",
             NONCE_LEN,
+            true, // authenticates associated data
             chacha20_poly1305,
         ),
         Primitive::aead(
             "xchacha20-poly1305",
             "XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 §2.3)",
             XNONCE_LEN,
+            true, // authenticates associated data
             xchacha20_poly1305,
         ),
         Primitive::aead(
             "xsalsa20-poly1305",
             "XSalsa20-Poly1305, NaCl's crypto_secretbox: tag ‖ ciphertext",
             XNONCE_LEN,
+            false, // authenticates none: refuses any
             xsalsa20_poly1305,
         ),
     ],
@@ -38,6 +42,8 @@ pub(crate) const LADDER: Ladder = Ladder {
 /// constructors.
 macro_rules! dyn_aead {
     ($($t:ident, $name:literal => $new:ident;)+) => {$(
+        /// Through the private core, which takes associated data for every
+        /// type and refuses it, with an error, where the type has none.
         impl DynAead for crate::aead::$t {
             fn encrypt_in_place_detached(
                 &self,
@@ -45,7 +51,8 @@ macro_rules! dyn_aead {
                 aad: &[u8],
                 data: &mut [u8],
             ) -> Result<[u8; 16], Error> {
-                self.try_encrypt_in_place_detached(exact($name, "nonce", nonce)?, aad, data)
+                let nonce = exact($name, "nonce", nonce)?;
+                self.seal_inout(nonce, aad, InOut::in_place(data))
             }
             fn decrypt_in_place_detached(
                 &self,
@@ -54,13 +61,8 @@ macro_rules! dyn_aead {
                 data: &mut [u8],
                 tag: &[u8; 16],
             ) -> Result<(), Error> {
-                crate::aead::$t::decrypt_in_place_detached(
-                    self,
-                    exact($name, "nonce", nonce)?,
-                    aad,
-                    data,
-                    tag,
-                )
+                let nonce = exact($name, "nonce", nonce)?;
+                self.open_inout(nonce, aad, InOut::in_place(data), tag)
             }
         }
 

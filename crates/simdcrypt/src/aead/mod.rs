@@ -11,10 +11,14 @@
 //! (`encrypt_into`/`decrypt_into`: the plaintext read, the sealed form
 //! written, or back, in one pass), combined and allocating
 //! (`encrypt`/`decrypt`, which call the first), and detached in place
-//! (`encrypt_in_place_detached`/`decrypt_in_place_detached`). Tags are
-//! compared in constant time; a decryption that fails zeroes the caller's
-//! output buffer and says only [`Error::AuthenticationFailed`], so no
-//! unauthenticated plaintext is ever released.
+//! (`encrypt_in_place_detached`/`decrypt_in_place_detached`). The methods
+//! of [`ChaCha20Poly1305`] and [`XChaCha20Poly1305`] take associated data
+//! (`aad`, which may be empty) after the nonce; those of
+//! [`XSalsa20Poly1305`] take none, since `crypto_secretbox` authenticates
+//! none. Tags are compared in constant time; a decryption that fails
+//! zeroes the caller's output buffer and says only
+//! [`Error::AuthenticationFailed`], so no unauthenticated plaintext is ever
+//! released.
 //!
 //! ```
 //! use simdcrypt::aead::{ChaCha20Poly1305, TAG_LEN};
@@ -345,15 +349,34 @@ fn sealed_parts(
     })
 }
 
+/// The associated data a method declared by [`aead!`] was given: its `aad`
+/// argument, or none for a type whose methods have no such argument.
+macro_rules! aad_or_none {
+    () => {
+        &[]
+    };
+    ($aad:ident) => {
+        $aad
+    };
+}
+
 /// Declares an AEAD type: its key, the detached forms from `seal`/`open`
 /// with the type's own `check` of the arguments, the combined forms, and a
 /// `Debug` that shows no key.
+///
+/// `aad = [aad]` gives every public method an `aad: &[u8]` argument after
+/// the nonce; `aad = []` gives them none (`crypto_secretbox`), and they
+/// pass empty associated data to the same private core, `seal_inout` and
+/// `open_inout`, which keep their `aad` for the RustCrypto traits and the
+/// dynamic layer. `with_aad` is what the documentation says of it.
 macro_rules! aead {
     (
         $(#[$meta:meta])*
         pub struct $t:ident;
         nonce = $nonce:ty,
         tag_first = $tag_first:literal,
+        aad = [$($aad:ident)?],
+        with_aad = $with_aad:literal,
         check = $check:path,
         refused = $refused:literal,
         cipher = |$key:ident, $n:ident| $cipher:expr,
@@ -369,7 +392,7 @@ macro_rules! aead {
                 $t(SecretKey(*key))
             }
 
-            /// Seals `plaintext` with `aad` under `nonce` into `sealed`,
+            #[doc = concat!("Seals `plaintext`", $with_aad, " under `nonce` into `sealed`,")]
             /// which must be [`TAG_LEN`] bytes longer: the ciphertext and
             /// the tag (see the type's documentation for their order), the
             /// ciphertext written as the plaintext is read, in one pass.
@@ -383,7 +406,7 @@ macro_rules! aead {
             pub fn encrypt_into(
                 &self,
                 nonce: &$nonce,
-                aad: &[u8],
+                $($aad: &[u8],)?
                 plaintext: &[u8],
                 sealed: &mut [u8],
             ) -> Result<(), Error> {
@@ -395,12 +418,12 @@ macro_rules! aead {
                     (tag, ct)
                 };
                 let data = InOut::apart(plaintext, ciphertext)?;
-                tag.copy_from_slice(&self.seal_inout(nonce, aad, data)?);
+                tag.copy_from_slice(&self.seal_inout(nonce, aad_or_none!($($aad)?), data)?);
                 Ok(())
             }
 
             /// Opens `sealed` (as [`Self::encrypt_into`] and
-            /// [`Self::encrypt`] make it) with `aad` under `nonce` into
+            #[doc = concat!("[`Self::encrypt`] make it)", $with_aad, " under `nonce` into")]
             /// `plaintext`, which must be [`TAG_LEN`] bytes shorter; the
             /// plaintext is written as the ciphertext is read.
             ///
@@ -416,10 +439,11 @@ macro_rules! aead {
             pub fn decrypt_into(
                 &self,
                 nonce: &$nonce,
-                aad: &[u8],
+                $($aad: &[u8],)?
                 sealed: &[u8],
                 plaintext: &mut [u8],
             ) -> Result<(), Error> {
+                let aad: &[u8] = aad_or_none!($($aad)?);
                 let checked = sealed_parts(sealed.len(), plaintext.len(), $tag_first)
                     .and_then(|parts| $check(aad, plaintext.len()).map(|()| parts));
                 let (tag_at, ct_at) = match checked {
@@ -434,8 +458,8 @@ macro_rules! aead {
                 self.open_inout(nonce, aad, data, tag)
             }
 
-            /// Encrypts `data` in place and returns the tag over the
-            /// associated data and the ciphertext.
+            #[doc = concat!("Encrypts `data`", $with_aad, " under `nonce` in place and returns")]
+            /// the tag.
             ///
             /// # Panics
             ///
@@ -445,10 +469,10 @@ macro_rules! aead {
             pub fn encrypt_in_place_detached(
                 &self,
                 nonce: &$nonce,
-                aad: &[u8],
+                $($aad: &[u8],)?
                 data: &mut [u8],
             ) -> [u8; TAG_LEN] {
-                match self.try_encrypt_in_place_detached(nonce, aad, data) {
+                match self.try_encrypt_in_place_detached(nonce, $($aad,)? data) {
                     Ok(tag) => tag,
                     Err(e) => panic!("{}: {e}", stringify!($t)),
                 }
@@ -463,14 +487,14 @@ macro_rules! aead {
             pub fn try_encrypt_in_place_detached(
                 &self,
                 nonce: &$nonce,
-                aad: &[u8],
+                $($aad: &[u8],)?
                 data: &mut [u8],
             ) -> Result<[u8; TAG_LEN], Error> {
-                self.seal_inout(nonce, aad, InOut::in_place(data))
+                self.seal_inout(nonce, aad_or_none!($($aad)?), InOut::in_place(data))
             }
 
-            /// Checks `tag` over the associated data and the ciphertext in
-            /// `data`, and decrypts `data` in place.
+            #[doc = concat!("Checks `tag` of the ciphertext in `data`", $with_aad, " under")]
+            /// `nonce`, and decrypts `data` in place.
             ///
             /// # Errors
             ///
@@ -480,15 +504,18 @@ macro_rules! aead {
             pub fn decrypt_in_place_detached(
                 &self,
                 nonce: &$nonce,
-                aad: &[u8],
+                $($aad: &[u8],)?
                 data: &mut [u8],
                 tag: &[u8; TAG_LEN],
             ) -> Result<(), Error> {
-                self.open_inout(nonce, aad, InOut::in_place(data), tag)
+                self.open_inout(nonce, aad_or_none!($($aad)?), InOut::in_place(data), tag)
             }
 
             /// The detached seal of `data`, in place or from its input into
-            /// its output: what every encrypting method comes to.
+            /// its output: what every encrypting method comes to, the
+            /// RustCrypto traits' and the dynamic layer's included (which
+            /// give associated data to every type: `check` refuses what
+            /// the type takes none of).
             pub(crate) fn seal_inout(
                 &self,
                 nonce: &$nonce,
@@ -502,7 +529,7 @@ macro_rules! aead {
 
             /// The detached open of `data`, in place or from its input into
             /// its output (zeroed when the tag does not match): what every
-            /// decrypting method comes to.
+            /// decrypting method comes to, as [`Self::seal_inout`].
             pub(crate) fn open_inout(
                 &self,
                 nonce: &$nonce,
@@ -515,7 +542,7 @@ macro_rules! aead {
                 open($cipher, $layout, aad, data, tag)
             }
 
-            /// Seals `plaintext` with `aad` under `nonce`: a new vector
+            #[doc = concat!("Seals `plaintext`", $with_aad, " under `nonce`: a new vector")]
             /// holding the ciphertext and the 16-byte tag (see the type's
             /// documentation for their order), made by
             /// [`Self::encrypt_into`].
@@ -523,15 +550,15 @@ macro_rules! aead {
             /// # Panics
             ///
             /// As [`Self::encrypt_in_place_detached`].
-            pub fn encrypt(&self, nonce: &$nonce, aad: &[u8], plaintext: &[u8]) -> Vec<u8> {
+            pub fn encrypt(&self, nonce: &$nonce, $($aad: &[u8],)? plaintext: &[u8]) -> Vec<u8> {
                 let mut sealed = vec![0u8; plaintext.len() + TAG_LEN];
-                match self.encrypt_into(nonce, aad, plaintext, &mut sealed) {
+                match self.encrypt_into(nonce, $($aad,)? plaintext, &mut sealed) {
                     Ok(()) => sealed,
                     Err(e) => panic!("{}: {e}", stringify!($t)),
                 }
             }
 
-            /// Opens `sealed` (as [`Self::encrypt`] makes it) with `aad`
+            #[doc = concat!("Opens `sealed` (as [`Self::encrypt`] makes it)", $with_aad)]
             /// under `nonce`: the plaintext, made by [`Self::decrypt_into`].
             ///
             /// # Errors
@@ -542,7 +569,7 @@ macro_rules! aead {
             pub fn decrypt(
                 &self,
                 nonce: &$nonce,
-                aad: &[u8],
+                $($aad: &[u8],)?
                 sealed: &[u8],
             ) -> Result<Vec<u8>, Error> {
                 let Some(len) = sealed.len().checked_sub(TAG_LEN) else {
@@ -552,7 +579,7 @@ macro_rules! aead {
                     });
                 };
                 let mut plaintext = vec![0u8; len];
-                self.decrypt_into(nonce, aad, sealed, &mut plaintext)?;
+                self.decrypt_into(nonce, $($aad,)? sealed, &mut plaintext)?;
                 Ok(plaintext)
             }
         }
@@ -570,9 +597,42 @@ aead! {
     /// age): a 256-bit key, a 96-bit nonce that must never repeat under one
     /// key, and a 128-bit tag after the ciphertext. Plaintexts up to
     /// [`P_MAX`] bytes. The key is zeroized on drop.
+    ///
+    /// The nonce is too short to draw at random for many messages: count
+    /// them (as TLS and WireGuard do), or use [`XChaCha20Poly1305`].
+    ///
+    /// ```
+    /// use simdcrypt::aead::ChaCha20Poly1305;
+    ///
+    /// // RFC 8439 §2.8.2, sealed in place with a detached tag.
+    /// let key: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+    /// let nonce = [0x07, 0, 0, 0, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47];
+    /// let aad = [0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7];
+    /// let plaintext = *b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    /// let aead = ChaCha20Poly1305::new(&key);
+    /// let mut data = plaintext;
+    /// let tag = aead.encrypt_in_place_detached(&nonce, &aad, &mut data);
+    /// let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    /// assert_eq!(hex(&data[..16]), "d31a8d34648e60db7b86afbc53ef7ec2");
+    /// assert_eq!(hex(&tag), "1ae10b594f09e26a7e902ecbd0600691");
+    ///
+    /// aead.decrypt_in_place_detached(&nonce, &aad, &mut data, &tag)?;
+    /// assert_eq!(data, plaintext);
+    ///
+    /// // A nonce per message from a counter, never reused under the key.
+    /// for (n, message) in [&b"first"[..], b"second"].into_iter().enumerate() {
+    ///     let mut nonce = [0u8; 12];
+    ///     nonce[4..].copy_from_slice(&(n as u64).to_le_bytes());
+    ///     let sealed = aead.encrypt(&nonce, b"", message);
+    ///     assert_eq!(aead.decrypt(&nonce, b"", &sealed)?, message);
+    /// }
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub struct ChaCha20Poly1305;
     nonce = [u8; NONCE_LEN],
     tag_first = false,
+    aad = [aad],
+    with_aad = " with `aad`",
     check = check_len,
     refused = "the message is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
     cipher = |key, nonce| ChaCha20::new(key, nonce),
@@ -586,9 +646,34 @@ aead! {
     /// `0x00000000 ‖ nonce[16..24]`. The 192-bit nonce is long enough to be
     /// drawn at random. The tag follows the ciphertext. Plaintexts up to
     /// [`P_MAX`] bytes. The key is zeroized on drop.
+    ///
+    /// ```
+    /// use simdcrypt::aead::{TAG_LEN, XChaCha20Poly1305};
+    ///
+    /// // A random nonce per message, sent beside the sealed form.
+    /// let aead = XChaCha20Poly1305::new(&[0x42; 32]);
+    /// let nonce = XChaCha20Poly1305::generate_nonce()?;
+    /// let sealed = aead.encrypt(&nonce, b"to: alice", b"a secret");
+    /// assert_eq!(sealed.len(), 8 + TAG_LEN);
+    /// assert_eq!(aead.decrypt(&nonce, b"to: alice", &sealed)?, b"a secret");
+    /// assert!(aead.decrypt(&nonce, b"to: mallory", &sealed).is_err());
+    ///
+    /// // draft-irtf-cfrg-xchacha-03 A.3.1.
+    /// let key: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+    /// let nonce: [u8; 24] = std::array::from_fn(|i| 0x40 + i as u8);
+    /// let aad = [0x50, 0x51, 0x52, 0x53, 0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7];
+    /// let plaintext = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    /// let sealed = XChaCha20Poly1305::new(&key).encrypt(&nonce, &aad, plaintext);
+    /// let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    /// assert_eq!(hex(&sealed[..16]), "bd6d179d3e83d43b9576579493c0e939");
+    /// assert_eq!(hex(&sealed[plaintext.len()..]), "c0875924c1c7987947deafd8780acf49");
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub struct XChaCha20Poly1305;
     nonce = [u8; XNONCE_LEN],
     tag_first = false,
+    aad = [aad],
+    with_aad = " with `aad`",
     check = check_len,
     refused = "the message is longer than [`P_MAX`] bytes ([`Error::MessageTooLong`])",
     cipher = |key, nonce| ChaCha20::with_extended_nonce(key, nonce),
@@ -601,16 +686,32 @@ aead! {
     /// bytes of the XSalsa20 keystream are the one-time Poly1305 key, the
     /// message is XORed with the keystream from byte 32 on, and the tag is
     /// Poly1305 of the ciphertext alone. The sealed form is the tag, then the
-    /// ciphertext.
+    /// ciphertext. The key is zeroized on drop.
     ///
-    /// `crypto_secretbox` has no associated data: the `aad` of every method
-    /// must be empty (silently ignoring it would mislead). The key is
-    /// zeroized on drop.
+    /// `crypto_secretbox` authenticates no associated data, so no method
+    /// here takes any. (The RustCrypto `aead` traits and
+    /// [`crate::dynamic::DynAead`], whose methods have an argument for it,
+    /// refuse any with an error, [`Error::AssociatedDataUnsupported`] or
+    /// `aead::Error`: silently ignoring it would mislead.)
+    ///
+    /// ```
+    /// use simdcrypt::aead::XSalsa20Poly1305;
+    ///
+    /// let secretbox = XSalsa20Poly1305::new(&[0x42; 32]);
+    /// let nonce = XSalsa20Poly1305::generate_nonce()?;
+    /// let sealed = secretbox.encrypt(&nonce, b"a secret"); // crypto_secretbox_easy
+    /// assert_eq!(sealed.len(), 16 + 8);
+    /// assert_eq!(secretbox.decrypt(&nonce, &sealed)?, b"a secret");
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
     pub struct XSalsa20Poly1305;
     nonce = [u8; XNONCE_LEN],
     tag_first = true,
+    aad = [],
+    with_aad = "",
     check = no_aad,
-    refused = "`aad` is not empty ([`Error::AssociatedDataUnsupported`])",
+    refused = "the message would run XSalsa20's keystream past its end \
+        ([`Error::KeystreamExhausted`]), which no message that fits in memory does",
     cipher = |key, nonce| XSalsa20::new(key, nonce),
     layout = Layout::Secretbox,
 }
@@ -619,7 +720,7 @@ aead! {
 /// random (as libsodium's examples do with `randombytes_buf`): after 2^64
 /// messages under one key, a repeat has a probability near 2^-64.
 macro_rules! random_nonce {
-    ($($t:ident),+) => {$(
+    ($($t:ident $aad:literal),+) => {$(
         impl $t {
             /// A fresh nonce from the operating system's random number
             /// generator.
@@ -630,8 +731,8 @@ macro_rules! random_nonce {
             #[doc = concat!("let aead = ", stringify!($t), "::new(&[0x42; 32]);")]
             #[doc = concat!("let nonce = ", stringify!($t), "::generate_nonce()?;")]
             #[doc = concat!("assert_ne!(nonce, ", stringify!($t), "::generate_nonce()?);")]
-            /// let sealed = aead.encrypt(&nonce, &[], b"secret");
-            /// assert_eq!(aead.decrypt(&nonce, &[], &sealed)?, b"secret");
+            #[doc = concat!("let sealed = aead.encrypt(&nonce, ", $aad, "b\"secret\");")]
+            #[doc = concat!("assert_eq!(aead.decrypt(&nonce, ", $aad, "&sealed)?, b\"secret\");")]
             /// # Ok::<(), simdcrypt::Error>(())
             /// ```
             ///
@@ -647,7 +748,8 @@ macro_rules! random_nonce {
     )+};
 }
 
-random_nonce!(XChaCha20Poly1305, XSalsa20Poly1305);
+// Each with the associated data its example passes, none for secretbox.
+random_nonce!(XChaCha20Poly1305 "b\"header\", ", XSalsa20Poly1305 "");
 
 /// Refuses a message longer than [`P_MAX`], which would run ChaCha20's
 /// counter past its last block; checked before anything is written.

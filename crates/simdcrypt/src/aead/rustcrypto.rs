@@ -20,6 +20,10 @@
 //! [`ChaCha20Poly1305::encrypt_into`] does; in place, as
 //! [`ChaCha20Poly1305::encrypt_in_place_detached`]. `aead::Error` carries
 //! no detail; the inherent methods say what went wrong.
+//!
+//! The traits pass associated data to every AEAD; [`XSalsa20Poly1305`]
+//! (NaCl's `crypto_secretbox`), whose own methods take none, returns
+//! `aead::Error` for any that is not empty, before touching the buffer.
 
 use aead::consts::{U12, U16, U24, U32};
 use aead::inout::InOutBuf;

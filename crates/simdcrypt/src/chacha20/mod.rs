@@ -344,6 +344,17 @@ fn keystream_block(z: &[u32; 16], x: &[u32; 16]) -> [u8; BLOCK_LEN] {
 /// with the 16-byte `input` in words 12–15, 20 rounds, no final addition;
 /// the output is words 0–3 and 12–15, little-endian. Runs on the fastest
 /// single-block form; temporaries are zeroized.
+///
+/// ```
+/// use simdcrypt::chacha20::hchacha20;
+///
+/// // draft-irtf-cfrg-xchacha-03 §2.2.1.
+/// let key: [u8; 32] = std::array::from_fn(|i| i as u8);
+/// let input = [0, 0, 0, 0x09, 0, 0, 0, 0x4a, 0, 0, 0, 0, 0x31, 0x41, 0x59, 0x27];
+/// let subkey = hchacha20(&key, &input);
+/// let hex: String = subkey.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "82413b4227b27bfed30e42508a877d73a0f9e4d58a74a853c12ec41326d3ecdc");
+/// ```
 pub fn hchacha20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
     let mut x = hchacha20_state(key, input);
     let mut out = [0u8; 32];
@@ -479,16 +490,71 @@ pub struct ChaCha<const N: usize> {
 /// ChaCha20 of RFC 8439 §2.4: a 256-bit key, a 96-bit nonce (words 13–15)
 /// and a 32-bit block counter (word 12), so 2^32 blocks (256 GiB) of
 /// keystream.
+///
+/// Unauthenticated: to encrypt a message, use
+/// [`ChaCha20Poly1305`](crate::aead::ChaCha20Poly1305).
+///
+/// ```
+/// use simdcrypt::chacha20::ChaCha20;
+///
+/// // RFC 8439 §2.4.2: the key 00 01 … 1f, block counter 1 (byte 64).
+/// let key: [u8; 32] = std::array::from_fn(|i| i as u8);
+/// let nonce = [0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0];
+/// let mut text = *b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+/// let mut cipher = ChaCha20::new(&key, &nonce);
+/// cipher.seek(64)?;
+/// cipher.apply_keystream(&mut text)?;
+/// let hex: String = text[..16].iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "6e2e359a2568f98041ba0728dd0d6981");
+/// assert_eq!(cipher.position(), 64 + 114);
+///
+/// // 2^32 blocks, and not one more.
+/// assert_eq!(cipher.keystream_len(), 64 << 32);
+/// assert!(cipher.seek(64 << 32).is_ok());
+/// assert!(cipher.apply_keystream(&mut [0]).is_err());
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub type ChaCha20 = ChaCha<NONCE_LEN>;
 
 /// The original ChaCha20: a 64-bit block counter (words 12–13) and a 64-bit
 /// nonce (words 14–15), so 2^64 blocks of keystream.
+///
+/// ```
+/// use simdcrypt::chacha20::{ChaCha20, ChaCha20Legacy};
+///
+/// // Below 2^32 blocks, the two forms differ only in where the nonce goes:
+/// // the original's 64-bit nonce is RFC 8439's last two nonce words.
+/// let mut legacy = [0u8; 128];
+/// ChaCha20Legacy::new(&[7; 32], &[1; 8]).apply_keystream(&mut legacy)?;
+/// let mut ietf = [0u8; 128];
+/// ChaCha20::new(&[7; 32], &[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]).apply_keystream(&mut ietf)?;
+/// assert_eq!(legacy, ietf);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub type ChaCha20Legacy = ChaCha<LEGACY_NONCE_LEN>;
 
 /// XChaCha20 (libsodium's `crypto_stream_xchacha20`): the original ChaCha20
 /// keyed with `hchacha20(key, nonce[0..16])`, nonce `nonce[16..24]`, 64-bit
 /// counter. For every length draft-irtf-cfrg-xchacha-03 allows (2^32
 /// blocks) its keystream is the draft's, whose word 13 is zero.
+///
+/// Unauthenticated: to encrypt a message, use
+/// [`XChaCha20Poly1305`](crate::aead::XChaCha20Poly1305).
+///
+/// ```
+/// use simdcrypt::chacha20::XChaCha20;
+///
+/// // draft-irtf-cfrg-xchacha-03 A.3.2: the key 80 81 … 9f, the nonce
+/// // 40 41 … 56 58.
+/// let key: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+/// let mut nonce: [u8; 24] = std::array::from_fn(|i| 0x40 + i as u8);
+/// nonce[23] = 0x58;
+/// let mut text = *b"The dhole (pronounced \"dole\") is also known as the Asiatic wild dog";
+/// XChaCha20::new(&key, &nonce).apply_keystream(&mut text)?;
+/// let hex: String = text[..16].iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "4559abba4e48c16102e8bb2c05e6947f");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub type XChaCha20 = ChaCha<XNONCE_LEN>;
 
 impl ChaCha20 {

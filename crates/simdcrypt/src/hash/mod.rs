@@ -221,6 +221,14 @@ macro_rules! hasher {
 hasher! {
     /// MD5 (RFC 1321). **Broken** for collision resistance: for
     /// compatibility and checksums only (see the [module docs](self)).
+    ///
+    /// ```
+    /// use simdcrypt::hash::Md5;
+    ///
+    /// let digest = Md5::digest(b"abc");
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, "900150983cd24fb0d6963f7d28e17f72");
+    /// ```
     pub struct Md5: md5, block 64, output 16, iv md5::IV, name "MD5";
 }
 
@@ -228,33 +236,104 @@ hasher! {
     /// SHA-1 (FIPS 180-4 §6.1). **Broken for collision resistance**
     /// (SHAttered, 2017; chosen-prefix collisions, 2020): for compatibility
     /// and checksums only.
+    ///
+    /// ```
+    /// use simdcrypt::hash::Sha1;
+    ///
+    /// let digest = Sha1::digest(b"abc");
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
+    /// ```
     pub struct Sha1: sha1, block 64, output 20, iv sha1::H0, name "SHA-1";
 }
 
 hasher! {
     /// SHA-224 (FIPS 180-4 §6.3): SHA-256's compression from another
     /// initial value, the digest cut to 28 bytes.
+    ///
+    /// ```
+    /// use simdcrypt::hash::Sha224;
+    ///
+    /// let digest = Sha224::digest(b"abc");
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7");
+    /// ```
     pub struct Sha224: sha256, block 64, output 28, iv sha256::H224, name "SHA-224";
 }
 
 hasher! {
     /// SHA-256 (FIPS 180-4 §6.2).
+    ///
+    /// ```
+    /// use std::io;
+    ///
+    /// use simdcrypt::hash::Sha256;
+    ///
+    /// let digest = Sha256::digest(b"abc");
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    ///
+    /// // In pieces, or from any reader (a file, a socket) through io::Write.
+    /// let mut h = Sha256::new();
+    /// h.update(b"a");
+    /// h.update(b"bc");
+    /// assert_eq!(h.finalize(), digest);
+    /// let mut h = Sha256::new();
+    /// io::copy(&mut &b"abc"[..], &mut h)?;
+    /// assert_eq!(h.finalize(), digest);
+    /// # Ok::<(), io::Error>(())
+    /// ```
     pub struct Sha256: sha256, block 64, output 32, iv sha256::H256, name "SHA-256";
 }
 
 hasher! {
     /// SHA-384 (FIPS 180-4 §6.5): SHA-512's compression from another
     /// initial value, the digest cut to 48 bytes.
+    ///
+    /// ```
+    /// use simdcrypt::hash::Sha384;
+    ///
+    /// let digest = Sha384::digest(b"abc");
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, concat!(
+    ///     "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded163",
+    ///     "1a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    /// ));
+    /// ```
     pub struct Sha384: sha512, block 128, output 48, iv sha512::H384, name "SHA-384";
 }
 
 hasher! {
     /// SHA-512 (FIPS 180-4 §6.4).
+    ///
+    /// ```
+    /// use simdcrypt::hash::Sha512;
+    ///
+    /// let mut h = Sha512::new();
+    /// h.update(b"ab");
+    /// h.update(b"c");
+    /// let digest = h.finalize_reset(); // and start over, on the same rung
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, concat!(
+    ///     "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a",
+    ///     "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    /// ));
+    /// h.update(b"abc");
+    /// assert_eq!(h.finalize(), digest);
+    /// ```
     pub struct Sha512: sha512, block 128, output 64, iv sha512::H512, name "SHA-512";
 }
 
 hasher! {
     /// SHA-512/256 (FIPS 180-4 §6.7): SHA-512's compression from the
     /// SHA-512/t initial value for t = 256, the digest cut to 32 bytes.
+    ///
+    /// ```
+    /// use simdcrypt::hash::Sha512_256;
+    ///
+    /// let digest = Sha512_256::digest(b"abc");
+    /// let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    /// assert_eq!(hex, "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23");
+    /// ```
     pub struct Sha512_256: sha512, block 128, output 32, iv sha512::H512_256, name "SHA-512/256";
 }

@@ -11,6 +11,33 @@ use crate::hmac::Hmac;
 /// HKDF over the hash `H` (RFC 5869), holding the pseudorandom key `PRK`
 /// as a keyed [`Hmac`], so that each [`Hkdf::expand`] starts from the keyed
 /// states without hashing the key again. Zeroized on drop.
+///
+/// ```
+/// use simdcrypt::hash::Sha256;
+/// use simdcrypt::kdf::Hkdf;
+///
+/// // Extract once from a shared secret, then expand one key per purpose.
+/// let shared_secret = [0x0b; 32];
+/// let hkdf = Hkdf::<Sha256>::new(b"protocol v1 salt", &shared_secret);
+/// let mut encryption_key = [0u8; 32];
+/// let mut mac_key = [0u8; 32];
+/// hkdf.expand(b"encryption", &mut encryption_key)?;
+/// hkdf.expand(b"authentication", &mut mac_key)?;
+/// assert_ne!(encryption_key, mac_key);
+///
+/// // RFC 5869 A.1: the pseudorandom key, and 42 bytes from it.
+/// let salt: Vec<u8> = (0x00..=0x0c).collect();
+/// let info: Vec<u8> = (0xf0..=0xf9).collect();
+/// let prk = Hkdf::<Sha256>::extract(&salt, &[0x0b; 22]);
+/// let mut okm = [0u8; 42];
+/// Hkdf::<Sha256>::from_prk(&prk)?.expand(&info, &mut okm)?;
+/// let hex: String = okm.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, concat!(
+///     "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf",
+///     "34007208d5b887185865",
+/// ));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Hkdf<H: Hash> {
     prk: Hmac<H>,

@@ -33,6 +33,20 @@ use crate::hash::{Sha256, Sha512};
 /// # Errors
 ///
 /// [`Error::KdfOutputTooLong`] when `okm` is longer than 255 · 32 bytes.
+///
+/// ```
+/// use simdcrypt::kdf::hkdf_sha256;
+///
+/// // RFC 5869 A.3: no salt, no info.
+/// let mut okm = [0u8; 42];
+/// hkdf_sha256(&[], &[0x0b; 22], &[], &mut okm)?;
+/// let hex: String = okm.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, concat!(
+///     "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d",
+///     "9d201395faa4b61a96c8",
+/// ));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub fn hkdf_sha256(salt: &[u8], ikm: &[u8], info: &[u8], okm: &mut [u8]) -> Result<(), Error> {
     Hkdf::<Sha256>::new(salt, ikm).expand(info, okm)
 }
@@ -53,6 +67,19 @@ pub fn hkdf_sha512(salt: &[u8], ikm: &[u8], info: &[u8], okm: &mut [u8]) -> Resu
 ///
 /// As [`pbkdf2_hmac`]: `rounds` of 0, or `out` longer than (2^32 − 1) · 32
 /// bytes.
+///
+/// ```
+/// use simdcrypt::kdf::pbkdf2_hmac_sha256;
+///
+/// let mut key = [0u8; 32];
+/// pbkdf2_hmac_sha256(b"password", b"salt", 4096, &mut key)?;
+/// let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+///
+/// For a new design, prefer [`scrypt()`]: PBKDF2 costs an attacker with
+/// GPUs or ASICs far less than it costs you.
 pub fn pbkdf2_hmac_sha256(
     password: &[u8],
     salt: &[u8],

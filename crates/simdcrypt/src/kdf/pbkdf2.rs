@@ -16,6 +16,18 @@ use crate::hmac::Hmac;
 /// [`Error::KdfParameter`] when `rounds` (the iteration count `c`) is 0;
 /// [`Error::KdfOutputTooLong`] when `out` is longer than
 /// (2^32 − 1) · hLen bytes (step 1). Nothing is written then.
+///
+/// ```
+/// use simdcrypt::hash::Sha1;
+/// use simdcrypt::kdf::pbkdf2_hmac;
+///
+/// // RFC 6070, the second vector: PBKDF2-HMAC-SHA-1, 2 iterations.
+/// let mut key = [0u8; 20];
+/// pbkdf2_hmac::<Sha1>(b"password", b"salt", 2, &mut key)?;
+/// let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub fn pbkdf2_hmac<H: Hash>(
     password: &[u8],
     salt: &[u8],

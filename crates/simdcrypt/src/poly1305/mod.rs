@@ -134,7 +134,29 @@ const AVX512IFMA_MIN_BLOCKS: usize = AVX2_MIN_BLOCKS;
 /// often as needed, then [`Poly1305::finalize`] or [`Poly1305::verify`].
 ///
 /// A key must authenticate one message only, so the type is not `Clone`.
-/// The key, its powers and the accumulator are zeroized on drop.
+/// The key, its powers and the accumulator are zeroized on drop. For a MAC
+/// under a long-lived key use [`crate::hmac`]; for encryption with
+/// authentication, [`crate::aead`].
+///
+/// ```
+/// use simdcrypt::chacha20::ChaCha20;
+/// use simdcrypt::poly1305::{self, Impl, Poly1305};
+///
+/// // A one-time key per message, as RFC 8439 §2.6 makes it: the first 32
+/// // bytes of ChaCha20's keystream under the message's own nonce.
+/// let mut one_time_key = [0u8; 32];
+/// ChaCha20::new(&[0x42; 32], &[7; 12]).apply_keystream(&mut one_time_key)?;
+///
+/// let mut mac = Poly1305::new(&one_time_key).with_impl(Impl::Scalar64)?;
+/// mac.update(b"a message");
+/// let tag = mac.finalize();
+/// assert_eq!(tag, poly1305::mac(&one_time_key, b"a message"));
+///
+/// let mut check = Poly1305::new(&one_time_key);
+/// check.update(b"a message");
+/// check.verify(&tag)?; // in constant time
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub struct Poly1305 {
     imp: Impl,
     /// The clamped `r` (§2.5).
@@ -437,6 +459,19 @@ impl fmt::Debug for Poly1305 {
 
 /// The Poly1305 tag of `msg` under the one-time key `key` (RFC 8439
 /// §2.5.1), on the fastest rung.
+///
+/// ```
+/// use simdcrypt::poly1305;
+///
+/// // RFC 8439 §2.5.2.
+/// let key = [
+///     0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,
+///     0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b,
+/// ];
+/// let tag = poly1305::mac(&key, b"Cryptographic Forum Research Group");
+/// let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "a8061dc1305136c6c22b8baf0c0127a9");
+/// ```
 pub fn mac(key: &[u8; KEY_LEN], msg: &[u8]) -> [u8; TAG_LEN] {
     let mut p = Poly1305::new(key);
     p.update(msg);

@@ -285,6 +285,19 @@ pub fn core(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
 /// HSalsa20 ("Extending the Salsa20 nonce" §2): the Salsa20/20 state of
 /// `key` and the 16-byte `input` (in the nonce-and-counter words), 20 rounds,
 /// no final addition; the output is words 0, 5, 10, 15, 6, 7, 8, 9.
+///
+/// ```
+/// use simdcrypt::salsa20::hsalsa20;
+///
+/// // NaCl's core1 test: crypto_box's key from its X25519 shared secret.
+/// let shared = [
+///     0x4a, 0x5d, 0x9d, 0x5b, 0xa4, 0xce, 0x2d, 0xe1, 0x72, 0x8e, 0x3b, 0xf4, 0x80, 0x35, 0x0f, 0x25,
+///     0xe0, 0x7e, 0x21, 0xc9, 0x47, 0xd1, 0x9e, 0x33, 0x76, 0xf0, 0x9b, 0x3c, 0x1e, 0x16, 0x17, 0x42,
+/// ];
+/// let key = hsalsa20(&shared, &[0; 16]);
+/// let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389");
+/// ```
 pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
     let (k0, k1) = halves(key);
     let mut x = initial_state(k0, reference::SIGMA, k1);
@@ -379,6 +392,33 @@ impl<const DOUBLE_ROUNDS: usize> Drop for Core<DOUBLE_ROUNDS> {
 /// the last block is refused with [`Error::KeystreamExhausted`], never
 /// wrapped. The key is zeroized on drop. A [`KeyStream`](crate::KeyStream),
 /// whose methods it also has as its own.
+///
+/// ```
+/// use simdcrypt::salsa20::{Impl, Salsa20};
+///
+/// // eSTREAM's Salsa20/20 set 1, vector 0: a 128-bit key, the keystream
+/// // (the encryption of zeros) at byte 0 and at byte 192.
+/// let mut key = [0u8; 16];
+/// key[0] = 0x80;
+/// let mut cipher = Salsa20::new_128(&key, &[0; 8]);
+/// let mut keystream = [0u8; 16];
+/// cipher.apply_keystream(&mut keystream)?;
+/// let hex: String = keystream.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "4dfa5e481da23ea09a31022050859936");
+/// let mut at_192 = [0u8; 16];
+/// cipher.seek(192)?;
+/// cipher.apply_keystream(&mut at_192)?;
+/// let hex: String = at_192.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "da9c1581f429e0a00f7d67e23b730676");
+///
+/// // The same from an input into an output, on the specification's rung.
+/// let mut out = [0u8; 16];
+/// let mut reference = Salsa20::new_128(&key, &[0; 8]).with_impl(Impl::Reference)?;
+/// reference.seek(192)?;
+/// reference.xor_into(&[0; 16], &mut out)?;
+/// assert_eq!(out, at_192);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub struct Salsa<const DOUBLE_ROUNDS: usize> {
     core: Core<DOUBLE_ROUNDS>,
     position: Position,
@@ -436,6 +476,29 @@ impl<const DOUBLE_ROUNDS: usize> fmt::Debug for Salsa<DOUBLE_ROUNDS> {
 /// `HSalsa20(key, nonce[0..16])` and the nonce `nonce[16..24]`, so that random
 /// 192-bit nonces are safe. A [`KeyStream`](crate::KeyStream) of 2^64
 /// blocks, with the same methods as [`Salsa20`].
+///
+/// Unauthenticated: to encrypt a message, use
+/// [`XSalsa20Poly1305`](crate::aead::XSalsa20Poly1305) (NaCl's secretbox)
+/// or another AEAD of [`crate::aead`].
+///
+/// ```
+/// use simdcrypt::salsa20::XSalsa20;
+///
+/// // NaCl's stream3 test: the first 32 bytes of keystream.
+/// let key = [
+///     0x1b, 0x27, 0x55, 0x64, 0x73, 0xe9, 0x85, 0xd4, 0x62, 0xcd, 0x51, 0x19, 0x7a, 0x9a, 0x46, 0xc7,
+///     0x60, 0x09, 0x54, 0x9e, 0xac, 0x64, 0x74, 0xf2, 0x06, 0xc4, 0xee, 0x08, 0x44, 0xf6, 0x83, 0x89,
+/// ];
+/// let nonce = [
+///     0x69, 0x69, 0x6e, 0xe9, 0x55, 0xb6, 0x2b, 0x73, 0xcd, 0x62, 0xbd, 0xa8,
+///     0x75, 0xfc, 0x73, 0xd6, 0x82, 0x19, 0xe0, 0x03, 0x6b, 0x7a, 0x0b, 0x37,
+/// ];
+/// let mut keystream = [0u8; 32];
+/// XSalsa20::new(&key, &nonce).apply_keystream(&mut keystream)?;
+/// let hex: String = keystream.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, "eea6a7251c1e72916d11c2cb214d3c252539121d8e234e652d651fa4c8cff880");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub struct XSalsa20 {
     core: Core<10>,
     position: Position,

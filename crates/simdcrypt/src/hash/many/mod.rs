@@ -89,6 +89,19 @@ impl Impl {
 
 /// The SHA-256 digests (FIPS 180-4 §6.2) of `msgs`, in order, on the
 /// fastest rung for SHA-256 ([`Impl::best_sha256`]).
+///
+/// ```
+/// use simdcrypt::hash::{Sha256, many, sha256_many};
+///
+/// let files: [&[u8]; 3] = [b"one", b"two", b"a longer third message"];
+/// let digests = sha256_many(&files);
+/// for (file, digest) in files.iter().zip(&digests) {
+///     assert_eq!(*digest, Sha256::digest(file));
+/// }
+/// // Any rung by name, e.g. to compare them.
+/// assert_eq!(many::sha256_many_with(many::Impl::Sequential, &files)?, digests);
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
 pub fn sha256_many(msgs: &[&[u8]]) -> Vec<[u8; 32]> {
     digests(sha256_states(Impl::best_sha256(), msgs))
 }

@@ -227,6 +227,24 @@ fn check(log_n: u8, r: u32, p: u32, out_len: usize) -> Result<usize, Error> {
 /// [`Error::KdfOutputTooLong`] when `out` is longer than (2^32 − 1)·32 bytes;
 /// [`Error::OutOfMemory`] when the memory cannot be had. Nothing is written
 /// to `out` then.
+///
+/// ```
+/// use simdcrypt::kdf::scrypt;
+///
+/// // RFC 7914 §12, the second vector: N = 1024, r = 8, p = 16.
+/// let mut key = [0u8; 64];
+/// scrypt(b"password", b"NaCl", 10, 8, 16, &mut key)?;
+/// let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+/// assert_eq!(hex, concat!(
+///     "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b373162",
+///     "2eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640",
+/// ));
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+///
+/// For a password today: a random salt of 16 bytes or more, stored beside
+/// the result, and the largest `log_n` your latency allows (age uses 18 for
+/// files: 256 MiB with `r` = 8).
 pub fn scrypt(
     password: &[u8],
     salt: &[u8],
