@@ -27,6 +27,8 @@ pub enum Command {
     Enc(EncArgs),
     /// Print or check the MAC of files, one line each, as `hash` prints digests
     Mac(MacArgs),
+    /// Seal or open one message with an AEAD (held in memory, up to 1 GiB)
+    Aead(AeadArgs),
     /// Check every rung on official vectors, the reference and each other
     Verify(VerifyArgs),
     /// Measure every rung: TSC ticks per byte and GB/s
@@ -142,6 +144,44 @@ pub struct EncArgs {
     /// Force a rung by name (default: the fastest constant-time one).
     #[arg(long = "impl", value_name = "NAME")]
     pub imp: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `simdcrypt aead`.
+#[derive(Debug, Args)]
+pub struct AeadArgs {
+    /// The AEAD: one of the library's table (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key in hex.
+    #[arg(short = 'K', long, value_name = "HEX", allow_hyphen_values = true)]
+    pub key: String,
+
+    /// The nonce in hex: twice the AEAD's nonce length in digits. Never
+    /// use one twice with the same key.
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub nonce: String,
+
+    /// Associated data in hex: authenticated, not encrypted, not written.
+    #[arg(long, value_name = "HEX")]
+    pub aad: Option<String>,
+
+    /// Open (decrypt and verify) instead of sealing; nothing is written
+    /// unless the tag verifies.
+    #[arg(short, long)]
+    pub decrypt: bool,
 
     /// Input file, `-` for stdin.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -479,6 +519,11 @@ pub fn command() -> clap::Command {
         .mut_subcommand("enc", |c| {
             c.mut_arg("cipher", |a| {
                 a.help(format!("The cipher and mode: {}", names_of(Kind::Mode)))
+            })
+        })
+        .mut_subcommand("aead", |c| {
+            c.mut_arg("cipher", |a| {
+                a.help(format!("The AEAD: {}", names_of(Kind::Aead)))
             })
         })
         .mut_subcommand("mac", |c| {

@@ -12,6 +12,7 @@
 // writers whose errors are reported.
 #![deny(clippy::print_stderr, clippy::print_stdout)]
 
+mod aead;
 mod age;
 mod bench;
 mod cli;
@@ -75,6 +76,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Stream(args) => stream::run(&args),
         Command::Enc(args) => enc::run(&args),
         Command::Mac(args) => mac::run(&args),
+        Command::Aead(args) => aead::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Info(args) => info::run(&args),

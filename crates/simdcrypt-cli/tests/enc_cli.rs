@@ -283,3 +283,76 @@ fn every_mac_equals_openssl_mac() {
         );
     }
 }
+
+#[test]
+fn aead_seals_rfc_8439_and_opens_only_what_verifies() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let key = hex(&(0x80..0xa0).collect::<Vec<u8>>());
+    let plain = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "aead",
+            "--cipher",
+            "chacha20-poly1305",
+            "--key",
+            &key,
+            "--nonce",
+            "070000004041424344454647",
+            "--aad",
+            "50515253c0c1c2c3c4c5c6c7",
+        ];
+        a.extend_from_slice(extra);
+        a.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let sealed = run_command(Command::new(BIN).args(args(&[])), plain);
+    assert!(
+        sealed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sealed.stderr)
+    );
+    assert_eq!(sealed.stdout.len(), plain.len() + 16);
+    // RFC 8439 §2.8.2: the tag.
+    assert_eq!(
+        hex(&sealed.stdout[plain.len()..]),
+        "1ae10b594f09e26a7e902ecbd0600691"
+    );
+    let opened = run_command(Command::new(BIN).args(args(&["-d"])), &sealed.stdout);
+    assert!(opened.status.success());
+    assert_eq!(opened.stdout, plain);
+    // A flipped bit: one line, exit 1, no output file.
+    let mut bad = sealed.stdout.clone();
+    bad[3] ^= 4;
+    let out_path = dir.path().join("opened");
+    let out_arg = out_path.to_str().expect("a UTF-8 path");
+    let refused = run_command(Command::new(BIN).args(args(&["-d", "-o", out_arg])), &bad);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("authentication failed"));
+    assert!(!out_path.exists());
+    let refused = run_command(Command::new(BIN).args(args(&["-d"])), &bad);
+    assert!(
+        refused.stdout.is_empty(),
+        "nothing on stdout when the tag fails"
+    );
+}
+
+#[test]
+fn aead_secretbox_puts_the_tag_first_and_takes_no_associated_data() {
+    let key = "00".repeat(32);
+    let nonce = "00".repeat(24);
+    let base = [
+        "aead",
+        "--cipher",
+        "xsalsa20-poly1305",
+        "--key",
+        &key,
+        "--nonce",
+        &nonce,
+    ];
+    let sealed = run_command(Command::new(BIN).args(base), b"abc");
+    assert!(sealed.status.success());
+    let lib = simdcrypt::aead::XSalsa20Poly1305::new(&[0; 32]).encrypt(&[0; 24], b"abc");
+    assert_eq!(sealed.stdout, lib, "the library's layout: tag first");
+    let refused = run_command(Command::new(BIN).args(base).args(["--aad", "00"]), b"abc");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("associated data"));
+}

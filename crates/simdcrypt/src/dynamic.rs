@@ -118,6 +118,13 @@ pub trait DynAead: Send + Sync {
         data: &mut [u8],
         tag: &[u8; 16],
     ) -> Result<(), Error>;
+
+    /// Whether the type's own `encrypt` puts the tag before the ciphertext
+    /// (XSalsa20-Poly1305, as NaCl's `crypto_secretbox_easy`) rather than
+    /// after it (the IETF AEADs).
+    fn tag_first(&self) -> bool {
+        false
+    }
 }
 
 /// Builds an AEAD from a key.

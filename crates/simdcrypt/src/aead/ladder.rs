@@ -64,6 +64,9 @@ macro_rules! dyn_aead {
                 let nonce = exact($name, "nonce", nonce)?;
                 self.open_inout(nonce, aad, InOut::in_place(data), tag)
             }
+            fn tag_first(&self) -> bool {
+                crate::aead::$t::TAG_FIRST
+            }
         }
 
         #[doc = concat!("`", $name, "` keyed with a 32-byte key.")]

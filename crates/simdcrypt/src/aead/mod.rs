@@ -387,6 +387,9 @@ macro_rules! aead {
         pub struct $t(SecretKey);
 
         impl $t {
+            /// Whether the sealed form puts the tag before the ciphertext.
+            pub(crate) const TAG_FIRST: bool = $tag_first;
+
             /// A new key's AEAD.
             pub fn new(key: &[u8; KEY_LEN]) -> Self {
                 $t(SecretKey(*key))

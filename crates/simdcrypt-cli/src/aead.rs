@@ -1,0 +1,129 @@
+//! `simdcrypt aead`: one message sealed or opened with an AEAD of the
+//! table, in the library's `encrypt` layout (ciphertext ‖ tag; tag ‖
+//! ciphertext for XSalsa20-Poly1305). The message is held in memory, so
+//! inputs above 1 GiB are refused (`encrypt` streams files of any size);
+//! opening writes nothing unless the tag verifies.
+
+use std::io::Read;
+
+use simdcrypt::dynamic::AeadConstructor;
+use simdcrypt::ladder::{self, Construct, Kind, Primitive};
+
+use crate::cli::AeadArgs;
+use crate::error::CliError;
+use crate::io::Input;
+use crate::key::parse_hex;
+use crate::output::{Content, Output};
+
+/// The largest message `aead` holds in memory.
+const MAX_MESSAGE: u64 = 1 << 30;
+/// The tag length of every AEAD of the table.
+const TAG_LEN: usize = 16;
+
+/// Runs the command.
+///
+/// # Errors
+///
+/// Bad arguments, an input too large, files that cannot be read or
+/// written; opening, a tag that does not verify (then nothing is written).
+pub fn run(args: &AeadArgs) -> Result<(), CliError> {
+    let (primitive, new) = aead(&args.cipher)?;
+    let key = parse_hex(
+        "--key",
+        &args.key,
+        primitive.key_lens,
+        &format!("{} key", primitive.name),
+    )?;
+    let nonce_len = primitive.nonce_len.unwrap_or(0);
+    let nonce = parse_hex(
+        "--nonce",
+        &args.nonce,
+        &[nonce_len],
+        &format!("{} nonce", primitive.name),
+    )?;
+    let aad = match &args.aad {
+        Some(hex) => parse_hex("--aad", hex, &[], "associated data")?.to_vec(),
+        None => Vec::new(),
+    };
+    let aead = new(&key)?;
+    drop(key);
+
+    let mut message = Vec::new();
+    let mut input = Input::open(&args.input)?;
+    let path = (args.input.as_os_str() != "-").then_some(args.input.as_path());
+    // One byte past the limit tells a message that is too long.
+    (&mut input)
+        .take(MAX_MESSAGE + 1)
+        .read_to_end(&mut message)
+        .map_err(|e| CliError::read(path, e))?;
+    if message.len() as u64 > MAX_MESSAGE {
+        return Err(CliError::bad_arg(
+            "--input",
+            format!(
+                "the message is over {} bytes: `aead` holds one message in memory; use `simdcrypt encrypt` for large files",
+                MAX_MESSAGE
+            ),
+        ));
+    }
+    let tag_first = aead.tag_first();
+    let result = if args.decrypt {
+        if message.len() < TAG_LEN {
+            return Err(simdcrypt::Error::SealedTooShort {
+                len: message.len(),
+                tag_len: TAG_LEN,
+            }
+            .into());
+        }
+        let at = if tag_first {
+            0
+        } else {
+            message.len() - TAG_LEN
+        };
+        let tag: [u8; TAG_LEN] = message[at..at + TAG_LEN].try_into().expect("16 bytes");
+        let data = if tag_first {
+            &mut message[TAG_LEN..]
+        } else {
+            &mut message[..at]
+        };
+        aead.decrypt_in_place_detached(&nonce, &aad, data, &tag)?;
+        if tag_first {
+            TAG_LEN..message.len()
+        } else {
+            0..at
+        }
+    } else {
+        if tag_first {
+            message.splice(0..0, [0; TAG_LEN]);
+        }
+        let data = if tag_first {
+            &mut message[TAG_LEN..]
+        } else {
+            &mut message[..]
+        };
+        let tag = aead.encrypt_in_place_detached(&nonce, &aad, data)?;
+        if tag_first {
+            message[..TAG_LEN].copy_from_slice(&tag);
+        } else {
+            message.extend_from_slice(&tag);
+        }
+        0..message.len()
+    };
+    let mut output = Output::open(&args.output, args.force, Content::Binary)?;
+    output.write_all(&message[result])?;
+    zeroize::Zeroize::zeroize(&mut message);
+    output.finish()
+}
+
+/// The AEAD of the table named `name`, and its constructor.
+fn aead(name: &str) -> Result<(&'static Primitive, AeadConstructor), CliError> {
+    ladder::primitives()
+        .find_map(|(_, p)| match p.construct {
+            Construct::Aead { new, .. } if p.name == name => Some((p, new)),
+            _ => None,
+        })
+        .ok_or_else(|| CliError::UnknownCipher {
+            flag: "--cipher",
+            name: name.to_owned(),
+            expected: ladder::names_of(Kind::Aead),
+        })
+}
