@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use simdcrypt::Error;
-use simdcrypt::dynamic::StreamOptions;
+use simdcrypt::block::Padding;
+use simdcrypt::dynamic::{ModeOptions, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Ladder, Primitive};
 use simdcrypt::timer::{self, UNIT, Unit};
 
@@ -116,6 +117,9 @@ impl Subject {
             Construct::Stream(_) => "keystream XORed in place from byte 0".to_owned(),
             Construct::Hash(_) => "one-shot digest".to_owned(),
             Construct::Mac(_) => "one-shot MAC from a fresh key".to_owned(),
+            Construct::Mode(_) => {
+                "encryption from input to output, continuing one message, no padding".to_owned()
+            }
             _ if self.aead_aad().is_empty() => {
                 "seal in place, detached tag, from a fresh key".to_owned()
             }
@@ -129,7 +133,10 @@ impl Subject {
 
     /// Every implementation, slowest first.
     fn rungs(self) -> Vec<Rung> {
-        let stream = matches!(self.primitive.construct, Construct::Stream(_));
+        let stream = matches!(
+            self.primitive.construct,
+            Construct::Stream(_) | Construct::Mode(_)
+        );
         let rungs = self.ladder.rungs();
         if rungs.is_empty() {
             return vec![Rung {
@@ -212,6 +219,21 @@ impl Subject {
                     Ok(())
                 })
             }
+            Construct::Mode(new) => {
+                let options = ModeOptions {
+                    padding: Padding::None,
+                    imp,
+                    ..Default::default()
+                };
+                let mut mode = new(key, nonce, &options)?;
+                let mut out = Vec::new();
+                Box::new(move |buf| {
+                    out.resize(buf.len(), 0);
+                    mode.update(buf, &mut out)?;
+                    black_box(&out);
+                    Ok(())
+                })
+            }
             _ => return Err(CliError::Internal("a subject that cannot be built")),
         })
     }
@@ -221,7 +243,11 @@ impl Subject {
 fn benchable(p: &Primitive) -> bool {
     matches!(
         p.construct,
-        Construct::Stream(_) | Construct::Hash(_) | Construct::Mac(_) | Construct::Aead { .. }
+        Construct::Stream(_)
+            | Construct::Hash(_)
+            | Construct::Mac(_)
+            | Construct::Aead { .. }
+            | Construct::Mode(_)
     )
 }
 
@@ -232,7 +258,8 @@ struct Cell {
     stats: Stats,
 }
 
-/// One rung's time per 64-byte block.
+/// One rung's time per block (64 bytes for Salsa20 and ChaCha20, 16 for
+/// AES's modes).
 struct PerBlock {
     imp: Rung,
     /// Blocks per timed call: 1 (a core call) or the rung's batch.
@@ -295,7 +322,8 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             cells.push(Cell { imp, size, stats });
         }
         if imp.par_blocks > 0 {
-            per_block.push(measure_block(&mut op, imp, args.reps, &clock)?);
+            let block_len = subject.primitive.block_len;
+            per_block.push(measure_block(&mut op, imp, block_len, args.reps, &clock)?);
         }
     }
 
@@ -428,16 +456,17 @@ fn measure(op: &mut Op, size: u64, reps: Option<u64>, clock: &Clock) -> Result<S
     })
 }
 
-/// One batch of `par_blocks` 64-byte blocks through `op`: a single block
-/// on the one-block rungs.
+/// One batch of `par_blocks` blocks of `block_len` bytes through `op`: a
+/// single block on the one-block rungs.
 fn measure_block(
     op: &mut Op,
     imp: Rung,
+    block_len: usize,
     reps: Option<u64>,
     clock: &Clock,
 ) -> Result<PerBlock, CliError> {
     let batch = imp.par_blocks;
-    let stats = measure(op, (batch * 64) as u64, reps, clock)?;
+    let stats = measure(op, (batch * block_len) as u64, reps, clock)?;
     let per = |t: f64| t / batch as f64;
     Ok(PerBlock {
         imp,
@@ -524,7 +553,15 @@ fn print_text(
     }
     if !per_block.is_empty() {
         writeln!(out)?;
-        writeln!(out, "one 64-byte block, key setup included:")?;
+        let setup = match subject.primitive.construct {
+            Construct::Stream(_) => ", key setup included",
+            _ => "",
+        };
+        writeln!(
+            out,
+            "one {}-byte block{setup}:",
+            subject.primitive.block_len
+        )?;
         writeln!(
             out,
             "{:<15} {:>10} {:>10}  what",

@@ -509,9 +509,15 @@ pub fn command() -> clap::Command {
     use simdcrypt::ladder::{Kind, names_of};
     let streams = names_of(Kind::StreamCipher);
     let hashes = names_of(Kind::Hash);
-    let benchable = [Kind::StreamCipher, Kind::Mac, Kind::Aead, Kind::Hash]
-        .map(names_of)
-        .join(", ");
+    let benchable = [
+        Kind::StreamCipher,
+        Kind::Mode,
+        Kind::Mac,
+        Kind::Aead,
+        Kind::Hash,
+    ]
+    .map(names_of)
+    .join(", ");
     <Cli as clap::CommandFactory>::command()
         .mut_subcommand("stream", |c| {
             c.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")))
