@@ -23,6 +23,7 @@ use crate::cli::BenchArgs;
 use crate::error::CliError;
 use crate::output::{Content, Output};
 
+mod leak;
 mod plot;
 
 /// Message sizes when `--size` is not given.
@@ -96,6 +97,19 @@ impl Subject {
                     .collect::<Vec<_>>()
                     .join(", "),
             })
+    }
+
+    /// The primitive named `name`, or the first benchable one of the
+    /// ladder of that name (`--leak --algo aes`: AES-128 in ECB).
+    fn from_ladder_or_name(name: &str) -> Result<Subject, CliError> {
+        let of_ladder = ladder::ladders()
+            .iter()
+            .filter(|l| l.name == name)
+            .find_map(|l| l.primitives.iter().find(|p| benchable(p)).map(|p| (l, p)));
+        match of_ladder {
+            Some((ladder, primitive)) => Ok(Subject { ladder, primitive }),
+            None => Subject::from_name(name),
+        }
     }
 
     /// The table's first stream cipher, measured when `--algo` is not
@@ -275,6 +289,7 @@ struct PerBlock {
 /// An unknown subject or rung, a rung this CPU lacks; stdout closed.
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     let subject = match &args.algo {
+        Some(name) if args.leak.is_some() => Subject::from_ladder_or_name(name)?,
         Some(name) => Subject::from_name(name)?,
         None => Subject::first_stream_cipher()?,
     };
@@ -293,6 +308,10 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         drop(subject.op(rung.name)?);
         vec![rung]
     };
+    if let Some(per_class) = args.leak {
+        let leaks = leak::run(subject, &rungs, per_class)?;
+        return leak::print(&mut crate::io::stdout(), subject, &leaks);
+    }
     let sizes = match (&args.size, &args.plot) {
         (given, _) if !given.is_empty() => given.clone(),
         (_, Some(_)) => PLOT_SIZES.map(|k| 1 << k).collect(),

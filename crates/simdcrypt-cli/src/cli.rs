@@ -304,6 +304,19 @@ pub struct BenchArgs {
     /// Replace an existing --plot file.
     #[arg(long, requires = "plot")]
     pub force: bool,
+
+    /// Instead of speed, test each rung for timing leaks (dudect's
+    /// fixed-against-random Welch t-test) with N calls per class; --algo
+    /// also takes a ladder's name (`--leak --algo aes`)
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        default_missing_value = "1000000",
+        conflicts_with_all = ["calls", "plot", "json", "csv", "size"],
+        value_parser = clap::value_parser!(u64).range(1000..),
+    )]
+    pub leak: Option<u64>,
 }
 
 /// `simdcrypt hash`: the options of coreutils' `sha256sum` family.

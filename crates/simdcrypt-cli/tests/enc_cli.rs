@@ -356,3 +356,22 @@ fn aead_secretbox_puts_the_tag_first_and_takes_no_associated_data() {
     assert_eq!(refused.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("associated data"));
 }
+
+/// The leak test runs and reports every rung (its verdicts are timings,
+/// so they are not asserted here: the README shows them).
+#[test]
+fn bench_leak_reports_a_t_statistic_per_rung() {
+    let out = run_command(
+        Command::new(BIN).args(["bench", "--leak", "2000", "--algo", "poly1305"]),
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows = simdcrypt::poly1305::Impl::available().count();
+    assert_eq!(text.lines().count(), 2 + rows, "{text}");
+    assert!(text.contains("max |t|"), "{text}");
+}
