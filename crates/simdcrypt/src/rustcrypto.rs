@@ -41,7 +41,7 @@
 
 use core::ptr;
 
-use cipher::consts::{U8, U12, U24, U32};
+use cipher::consts::{U8, U12, U16, U24, U32};
 use cipher::{
     InOutBuf, Iv, IvSizeUser, Key, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher,
     StreamCipherError, StreamCipherSeek,
@@ -72,6 +72,47 @@ pub(crate) fn parts<'a>(mut buf: InOutBuf<'a, 'a, u8>) -> Parts<'a> {
         )
     };
     Parts::Apart(input, output)
+}
+
+/// The bytes of an `inout` run of byte arrays (blocks), as [`parts`].
+pub(crate) fn array_parts<'a, N: cipher::array::ArraySize>(
+    buf: InOutBuf<'a, 'a, cipher::array::Array<u8, N>>,
+) -> Parts<'a> {
+    let len = buf.len() * N::USIZE;
+    let (input, output) = buf.into_raw();
+    // SAFETY: `Array<u8, N>` is `repr(transparent)` over `[u8; N]`, so `len`
+    // arrays are `len · N` contiguous bytes; the pointers are the buffer's
+    // own, with its lifetimes and its guarantee (one buffer or two that do
+    // not overlap), which `parts` relies on in turn.
+    let bytes = unsafe { InOutBuf::from_raw(input.cast::<u8>(), output.cast::<u8>(), len) };
+    parts(bytes)
+}
+
+/// Arrays that are bytes and nothing else: a block, and a run of blocks
+/// (`hybrid_array`'s `Array` is `repr(transparent)` over a Rust array).
+pub(crate) trait Bytes {}
+impl<N: cipher::array::ArraySize> Bytes for cipher::array::Array<u8, N> {}
+impl<N: cipher::array::ArraySize, M: cipher::array::ArraySize> Bytes
+    for cipher::array::Array<cipher::array::Array<u8, N>, M>
+{
+}
+
+/// The bytes of one `inout` block, or run of blocks held as one array, as
+/// [`parts`].
+pub(crate) fn one_parts<'a, T: Bytes>(buf: cipher::InOut<'a, 'a, T>) -> Parts<'a> {
+    let (input, output) = buf.into_raw();
+    // SAFETY: a `Bytes` type is `size_of::<T>()` contiguous bytes with no
+    // padding (arrays of `u8`, or of arrays of `u8`, all `repr(transparent)`
+    // over Rust arrays); the pointers are the `InOut`'s own, with its
+    // lifetimes and its guarantee (one value or two that do not overlap).
+    let bytes = unsafe {
+        InOutBuf::from_raw(
+            input.cast::<u8>(),
+            output.cast::<u8>(),
+            core::mem::size_of::<T>(),
+        )
+    };
+    parts(bytes)
 }
 
 /// `cipher`'s error is opaque: every simdcrypt error (here only
@@ -200,3 +241,6 @@ stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, "XSalsa20 (256-bit key, 
 stream_cipher_traits!([] ChaCha20, key = U32, iv = U12, "ChaCha20 (RFC 8439: 256-bit key, 96-bit nonce, 32-bit counter)");
 stream_cipher_traits!([] ChaCha20Legacy, key = U32, iv = U8, "the original ChaCha20 (256-bit key, 64-bit nonce, 64-bit counter)");
 stream_cipher_traits!([] XChaCha20, key = U32, iv = U24, "XChaCha20 (256-bit key, 192-bit nonce)");
+stream_cipher_traits!([] crate::block::Ctr<crate::aes::Aes128>, key = U16, iv = U16, "AES-128-CTR (128-bit key, 128-bit initial counter block)");
+stream_cipher_traits!([] crate::block::Ctr<crate::aes::Aes192>, key = U24, iv = U16, "AES-192-CTR (192-bit key, 128-bit initial counter block)");
+stream_cipher_traits!([] crate::block::Ctr<crate::aes::Aes256>, key = U32, iv = U16, "AES-256-CTR (256-bit key, 128-bit initial counter block)");

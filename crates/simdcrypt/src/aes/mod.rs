@@ -34,6 +34,9 @@ pub(crate) use ladder::LADDER;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod reference;
+#[cfg(feature = "rustcrypto")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
+mod rustcrypto;
 // Without `hazmat` the reference rung cannot be chosen; its key expansion
 // still serves the others.
 #[cfg(not(feature = "hazmat"))]

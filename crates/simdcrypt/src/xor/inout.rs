@@ -27,6 +27,13 @@ pub(crate) enum Parts<'a> {
 
 impl<'a> InOut<'a> {
     /// `data`, XORed in place.
+    /// From its two forms (the RustCrypto traits' buffers).
+    #[cfg(feature = "rustcrypto")]
+    #[inline]
+    pub(crate) fn from_parts(parts: Parts<'a>) -> Self {
+        InOut(parts)
+    }
+
     #[inline]
     pub(crate) fn in_place(data: &'a mut [u8]) -> Self {
         InOut(Parts::InPlace(data))
