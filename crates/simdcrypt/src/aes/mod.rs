@@ -5,6 +5,7 @@
 //! | rung | technique | constant-time |
 //! |---|---|---|
 //! | `reference` | FIPS 197 literally: the S-box a table | no (`hazmat`) |
+//! | `tables` | 32-bit T-tables: a round is 16 lookups and XORs | no (`hazmat`) |
 //!
 //! [`Aes128`], [`Aes192`] and [`Aes256`] are [`BlockCipher`]s on the
 //! fastest constant-time rung this CPU runs; the modes of [`crate::block`]
@@ -29,6 +30,7 @@ mod key_schedule;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod reference;
+mod tables;
 // Without `hazmat` the reference rung cannot be chosen; its key expansion
 // still serves the others.
 #[cfg(not(feature = "hazmat"))]
@@ -54,6 +56,11 @@ rungs! {
         /// secret bytes, so not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
             constant_time = false;
+        /// 32-bit T-tables (Daemen–Rijmen), one block at a time; lookups
+        /// by secret bytes, open to cache-timing attacks, so not
+        /// constant-time.
+        Tables = "tables", needs "nothing", if |_f| true, simd = false,
+            constant_time = false;
     }
 }
 
@@ -67,6 +74,7 @@ impl Impl {
     pub fn par_blocks(self) -> usize {
         match self {
             Impl::Reference => 1,
+            Impl::Tables => 1,
         }
     }
 }
@@ -247,12 +255,14 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
+            Impl::Tables => by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
         }
     }
 
     fn decrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
+            Impl::Tables => by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
         }
     }
 
@@ -260,6 +270,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         let block = one(block);
         match self.imp {
             Impl::Reference => reference::encrypt_block(&self.keys, block),
+            Impl::Tables => tables::encrypt_block(&self.keys, block),
         }
     }
 
@@ -267,24 +278,28 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         let block = one(block);
         match self.imp {
             Impl::Reference => reference::decrypt_block(&self.keys, block),
+            Impl::Tables => tables::decrypt_block(&self.keys, block),
         }
     }
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::ctr_by_blocks(self, counter, data),
+            Impl::Tables => block::ctr_by_blocks(self, counter, data),
         }
     }
 
     fn cbc_encrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::cbc_encrypt_by_blocks(self, chain, data),
+            Impl::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
         }
     }
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::cbc_decrypt_by_blocks(self, chain, data),
+            Impl::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
         }
     }
 }
