@@ -57,7 +57,6 @@ impl Keys {
 
     /// The equivalent inverse cipher's round keys in the order it uses
     /// them: `w[Nr]` first, InvMixColumns of the middle ones, `w[0]` last.
-    #[allow(dead_code)] // until the tables and AES-NI rungs land
     pub(crate) fn dec(&self) -> &[[u8; 16]] {
         &self.dec[..=self.rounds]
     }

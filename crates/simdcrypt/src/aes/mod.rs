@@ -5,6 +5,9 @@
 //! | rung | technique | constant-time |
 //! |---|---|---|
 //! | `reference` | FIPS 197 literally: the S-box a table | no (`hazmat`) |
+//! | `tables` | 32-bit T-tables: a round is 16 lookups and XORs | no (`hazmat`) |
+//! | `bitsliced` | 64-bit words, 4 blocks, fixsliced; the S-box a Boolean circuit | yes |
+//! | `bitsliced-avx2` | the same circuit on ymm registers, 16 blocks | yes |
 //!
 //! [`Aes128`], [`Aes192`] and [`Aes256`] are [`BlockCipher`]s on the
 //! fastest constant-time rung this CPU runs; the modes of [`crate::block`]
@@ -25,6 +28,9 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+mod bitsliced;
+#[cfg(target_arch = "x86_64")]
+mod bitsliced_avx2;
 // The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
@@ -37,6 +43,7 @@ pub mod reference;
 #[cfg(feature = "rustcrypto")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
 mod rustcrypto;
+mod tables;
 // Without `hazmat` the reference rung cannot be chosen; its key expansion
 // still serves the others.
 #[cfg(not(feature = "hazmat"))]
@@ -62,19 +69,35 @@ rungs! {
         /// secret bytes, so not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
             constant_time = false;
+        /// 32-bit T-tables (Daemen–Rijmen), one block at a time; lookups
+        /// by secret bytes, open to cache-timing attacks, so not
+        /// constant-time.
+        Tables = "tables", needs "nothing", if |_f| true, simd = false,
+            constant_time = false;
+        /// Bitsliced and fixsliced in 64-bit words, 4 blocks at once, the
+        /// S-box a Boolean circuit: constant-time and portable.
+        Bitsliced = "bitsliced", needs "nothing", if |_f| true, simd = false;
+        /// The same circuit on ymm registers, 16 blocks at once.
+        BitslicedAvx2 = "bitsliced-avx2", needs "AVX2", if |f| f.avx2, simd = true;
     }
 }
 
 impl Impl {
     /// The fastest constant-time rung this CPU runs.
     pub fn best() -> Impl {
-        Impl::Reference
+        [Impl::BitslicedAvx2, Impl::Bitsliced]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(Impl::Bitsliced)
     }
 
     /// How many blocks the rung processes at once.
     pub fn par_blocks(self) -> usize {
         match self {
             Impl::Reference => 1,
+            Impl::Tables => 1,
+            Impl::Bitsliced => bitsliced::PAR_BLOCKS,
+            Impl::BitslicedAvx2 => 16,
         }
     }
 }
@@ -120,6 +143,9 @@ key_sizes! {
 #[derive(Clone)]
 pub struct Aes<K: KeySize> {
     keys: Keys,
+    /// The bitsliced rungs' form of the round keys, made when one of them
+    /// is chosen.
+    sliced: Option<Box<bitsliced::RoundKeys>>,
     imp: Impl,
     size: PhantomData<K>,
 }
@@ -180,9 +206,32 @@ impl<K: KeySize> Aes<K> {
         debug_assert_eq!(keys.rounds(), K::LEN / 4 + 6);
         Aes {
             keys,
+            sliced: None,
             imp: Impl::best(),
             size: PhantomData,
         }
+        .with_rung_keys()
+    }
+
+    /// The round keys in the form the rung in use needs, beside the
+    /// schedule.
+    fn with_rung_keys(mut self) -> Self {
+        self.sliced = match self.imp {
+            Impl::Bitsliced | Impl::BitslicedAvx2 => Some(
+                self.sliced
+                    .take()
+                    .unwrap_or_else(|| Box::new(bitsliced::RoundKeys::new(&self.keys))),
+            ),
+            _ => None,
+        };
+        self
+    }
+
+    /// The bitsliced round keys; only called on a bitsliced rung.
+    fn sliced(&self) -> &bitsliced::RoundKeys {
+        self.sliced
+            .as_deref()
+            .expect("made when a bitsliced rung is chosen")
     }
 
     /// AES under `key`, a slice whose length must be `K`'s, for callers
@@ -209,7 +258,7 @@ impl<K: KeySize> Aes<K> {
     /// the `hazmat` feature.
     pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
         self.imp = imp.require()?;
-        Ok(self)
+        Ok(self.with_rung_keys())
     }
 
     /// The rung in use.
@@ -284,12 +333,26 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
+            Impl::Tables => by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
+            Impl::Bitsliced => bitsliced::encrypt(self.sliced(), blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::encrypt(self.sliced(), blocks) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Impl::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
         }
     }
 
     fn decrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
+            Impl::Tables => by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
+            Impl::Bitsliced => bitsliced::decrypt(self.sliced(), blocks),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::decrypt(self.sliced(), blocks) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Impl::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
         }
     }
 
@@ -297,6 +360,10 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         let block = one(block);
         match self.imp {
             Impl::Reference => reference::encrypt_block(&self.keys, block),
+            Impl::Tables => tables::encrypt_block(&self.keys, block),
+            Impl::Bitsliced => bitsliced::encrypt_block(self.sliced(), block),
+            // One block: the 64-bit rung's batch is the narrower.
+            Impl::BitslicedAvx2 => bitsliced::encrypt_block(self.sliced(), block),
         }
     }
 
@@ -304,24 +371,36 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         let block = one(block);
         match self.imp {
             Impl::Reference => reference::decrypt_block(&self.keys, block),
+            Impl::Tables => tables::decrypt_block(&self.keys, block),
+            Impl::Bitsliced => bitsliced::decrypt_block(self.sliced(), block),
+            Impl::BitslicedAvx2 => bitsliced::decrypt_block(self.sliced(), block),
         }
     }
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::ctr_by_blocks(self, counter, data),
+            Impl::Tables => block::ctr_by_blocks(self, counter, data),
+            Impl::Bitsliced => block::ctr_by_blocks(self, counter, data),
+            Impl::BitslicedAvx2 => block::ctr_by_blocks(self, counter, data),
         }
     }
 
     fn cbc_encrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::cbc_encrypt_by_blocks(self, chain, data),
+            Impl::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
+            Impl::Bitsliced => block::cbc_encrypt_by_blocks(self, chain, data),
+            Impl::BitslicedAvx2 => block::cbc_encrypt_by_blocks(self, chain, data),
         }
     }
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::cbc_decrypt_by_blocks(self, chain, data),
+            Impl::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
+            Impl::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
+            Impl::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
         }
     }
 }
