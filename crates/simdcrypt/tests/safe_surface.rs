@@ -46,3 +46,30 @@ fn the_table_marks_the_variable_time_rung() {
             .all(|r| r.constant_time)
     );
 }
+
+#[test]
+fn aes_tables_and_reference_are_refused_and_never_chosen() {
+    use simdcrypt::aes::{self, Aes128};
+    for imp in [aes::Impl::Reference, aes::Impl::Tables] {
+        assert!(!imp.is_constant_time());
+        let err = Aes128::new(&[1; 16]).with_impl(imp).expect_err("refused");
+        assert!(
+            matches!(
+                err,
+                Error::VariableTimeRung {
+                    primitive: "aes",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    assert!(aes::Impl::best().is_constant_time());
+    assert!(Aes128::new(&[1; 16]).implementation().is_constant_time());
+    // The modes refuse them too, whoever builds them.
+    assert!(
+        aes::Aes128Cbc::new(&[1; 16], &[0; 16])
+            .with_impl(aes::Impl::Tables)
+            .is_err()
+    );
+}

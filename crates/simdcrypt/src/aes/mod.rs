@@ -285,6 +285,16 @@ impl<K: KeySize> Aes<K> {
     }
 }
 
+/// The key size and the rung; never the key.
+impl<K: KeySize> std::fmt::Debug for Aes<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Aes")
+            .field("cipher", &K::NAME)
+            .field("implementation", &self.imp)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<K: KeySize> BlockCipher for Aes<K> {
     const NAME: &'static str = K::NAME;
     const BLOCK_LEN: usize = BLOCK_LEN;
