@@ -12,9 +12,12 @@ fn run(args: &[&str]) -> Output {
 }
 
 /// The pages `simdcrypt man` writes: the tool's and one per subcommand.
-const PAGES: [&str; 11] = [
+const PAGES: [&str; 14] = [
     "simdcrypt.1",
     "simdcrypt-stream.1",
+    "simdcrypt-enc.1",
+    "simdcrypt-mac.1",
+    "simdcrypt-aead.1",
     "simdcrypt-verify.1",
     "simdcrypt-bench.1",
     "simdcrypt-info.1",
