@@ -3,7 +3,7 @@
 //! unless `--no-pad`), streaming in bounded memory.
 
 use simdcrypt::block::Padding;
-use simdcrypt::dynamic::{Direction, ModeConstructor, ModeOptions};
+use simdcrypt::dynamic::{Direction, DynMode, ModeConstructor, ModeOptions};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 
 use crate::cli::EncArgs;
@@ -12,7 +12,7 @@ use crate::io::Input;
 use crate::key::parse_hex;
 use crate::output::{Content, Output};
 
-/// Bytes read and processed at a time.
+/// Bytes read and processed at a time, per thread.
 const BUFFER: usize = 1 << 20;
 
 /// Runs the command.
@@ -69,18 +69,41 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
         "{} output is not authenticated; anyone can change it undetected (use an AEAD or `encrypt`)",
         primitive.name
     );
-    let mut buf = vec![0u8; BUFFER];
-    let mut out = vec![0u8; BUFFER + primitive.block_len];
+    let bl = primitive.block_len;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A first block carried from the last read (so that a padded
+    // decryption never ends a parallel stretch on the block that may be
+    // the padding), then what is read.
+    let mut buf = vec![0u8; bl + threads * BUFFER];
+    let mut out = vec![0u8; buf.len() + bl];
+    let mut carried = 0;
     loop {
-        let n = input.read_full(&mut buf)?;
-        if n == 0 {
-            break;
+        let n = input.read_full(&mut buf[bl..])?;
+        let full = bl + n == buf.len();
+        let region = bl - carried..bl + n;
+        let len = region.len();
+        // Whole blocks side by side where the mode can be cut, all but the
+        // last block of a full read; the rest through `mode` itself.
+        let parallel = if full && threads > 1 && mode.fork(&[]).is_some() {
+            len - bl
+        } else {
+            0
+        };
+        let (head, tail) = buf[region].split_at(parallel);
+        run_parallel(&*mode, head, &mut out[..parallel], threads, bl)?;
+        if parallel > 0 && !mode.advance(head) {
+            return Err(CliError::Internal("a mode that forks but cannot advance"));
         }
-        let written = mode.update(&buf[..n], &mut out)?;
+        let keep = if full { bl } else { 0 };
+        let (now, later) = tail.split_at(tail.len() - keep);
+        let written = parallel + mode.update(now, &mut out[parallel..])?;
         output.write_all(&out[..written])?;
-        if n < buf.len() {
+        if !full {
             break;
         }
+        let carry: [u8; 16] = later.try_into().unwrap_or([0; 16]);
+        buf[..bl].copy_from_slice(&carry[..bl]);
+        carried = bl;
     }
     // On a failure here the output file is dropped unfinished: nothing is
     // left of it.
@@ -89,6 +112,41 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
     buf.fill(0);
     out.fill(0);
     output.finish()
+}
+
+/// Runs `input` (whole blocks of `block_len` bytes) through forks of `mode`
+/// on `threads` threads, each on its own stretch, into `output`.
+fn run_parallel(
+    mode: &dyn DynMode,
+    input: &[u8],
+    output: &mut [u8],
+    threads: usize,
+    block_len: usize,
+) -> Result<(), CliError> {
+    if input.is_empty() {
+        return Ok(());
+    }
+    let stretch = input.len().div_ceil(threads).next_multiple_of(block_len);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = input
+            .chunks(stretch)
+            .zip(output.chunks_mut(stretch))
+            .enumerate()
+            .map(|(i, (piece, out))| {
+                let skip = &input[..i * stretch];
+                let fork = mode.fork(skip);
+                scope.spawn(move || -> Result<(), CliError> {
+                    let mut fork = fork.ok_or(CliError::Internal("a mode that cannot fork"))?;
+                    fork.update(piece, out)?;
+                    Ok(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .map_err(|_| CliError::Internal("a worker thread panicked"))?
+        })
+    })
 }
 
 /// The block-cipher mode of the table named `name`, and its constructor.

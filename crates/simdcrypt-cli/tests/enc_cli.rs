@@ -375,3 +375,40 @@ fn bench_leak_reports_a_t_statistic_per_rung() {
     assert_eq!(text.lines().count(), 2 + rows, "{text}");
     assert!(text.contains("max |t|"), "{text}");
 }
+
+/// Inputs of several read buffers: the parallel modes (ECB, CTR, CBC and
+/// CFB decryption) cut them between threads, the chained ones do not; both
+/// equal OpenSSL, and padded decryption still ends on the padding.
+#[test]
+fn long_inputs_cut_between_threads_equal_openssl() {
+    let have_openssl = openssl();
+    let key = data(32, 77);
+    let iv = data(16, 78);
+    let plain = data((4 << 20) + 33, 79);
+    for name in [
+        "aes-256-ecb",
+        "aes-256-cbc",
+        "aes-256-cfb",
+        "aes-256-ofb",
+        "aes-256-ctr",
+    ] {
+        let iv = (!name.ends_with("ecb")).then_some(&iv[..]);
+        let args = key_args(true, name, &key, iv);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let sealed = enc(&args, &plain);
+        assert!(sealed.status.success(), "{name}");
+        if have_openssl {
+            let theirs = run_command(
+                Command::new("openssl").args(key_args(false, name, &key, iv)),
+                &plain,
+            );
+            assert!(
+                sealed.stdout == theirs.stdout,
+                "{name}: differs from openssl enc"
+            );
+        }
+        let opened = enc(&[&args[..], &["-d"]].concat(), &sealed.stdout);
+        assert!(opened.status.success(), "{name} -d");
+        assert!(opened.stdout == plain, "{name}: decryption differs");
+    }
+}

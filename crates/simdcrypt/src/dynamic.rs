@@ -172,6 +172,19 @@ pub trait DynMode: Send {
 
     /// The rung in use, by name.
     fn implementation(&self) -> &'static str;
+
+    /// For the modes that can be cut into pieces run side by side (ECB both
+    /// ways, CTR, CBC and CFB decryption): a new instance without padding
+    /// that starts `skip` (whole blocks of input) past this one — CBC and
+    /// CFB decryption chain on the last block of `skip`. `None` for the
+    /// chained directions (CBC and CFB encryption, OFB), and unless this
+    /// one stands at a block boundary holding nothing back.
+    fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>>;
+
+    /// Moves past `skip` as if it had been run here (its output written by
+    /// forks), keeping the padding; `false`, and nothing changed, where
+    /// [`fork`](DynMode::fork) gives `None`.
+    fn advance(&mut self, skip: &[u8]) -> bool;
 }
 
 /// How a mode is built: its direction, padding (ECB and CBC) and rung.

@@ -158,4 +158,15 @@ impl<C: BlockCipher> Sealed for Cbc<C> {
     fn decrypt_blocks(&mut self, data: InOut<'_>) {
         self.cipher.cbc_decrypt(self.chain.as_mut(), data);
     }
+
+    fn skipped(&self, skip: &[u8], decrypt: bool) -> Option<Self> {
+        if !decrypt || whole_blocks::<C>(skip.len()).is_err() {
+            return None;
+        }
+        let mut next = self.clone();
+        if let Some(last) = skip.len().checked_sub(C::BLOCK_LEN) {
+            next.chain.as_mut().copy_from_slice(&skip[last..]);
+        }
+        Some(next)
+    }
 }

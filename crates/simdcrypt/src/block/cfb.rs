@@ -88,6 +88,20 @@ impl<C: BlockCipher> Cfb<C> {
         Ok(())
     }
 
+    /// Decryption as it stands after `skip` (whole blocks) more
+    /// ciphertext, from a block boundary: the register is the last
+    /// ciphertext block.
+    pub(crate) fn skipped(&self, skip: &[u8]) -> Option<Self> {
+        if self.used != C::BLOCK_LEN || !skip.len().is_multiple_of(C::BLOCK_LEN) {
+            return None;
+        }
+        let mut next = self.clone();
+        if let Some(last) = skip.len().checked_sub(C::BLOCK_LEN) {
+            next.register.as_mut().copy_from_slice(&skip[last..]);
+        }
+        Some(next)
+    }
+
     fn run(&mut self, data: InOut<'_>, encrypt: bool) {
         let bl = C::BLOCK_LEN;
         let mut rest = data;

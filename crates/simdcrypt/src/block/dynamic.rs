@@ -56,7 +56,7 @@ where
     })
 }
 
-impl<M: BlockMode + Send> DynMode for PaddedEncryptor<M> {
+impl<M: BlockMode + Send + 'static> DynMode for PaddedEncryptor<M> {
     fn update_len(&self, input_len: usize) -> usize {
         PaddedEncryptor::update_len(self, input_len)
     }
@@ -69,9 +69,15 @@ impl<M: BlockMode + Send> DynMode for PaddedEncryptor<M> {
     fn implementation(&self) -> &'static str {
         crate::Rung::name(self.mode().cipher().implementation())
     }
+    fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {
+        Some(Box::new(PaddedEncryptor::fork(self, skip)?))
+    }
+    fn advance(&mut self, skip: &[u8]) -> bool {
+        PaddedEncryptor::advance(self, skip)
+    }
 }
 
-impl<M: BlockMode + Send> DynMode for PaddedDecryptor<M> {
+impl<M: BlockMode + Send + 'static> DynMode for PaddedDecryptor<M> {
     fn update_len(&self, input_len: usize) -> usize {
         PaddedDecryptor::update_len(self, input_len)
     }
@@ -84,16 +90,39 @@ impl<M: BlockMode + Send> DynMode for PaddedDecryptor<M> {
     fn implementation(&self) -> &'static str {
         crate::Rung::name(self.mode().cipher().implementation())
     }
+    fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {
+        Some(Box::new(PaddedDecryptor::fork(self, skip)?))
+    }
+    fn advance(&mut self, skip: &[u8]) -> bool {
+        PaddedDecryptor::advance(self, skip)
+    }
+}
+
+impl<C: BlockCipher> Streamed<C> {
+    /// This mode `skip` further on, where it can be cut there.
+    fn skipped(&self, skip: &[u8]) -> Option<Self> {
+        match self {
+            Streamed::Cfb(cfb, true) => Some(Streamed::Cfb(cfb.skipped(skip)?, true)),
+            Streamed::Cfb(_, false) | Streamed::Ofb(_) => None,
+            Streamed::Ctr(ctr) => {
+                let at = ctr.position().checked_add(skip.len() as u128)?;
+                let aligned = ctr.position() % C::BLOCK_LEN as u128 == 0;
+                let mut next = ctr.clone();
+                (aligned && next.seek(at).is_ok()).then_some(Streamed::Ctr(next))
+            }
+        }
+    }
 }
 
 /// The modes that write every byte as it comes; CFB with its direction.
+#[derive(Clone)]
 enum Streamed<C: BlockCipher> {
     Cfb(Cfb<C>, bool),
     Ofb(Ofb<C>),
     Ctr(Ctr<C>),
 }
 
-impl<C: BlockCipher + Send> DynMode for Streamed<C> {
+impl<C: BlockCipher + Send + 'static> DynMode for Streamed<C> {
     fn update_len(&self, input_len: usize) -> usize {
         input_len
     }
@@ -124,5 +153,19 @@ impl<C: BlockCipher + Send> DynMode for Streamed<C> {
             Streamed::Ctr(ctr) => ctr.cipher(),
         };
         crate::Rung::name(cipher.implementation())
+    }
+
+    fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {
+        Some(Box::new(self.skipped(skip)?))
+    }
+
+    fn advance(&mut self, skip: &[u8]) -> bool {
+        match self.skipped(skip) {
+            Some(next) => {
+                *self = next;
+                true
+            }
+            None => false,
+        }
     }
 }

@@ -37,11 +37,15 @@ pub trait BlockMode: sealed::Sealed {
 pub(crate) mod sealed {
     use crate::xor::InOut;
 
-    pub trait Sealed {
+    pub trait Sealed: Sized {
         /// Encrypts whole blocks.
         fn encrypt_blocks(&mut self, data: InOut<'_>);
         /// Decrypts whole blocks.
         fn decrypt_blocks(&mut self, data: InOut<'_>);
+        /// This mode as it stands after `skip` (whole blocks of input)
+        /// more, when the direction can be cut there: ECB both ways, CBC
+        /// decryption (chaining on the last block of `skip`).
+        fn skipped(&self, skip: &[u8], decrypt: bool) -> Option<Self>;
     }
 }
 
@@ -136,6 +140,33 @@ impl<M: BlockMode> PaddedEncryptor<M> {
     /// The mode.
     pub fn mode(&self) -> &M {
         &self.mode
+    }
+
+    /// An encryptor without padding that starts `skip` (whole blocks) past
+    /// this one, when this one holds nothing back and the mode can be cut
+    /// (ECB).
+    pub(crate) fn fork(&self, skip: &[u8]) -> Option<Self> {
+        let mode = self
+            .mode
+            .skipped(skip, false)
+            .filter(|_| self.buffered == 0)?;
+        Some(Self::new(mode, Padding::None))
+    }
+
+    /// Moves past `skip` (whole blocks) as [`fork`](Self::fork) does,
+    /// keeping the padding; `false` (and nothing changed) where it cannot.
+    pub(crate) fn advance(&mut self, skip: &[u8]) -> bool {
+        match self
+            .mode
+            .skipped(skip, false)
+            .filter(|_| self.buffered == 0)
+        {
+            Some(mode) => {
+                self.mode = mode;
+                true
+            }
+            None => false,
+        }
     }
 
     /// How many bytes [`update`](Self::update) writes for `input_len`
@@ -241,6 +272,29 @@ impl<M: BlockMode> PaddedDecryptor<M> {
     /// The mode.
     pub fn mode(&self) -> &M {
         &self.mode
+    }
+
+    /// A decryptor without padding that starts `skip` (whole blocks) past
+    /// this one, when this one holds nothing back and the mode can be cut
+    /// (ECB, CBC).
+    pub(crate) fn fork(&self, skip: &[u8]) -> Option<Self> {
+        let mode = self
+            .mode
+            .skipped(skip, true)
+            .filter(|_| self.buffered == 0)?;
+        Some(Self::new(mode, Padding::None))
+    }
+
+    /// Moves past `skip` (whole blocks) as [`fork`](Self::fork) does,
+    /// keeping the padding; `false` (and nothing changed) where it cannot.
+    pub(crate) fn advance(&mut self, skip: &[u8]) -> bool {
+        match self.mode.skipped(skip, true).filter(|_| self.buffered == 0) {
+            Some(mode) => {
+                self.mode = mode;
+                true
+            }
+            None => false,
+        }
     }
 
     /// How many bytes [`update`](Self::update) writes for `input_len`
