@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt::Xor;
-use simdcrypt::dynamic::{StreamConstructor, StreamOptions};
+use simdcrypt::dynamic::{DynStreamCipher, StreamConstructor, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Primitive};
 
 use crate::cli::StreamArgs;
@@ -15,7 +15,7 @@ use crate::io::Input;
 use crate::key::{parse_key, parse_nonce};
 use crate::output::{Content, Output};
 
-/// Bytes read, XORed and written at a time.
+/// Bytes read, XORed and written at a time, per thread.
 const BUFFER: usize = 1 << 20;
 
 /// Inputs at least this long get a progress bar (on a terminal).
@@ -41,7 +41,6 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         xor,
     };
     let mut cipher = new(key.bytes(), &nonce, &options)?;
-    drop(key);
     let start = u128::from(args.counter) * primitive.block_len as u128;
     cipher.seek(start)?;
 
@@ -58,13 +57,24 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         "raw stream output is not authenticated; anyone can flip bits undetected"
     );
     let progress = progress_bar(input.len());
-    let mut buf = vec![0u8; BUFFER];
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut buf = vec![0u8; threads * BUFFER];
+    let mut at = start;
     loop {
         let n = input.read_full(&mut buf)?;
         if n == 0 {
             break;
         }
-        cipher.apply_keystream(&mut buf[..n])?;
+        // A long read is cut between threads, each with its own cipher
+        // seeked to its stretch; a short one stays here.
+        if threads > 1 && n > BUFFER {
+            let build = || new(key.bytes(), &nonce, &options);
+            run_parallel(&build, at, &mut buf[..n], threads)?;
+            cipher.seek(at + n as u128)?;
+        } else {
+            cipher.apply_keystream(&mut buf[..n])?;
+        }
+        at += n as u128;
         output.write_all(&buf[..n])?;
         if let Some(p) = &progress {
             p.inc(n as u64);
@@ -73,11 +83,41 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
             break;
         }
     }
+    drop(key);
     buf.fill(0);
     if let Some(p) = progress {
         p.finish_and_clear();
     }
     output.finish()
+}
+
+/// XORs `data`, which starts at byte `at` of the keystream, on `threads`
+/// threads, each with a cipher of its own from `build`.
+fn run_parallel(
+    build: &(dyn Fn() -> Result<Box<dyn DynStreamCipher>, simdcrypt::Error> + Sync),
+    at: u128,
+    data: &mut [u8],
+    threads: usize,
+) -> Result<(), CliError> {
+    let stretch = data.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = data
+            .chunks_mut(stretch)
+            .enumerate()
+            .map(|(i, piece)| {
+                scope.spawn(move || -> Result<(), CliError> {
+                    let mut cipher = build()?;
+                    cipher.seek(at + (i * stretch) as u128)?;
+                    cipher.apply_keystream(piece)?;
+                    Ok(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .map_err(|_| CliError::Internal("a worker thread panicked"))?
+        })
+    })
 }
 
 /// A byte-count bar on stderr for a long file, when stderr is a terminal.

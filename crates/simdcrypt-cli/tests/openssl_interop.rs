@@ -110,7 +110,7 @@ fn stream_chacha20_equals_openssl_enc_chacha20() {
     let lengths: Vec<usize> = [64, 256, 512, 1024]
         .iter()
         .flat_map(|&n| [n - 1, n, n + 1])
-        .chain([0, 1, 4097, 100_003, 1 << 20])
+        .chain([0, 1, 4097, 100_003, 1 << 20, (5 << 20) + 7])
         .collect();
     // Counters: 0, 1 (the AEAD's), one that walks the low byte's carry, and
     // one whose run ends at exactly the last block the 32-bit counter has.
