@@ -5,6 +5,15 @@
 //! | rung | technique | constant-time |
 //! |---|---|---|
 //! | `reference` | FIPS 197 literally: the S-box a table | no (`hazmat`) |
+//! | `aesni` | AES-NI: 8 blocks in flight in xmm (4, 2, 1 for the rest); one at a time for the chained modes | yes |
+//! | `vaes` | VAES on ymm, two blocks an instruction, 16 in flight; the rest on `aesni` | yes |
+//! | `vaes512` | VAES on zmm, four blocks an instruction, 32 in flight; the rest on `vaes` | yes |
+//!
+//! The instruction rungs share their kernels (`x86.rs`, over the register
+//! width) and run CTR, ECB and CBC decryption in parallel; the chained
+//! modes (CBC and CFB encryption, OFB, CMAC) run one block at a time on
+//! `aesni` whichever of the three is chosen. With AES-NI the key schedule
+//! itself is computed by `aeskeygenassist`'s faster cousin, `aesenclast`.
 //!
 //! [`Aes128`], [`Aes192`] and [`Aes256`] are [`BlockCipher`]s on the
 //! fastest constant-time rung this CPU runs; the modes of [`crate::block`]
@@ -35,7 +44,17 @@ pub mod reference;
 #[allow(dead_code)]
 mod reference;
 
+#[cfg(target_arch = "x86_64")]
+mod aesni;
+#[cfg(target_arch = "x86_64")]
+mod vaes;
+#[cfg(target_arch = "x86_64")]
+mod vaes512;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use crate::Error;
 use crate::block::{self, BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, Ofb};
@@ -54,19 +73,41 @@ rungs! {
         /// secret bytes, so not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
             constant_time = false;
+        /// AES-NI: 8 blocks in flight in xmm registers; one at a time for
+        /// the chained modes.
+        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, simd = true;
+        /// VAES on ymm: two blocks an instruction, 16 in flight.
+        Vaes = "vaes", needs "VAES, AES-NI and AVX2", if |f| f.vaes && f.aes && f.avx2, simd = true;
+        /// VAES on zmm: four blocks an instruction, 32 in flight.
+        Vaes512 = "vaes512", needs "VAES, AES-NI, AVX-512F and AVX-512BW",
+            if |f| f.vaes && f.aes && f.avx2 && f.avx512f && f.avx512bw, simd = true;
     }
 }
 
 impl Impl {
-    /// The fastest constant-time rung this CPU runs.
+    /// The fastest constant-time rung this CPU runs (chosen once).
     pub fn best() -> Impl {
-        Impl::Reference
+        static BEST: OnceLock<Impl> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            [Impl::Vaes512, Impl::Vaes, Impl::Aesni]
+                .into_iter()
+                .find(|i| i.is_available())
+                .unwrap_or(Impl::Reference)
+        })
     }
 
     /// How many blocks the rung processes at once.
     pub fn par_blocks(self) -> usize {
         match self {
             Impl::Reference => 1,
+            #[cfg(target_arch = "x86_64")]
+            Impl::Aesni => aesni::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Impl::Vaes => vaes::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Impl::Vaes512 => vaes512::PAR_BLOCKS,
+            #[cfg(not(target_arch = "x86_64"))]
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => 1,
         }
     }
 }
@@ -161,7 +202,7 @@ impl<K: KeySize> Aes<K> {
     /// The key schedule of `key`, on the fastest constant-time rung.
     pub fn new(key: &K::Key) -> Self {
         Aes {
-            keys: Keys::new(key.as_ref()),
+            keys: expand(key.as_ref()),
             imp: Impl::best(),
             size: PhantomData,
         }
@@ -227,6 +268,17 @@ impl<K: KeySize> BlockCipher for Aes<K> {
     }
 }
 
+/// The key schedule of `key`: with AES-NI when the CPU has it (the hot
+/// part of a short message's setup), else computed in constant time.
+fn expand(key: &[u8]) -> Keys {
+    #[cfg(target_arch = "x86_64")]
+    if Impl::Aesni.is_available() {
+        // SAFETY: the CPU has AES-NI and SSSE3, what `Impl::Aesni` needs.
+        return unsafe { aesni::expand(key) };
+    }
+    Keys::new(key)
+}
+
 /// Runs `f` on each 16-byte block of `data`, read from the input and
 /// written to the output: the single-block rungs' whole-block form.
 #[inline]
@@ -243,16 +295,61 @@ fn one(block: &mut [u8]) -> &mut [u8; 16] {
     block.try_into().expect("one 16-byte block")
 }
 
+/// The dispatch to the AES instruction rungs, for the arm
+/// `Impl::Aesni | Impl::Vaes | Impl::Vaes512` of a `match`: with
+/// `parallel`, `$f($args)` of the rung's own module; with `aesni::$f`,
+/// that one function for all three (the single-block forms and CBC
+/// encryption). Only rungs that are available come here (`Aes` holds
+/// `best()` or a rung that passed `require()`), and none is off x86-64.
+macro_rules! instruction_rungs {
+    ($imp:expr, parallel $f:ident($($arg:expr),*)) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has AES-NI and SSSE3.
+            Impl::Aesni => unsafe { aesni::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has VAES, AES-NI and
+            // AVX2.
+            Impl::Vaes => unsafe { vaes::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has VAES, AES-NI,
+            // AVX-512F and AVX-512BW.
+            Impl::Vaes512 => unsafe { vaes512::$f($($arg),*) },
+            _ => unreachable!("an unavailable AES rung"),
+        }
+    };
+    ($imp:expr, aesni::$f:ident($($arg:expr),*)) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: each of these rungs is available only where the CPU
+            // has AES-NI and SSSE3.
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => unsafe { aesni::$f($($arg),*) },
+            _ => unreachable!("an unavailable AES rung"),
+        }
+    };
+}
+
+/// The 16-byte counter block as the big-endian integer it is.
+fn counter_block(counter: &[u8]) -> u128 {
+    u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"))
+}
+
 impl<K: KeySize> block::sealed::Core for Aes<K> {
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel encrypt(&self.keys, blocks))
+            }
         }
     }
 
     fn decrypt(&self, blocks: InOut<'_>) {
         match self.imp {
             Impl::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel decrypt(&self.keys, blocks))
+            }
         }
     }
 
@@ -260,6 +357,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         let block = one(block);
         match self.imp {
             Impl::Reference => reference::encrypt_block(&self.keys, block),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, aesni::encrypt_block(&self.keys, block))
+            }
         }
     }
 
@@ -267,24 +367,36 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         let block = one(block);
         match self.imp {
             Impl::Reference => reference::decrypt_block(&self.keys, block),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, aesni::decrypt_block(&self.keys, block))
+            }
         }
     }
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::ctr_by_blocks(self, counter, data),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel ctr(&self.keys, counter_block(counter), data))
+            }
         }
     }
 
     fn cbc_encrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::cbc_encrypt_by_blocks(self, chain, data),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, aesni::cbc_encrypt(&self.keys, one(chain), data))
+            }
         }
     }
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Impl::Reference => block::cbc_decrypt_by_blocks(self, chain, data),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel cbc_decrypt(&self.keys, one(chain), data))
+            }
         }
     }
 }

@@ -186,7 +186,7 @@ pub(crate) mod sealed {
 
 /// `Ok` when `len` is a whole number of `C`'s blocks.
 pub(crate) fn whole_blocks<C: BlockCipher>(len: usize) -> Result<(), Error> {
-    if len % C::BLOCK_LEN == 0 {
+    if len.is_multiple_of(C::BLOCK_LEN) {
         Ok(())
     } else {
         Err(Error::NotWholeBlocks {
