@@ -634,7 +634,7 @@ pub mod libsodium {
 }
 
 /// The system OpenSSL (libcrypto 3) through `openssl-sys`: the EVP ChaCha20
-/// and ChaCha20-Poly1305 ciphers, the EVP_MAC Poly1305, the EVP digests and
+/// and ChaCha20-Poly1305 ciphers, AES in CTR and CBC, the EVP_MAC Poly1305, the EVP digests and
 /// `EVP_PBE_scrypt`, which run OpenSSL's assembly for this CPU. One context
 /// per thread, re-keyed on every call; digests fetched once.
 pub mod openssl {
@@ -1008,6 +1008,109 @@ pub mod openssl {
             assert_eq!(outl, 16, "Poly1305 tag length");
             tag
         })
+    }
+
+    /// The AES ciphers of EVP, fetched once per thread (an implicit fetch
+    /// on every `EVP_CipherInit_ex` would be timed too), freed on drop:
+    /// AES-128/192/256 in CTR, then in CBC.
+    struct AesCiphers([*mut ffi::EVP_CIPHER; 6]);
+
+    impl AesCiphers {
+        fn new() -> Self {
+            ffi::init();
+            let names = [
+                c"AES-128-CTR",
+                c"AES-192-CTR",
+                c"AES-256-CTR",
+                c"AES-128-CBC",
+                c"AES-192-CBC",
+                c"AES-256-CBC",
+            ];
+            AesCiphers(names.map(|name| {
+                // SAFETY: fetches the default provider's cipher by a
+                // NUL-terminated name; checked for null.
+                let c =
+                    unsafe { ffi::EVP_CIPHER_fetch(ptr::null_mut(), name.as_ptr(), ptr::null()) };
+                assert!(!c.is_null(), "EVP_CIPHER_fetch({name:?}) failed");
+                c
+            }))
+        }
+    }
+
+    impl Drop for AesCiphers {
+        fn drop(&mut self) {
+            for c in self.0 {
+                // SAFETY: each pointer came from EVP_CIPHER_fetch and is
+                // freed once.
+                unsafe { ffi::EVP_CIPHER_free(c) };
+            }
+        }
+    }
+
+    thread_local! {
+        static AES: AesCiphers = AesCiphers::new();
+    }
+
+    /// AES under `key` (16, 24 or 32 bytes) from `iv`, in CTR or (`cbc`)
+    /// CBC without padding, on `data` in place (whole blocks for CBC):
+    /// `EVP_CipherInit_ex`, `EVP_CipherUpdate`, `EVP_CipherFinal`;
+    /// decrypting when `encrypt` is false.
+    fn aes(cbc: bool, key: &[u8], iv: &[u8; 16], data: &mut [u8], encrypt: bool) {
+        let size = match key.len() {
+            16 => 0,
+            24 => 1,
+            32 => 2,
+            n => panic!("a {n}-byte AES key"),
+        };
+        let cipher = AES.with(|a| a.0[3 * usize::from(cbc) + size]);
+        CIPHER.with_borrow(|ctx| {
+            let ctx = ctx.0;
+            let p = data.as_mut_ptr();
+            let (mut outl, mut finl): (c_int, c_int) = (0, 0);
+            // SAFETY: `ctx` is a live context and `cipher` a fetched one,
+            // whose key is `key.len()` bytes and IV 16; the update reads
+            // and writes `data.len()` bytes at `p` (EVP allows in place);
+            // without padding, and on whole blocks for CBC, the final call
+            // writes nothing.
+            unsafe {
+                assert_eq!(
+                    ffi::EVP_CipherInit_ex(
+                        ctx,
+                        cipher,
+                        ptr::null_mut(),
+                        key.as_ptr(),
+                        iv.as_ptr(),
+                        c_int::from(encrypt)
+                    ),
+                    1
+                );
+                assert_eq!(ffi::EVP_CIPHER_CTX_set_padding(ctx, 0), 1);
+                assert_eq!(
+                    ffi::EVP_CipherUpdate(ctx, p, &mut outl, p, data.len() as c_int),
+                    1
+                );
+                assert_eq!(
+                    ffi::EVP_CipherFinal(ctx, p.add(outl as usize), &mut finl),
+                    1
+                );
+            }
+            assert_eq!((outl as usize, finl), (data.len(), 0), "EVP wrote it all");
+        });
+    }
+
+    /// AES-CTR (`AES-{128,192,256}-CTR`) from the counter block `iv`.
+    pub fn aes_ctr_xor(key: &[u8], iv: &[u8; 16], data: &mut [u8]) {
+        aes(false, key, iv, data, true);
+    }
+
+    /// AES-CBC encryption of whole blocks, no padding.
+    pub fn aes_cbc_encrypt(key: &[u8], iv: &[u8; 16], data: &mut [u8]) {
+        aes(true, key, iv, data, true);
+    }
+
+    /// AES-CBC decryption of whole blocks, no padding.
+    pub fn aes_cbc_decrypt(key: &[u8], iv: &[u8; 16], data: &mut [u8]) {
+        aes(true, key, iv, data, false);
     }
 }
 

@@ -45,6 +45,23 @@ impl Keys {
         Keys { rounds, enc, dec }
     }
 
+    /// A schedule of `rounds` rounds that `fill(enc, dec)` writes into the
+    /// schedule's own arrays (`rounds + 1` keys each, zeroed first): for a
+    /// key expansion done elsewhere (AES-NI's), with no other copy of the
+    /// keys to wipe.
+    pub(crate) fn build(
+        rounds: usize,
+        fill: impl FnOnce(&mut [[u8; 16]], &mut [[u8; 16]]),
+    ) -> Keys {
+        let mut keys = Keys {
+            rounds,
+            enc: [[0; 16]; MAX_ROUNDS + 1],
+            dec: [[0; 16]; MAX_ROUNDS + 1],
+        };
+        fill(&mut keys.enc[..=rounds], &mut keys.dec[..=rounds]);
+        keys
+    }
+
     /// The number of rounds Nr: 10, 12 or 14.
     pub(crate) fn rounds(&self) -> usize {
         self.rounds

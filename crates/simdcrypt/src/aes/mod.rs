@@ -8,6 +8,15 @@
 //! | `tables` | 32-bit T-tables: a round is 16 lookups and XORs | no (`hazmat`) |
 //! | `bitsliced` | 64-bit words, 4 blocks, fixsliced; the S-box a Boolean circuit | yes |
 //! | `bitsliced-avx2` | the same circuit on ymm registers, 16 blocks | yes |
+//! | `aesni` | AES-NI: 8 blocks in flight in xmm (4, 2, 1 for the rest); one at a time for the chained modes | yes |
+//! | `vaes` | VAES on ymm, two blocks an instruction, 16 in flight; the rest on `aesni` | yes |
+//! | `vaes512` | VAES on zmm, four blocks an instruction, 32 in flight; the rest on `vaes` | yes |
+//!
+//! The instruction rungs share their kernels (`x86.rs`, over the register
+//! width) and run CTR, ECB and CBC decryption in parallel; the chained
+//! modes (CBC and CFB encryption, OFB, CMAC) run one block at a time on
+//! `aesni` whichever of the three is chosen. With AES-NI the key schedule
+//! itself is computed by `aeskeygenassist`'s faster cousin, `aesenclast`.
 //!
 //! [`Aes128`], [`Aes192`] and [`Aes256`] are [`BlockCipher`]s on the
 //! fastest constant-time rung this CPU runs; the modes of [`crate::block`]
@@ -50,7 +59,17 @@ mod tables;
 #[allow(dead_code)]
 mod reference;
 
+#[cfg(target_arch = "x86_64")]
+mod aesni;
+#[cfg(target_arch = "x86_64")]
+mod vaes;
+#[cfg(target_arch = "x86_64")]
+mod vaes512;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use crate::Error;
 use crate::block::{self, BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, Ofb};
@@ -79,16 +98,33 @@ rungs! {
         Bitsliced = "bitsliced", needs "nothing", if |_f| true, simd = false;
         /// The same circuit on ymm registers, 16 blocks at once.
         BitslicedAvx2 = "bitsliced-avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        /// AES-NI: 8 blocks in flight in xmm registers; one at a time for
+        /// the chained modes.
+        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, simd = true;
+        /// VAES on ymm: two blocks an instruction, 16 in flight.
+        Vaes = "vaes", needs "VAES, AES-NI and AVX2", if |f| f.vaes && f.aes && f.avx2, simd = true;
+        /// VAES on zmm: four blocks an instruction, 32 in flight.
+        Vaes512 = "vaes512", needs "VAES, AES-NI, AVX-512F and AVX-512BW",
+            if |f| f.vaes && f.aes && f.avx2 && f.avx512f && f.avx512bw, simd = true;
     }
 }
 
 impl Impl {
-    /// The fastest constant-time rung this CPU runs.
+    /// The fastest constant-time rung this CPU runs (chosen once).
     pub fn best() -> Impl {
-        [Impl::BitslicedAvx2, Impl::Bitsliced]
+        static BEST: OnceLock<Impl> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            [
+                Impl::Vaes512,
+                Impl::Vaes,
+                Impl::Aesni,
+                Impl::BitslicedAvx2,
+                Impl::Bitsliced,
+            ]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(Impl::Bitsliced)
+        })
     }
 
     /// How many blocks the rung processes at once.
@@ -98,6 +134,14 @@ impl Impl {
             Impl::Tables => 1,
             Impl::Bitsliced => bitsliced::PAR_BLOCKS,
             Impl::BitslicedAvx2 => 16,
+            #[cfg(target_arch = "x86_64")]
+            Impl::Aesni => aesni::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Impl::Vaes => vaes::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Impl::Vaes512 => vaes512::PAR_BLOCKS,
+            #[cfg(not(target_arch = "x86_64"))]
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => 1,
         }
     }
 }
@@ -197,7 +241,7 @@ pub type Aes256Cmac = Cmac<Aes256>;
 impl<K: KeySize> Aes<K> {
     /// The key schedule of `key`, on the fastest constant-time rung.
     pub fn new(key: &K::Key) -> Self {
-        Self::from_keys(Keys::new(key.as_ref()))
+        Self::from_keys(expand(key.as_ref()))
     }
 
     /// AES on the fastest constant-time rung with the schedule `keys`,
@@ -238,7 +282,7 @@ impl<K: KeySize> Aes<K> {
     /// that take keys as bytes (the table of ladders).
     pub(crate) fn from_slice(key: &[u8]) -> Result<Self, Error> {
         if key.len() == K::LEN {
-            Ok(Self::from_keys(Keys::new(key)))
+            Ok(Self::from_keys(expand(key)))
         } else {
             Err(Error::BadLength {
                 primitive: K::NAME,
@@ -319,6 +363,17 @@ impl<K: KeySize> BlockCipher for Aes<K> {
     }
 }
 
+/// The key schedule of `key`: with AES-NI when the CPU has it (the hot
+/// part of a short message's setup), else computed in constant time.
+fn expand(key: &[u8]) -> Keys {
+    #[cfg(target_arch = "x86_64")]
+    if Impl::Aesni.is_available() {
+        // SAFETY: the CPU has AES-NI and SSSE3, what `Impl::Aesni` needs.
+        return unsafe { aesni::expand(key) };
+    }
+    Keys::new(key)
+}
+
 /// Runs `f` on each 16-byte block of `data`, read from the input and
 /// written to the output: the single-block rungs' whole-block form.
 #[inline]
@@ -333,6 +388,45 @@ fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
 /// A block of the slice given to a single-block call.
 fn one(block: &mut [u8]) -> &mut [u8; 16] {
     block.try_into().expect("one 16-byte block")
+}
+
+/// The dispatch to the AES instruction rungs, for the arm
+/// `Impl::Aesni | Impl::Vaes | Impl::Vaes512` of a `match`: with
+/// `parallel`, `$f($args)` of the rung's own module; with `aesni::$f`,
+/// that one function for all three (the single-block forms and CBC
+/// encryption). Only rungs that are available come here (`Aes` holds
+/// `best()` or a rung that passed `require()`), and none is off x86-64.
+macro_rules! instruction_rungs {
+    ($imp:expr, parallel $f:ident($($arg:expr),*)) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has AES-NI and SSSE3.
+            Impl::Aesni => unsafe { aesni::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has VAES, AES-NI and
+            // AVX2.
+            Impl::Vaes => unsafe { vaes::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has VAES, AES-NI,
+            // AVX-512F and AVX-512BW.
+            Impl::Vaes512 => unsafe { vaes512::$f($($arg),*) },
+            _ => unreachable!("an unavailable AES rung"),
+        }
+    };
+    ($imp:expr, aesni::$f:ident($($arg:expr),*)) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: each of these rungs is available only where the CPU
+            // has AES-NI and SSSE3.
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => unsafe { aesni::$f($($arg),*) },
+            _ => unreachable!("an unavailable AES rung"),
+        }
+    };
+}
+
+/// The 16-byte counter block as the big-endian integer it is.
+fn counter_block(counter: &[u8]) -> u128 {
+    u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"))
 }
 
 impl<K: KeySize> block::sealed::Core for Aes<K> {
@@ -350,6 +444,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::encrypt(self.sliced(), blocks) },
             #[cfg(not(target_arch = "x86_64"))]
             Impl::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel encrypt(&self.keys, blocks))
+            }
         }
     }
 
@@ -363,6 +460,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::decrypt(self.sliced(), blocks) },
             #[cfg(not(target_arch = "x86_64"))]
             Impl::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel decrypt(&self.keys, blocks))
+            }
         }
     }
 
@@ -374,6 +474,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::Bitsliced => bitsliced::encrypt_block(self.sliced(), block),
             // One block: the 64-bit rung's batch is the narrower.
             Impl::BitslicedAvx2 => bitsliced::encrypt_block(self.sliced(), block),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, aesni::encrypt_block(&self.keys, block))
+            }
         }
     }
 
@@ -384,6 +487,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::Tables => tables::decrypt_block(&self.keys, block),
             Impl::Bitsliced => bitsliced::decrypt_block(self.sliced(), block),
             Impl::BitslicedAvx2 => bitsliced::decrypt_block(self.sliced(), block),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, aesni::decrypt_block(&self.keys, block))
+            }
         }
     }
 
@@ -393,6 +499,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::Tables => block::ctr_by_blocks(self, counter, data),
             Impl::Bitsliced => block::ctr_by_blocks(self, counter, data),
             Impl::BitslicedAvx2 => block::ctr_by_blocks(self, counter, data),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel ctr(&self.keys, counter_block(counter), data))
+            }
         }
     }
 
@@ -402,6 +511,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
             Impl::Bitsliced => block::cbc_encrypt_by_blocks(self, chain, data),
             Impl::BitslicedAvx2 => block::cbc_encrypt_by_blocks(self, chain, data),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, aesni::cbc_encrypt(&self.keys, one(chain), data))
+            }
         }
     }
 
@@ -411,6 +523,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Impl::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
             Impl::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
             Impl::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
+            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+                instruction_rungs!(self.imp, parallel cbc_decrypt(&self.keys, one(chain), data))
+            }
         }
     }
 }
