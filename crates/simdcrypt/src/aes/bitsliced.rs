@@ -572,6 +572,44 @@ pub(super) fn decrypt(keys: &RoundKeys, data: InOut<'_>) {
     blocks::<true>(keys, data);
 }
 
+/// The words [`load`] makes of the 4 counter blocks `next`, `next + 1`,
+/// … (big-endian, modulo 2^128); `next` is left past them.
+#[inline(always)]
+fn counter_words(next: &mut u128) -> [u64; 8] {
+    let mut words = [0u64; 8];
+    for block in words.chunks_exact_mut(2) {
+        // Bytes 0..8 and 8..16 of the big-endian counter, read little-endian.
+        block[0] = ((*next >> 64) as u64).swap_bytes();
+        block[1] = (*next as u64).swap_bytes();
+        *next = next.wrapping_add(1);
+    }
+    words
+}
+
+/// CTR (SP 800-38A §6.5): the cipher of the counter blocks `counter`,
+/// `counter + 1`, … (the whole block a big-endian integer, wrapping)
+/// XORed into `data`, which may end inside a block; 4 blocks at a time.
+pub(super) fn ctr(keys: &RoundKeys, counter: &[u8], data: InOut<'_>) {
+    let mut next = u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"));
+    let mut keystream = [0u64; 8];
+    for chunk in data.chunks(BATCH_LEN) {
+        keystream = run::<false>(keys, counter_words(&mut next));
+        if chunk.len() == BATCH_LEN {
+            let mut words = load(chunk.input());
+            for (w, k) in words.iter_mut().zip(&keystream) {
+                *w ^= k;
+            }
+            store(&words, chunk.into_output());
+        } else {
+            let mut bytes = [0u8; BATCH_LEN];
+            store(&keystream, &mut bytes);
+            chunk.xor_bytewise(&bytes);
+            bytes.zeroize();
+        }
+    }
+    keystream.zeroize();
+}
+
 /// Encrypts one block: a batch of 4 with the other three empty.
 pub(super) fn encrypt_block(keys: &RoundKeys, block: &mut [u8; 16]) {
     blocks::<false>(keys, InOut::in_place(block));
