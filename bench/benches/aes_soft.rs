@@ -13,7 +13,7 @@
 //! directory of its own, not to rebuild the usual one:
 //!
 //! ```sh
-//! RUSTFLAGS="--cfg aes_force_soft" CARGO_TARGET_DIR=/work/aes-target-soft \
+//! RUSTFLAGS="--cfg aes_force_soft" CARGO_TARGET_DIR=target/aes-soft \
 //!     cargo bench -p simdcrypt-bench --bench aes_soft
 //! ```
 //!
@@ -41,6 +41,15 @@ fn software_rungs() -> impl Iterator<Item = Impl> {
     [Impl::Tables, Impl::Bitsliced, Impl::BitslicedAvx2]
         .into_iter()
         .filter(|i| i.is_available())
+}
+
+/// `contender(name, rung)` for each software rung this CPU runs, then
+/// for the default (`None`) as `simdcrypt-best`.
+fn ladder(contender: impl Fn(&str, Option<Impl>) -> Contender<()>) -> Vec<Contender<()>> {
+    software_rungs()
+        .map(|i| contender(i.name(), Some(i)))
+        .chain([contender("simdcrypt-best", None)])
+        .collect()
 }
 
 /// The RustCrypto contender's name: which path of `aes` this build has.
@@ -72,10 +81,7 @@ fn ecb(c: &mut Criterion) {
             aes.encrypt_blocks(whole(d)).expect("whole blocks")
         })
     };
-    let mut contenders: Vec<_> = software_rungs()
-        .map(|i| contender(i.name(), Some(i)))
-        .collect();
-    contenders.push(contender("simdcrypt-best", None));
+    let mut contenders = ladder(contender);
     let peer = aes::Aes128::new(&KEY.into());
     contenders.push(Contender::new(PEER, move |d: &mut [u8]| {
         let (blocks, _) = InOutBuf::from(whole(d)).into_chunks();
@@ -95,10 +101,7 @@ fn ctr(c: &mut Criterion) {
                 .expect("within the keystream")
         })
     };
-    let mut contenders: Vec<_> = software_rungs()
-        .map(|i| contender(i.name(), Some(i)))
-        .collect();
-    contenders.push(contender("simdcrypt-best", None));
+    let mut contenders = ladder(contender);
     let peer = aes::Aes128::new(&KEY.into());
     contenders.push(Contender::new(PEER, move |d: &mut [u8]| {
         let core = ctr::CtrCore::inner_iv_init(peer.clone(), &IV.into());

@@ -8,15 +8,16 @@
 //!
 //! - SubBytes is a Boolean circuit of 115 gates, Boyar and Peralta's (*A
 //!   New Combinational Logic Minimization Technique with Applications to
-//!   Cryptology*, SEA 2010, Figure 7: 32 AND, 83 XOR and XNOR), its four
-//!   XNORs turned into XORs: the output is then S(x) ⊕ 0x63 in every byte,
-//!   which MixColumns keeps as it is and the next round key takes off.
+//!   Cryptology*, SEA 2010; IACR ePrint 2009/191: 32 AND, 83 XOR and
+//!   XNOR), its four XNORs turned into XORs: the output is then S(x) ⊕
+//!   0x63 in every byte, which MixColumns keeps as it is and the next round
+//!   key takes off.
 //!   InvSubBytes is the same circuit between two copies of the inverse
 //!   affine map's linear part (FIPS 197 §5.3.2), the constants again in the
 //!   round keys.
-//! - Within a word, bit `16·r + 4·c + b` is byte row `r`, column `c` of
-//!   block `b`: MixColumns' "the row below" is a rotation of the word by 16
-//!   bits.
+//! - Within a word, bits `16·r + 4·c` to `16·r + 4·c + 3` are byte row
+//!   `r`, column `c` of the 4 blocks: MixColumns' "the row below" is a
+//!   rotation of the word by 16 bits.
 //! - ShiftRows is never computed (fixslicing). After `k` rounds without it
 //!   the word holds byte (`r`, `c`) of the true state at column `c + k·r`,
 //!   so round `k` mod 4 uses its own MixColumns, whose "row below" also
@@ -156,8 +157,7 @@ pub(super) fn unbitslice<W: Slice>(s: [W; 8]) -> [W; 8] {
 }
 
 /// SubBytes without its constant: S(x) ⊕ 0x63 of every byte, in place.
-/// Boyar and Peralta's 115-gate circuit (SEA 2010, Figure 7) with its
-/// names: inputs `x0` (the most significant bit) to `x7`, a linear top
+/// Boyar and Peralta's 115-gate circuit (SEA 2010) with its names: inputs `x0` (the most significant bit) to `x7`, a linear top
 /// layer `y1`–`y21`, the inversion in GF(2^8) through GF(2^4) in the
 /// middle (`t2`–`t45`, then `z0`–`z17`: the 32 ANDs), a linear bottom
 /// layer to the outputs `s0`–`s7`; its XNORs are XORs here.
@@ -570,6 +570,44 @@ pub(super) fn encrypt(keys: &RoundKeys, data: InOut<'_>) {
 /// Decrypts whole blocks (§5.3.5), 4 at a time.
 pub(super) fn decrypt(keys: &RoundKeys, data: InOut<'_>) {
     blocks::<true>(keys, data);
+}
+
+/// The words [`load`] makes of the 4 counter blocks `next`, `next + 1`,
+/// … (big-endian, modulo 2^128); `next` is left past them.
+#[inline(always)]
+fn counter_words(next: &mut u128) -> [u64; 8] {
+    let mut words = [0u64; 8];
+    for block in words.chunks_exact_mut(2) {
+        // Bytes 0..8 and 8..16 of the big-endian counter, read little-endian.
+        block[0] = ((*next >> 64) as u64).swap_bytes();
+        block[1] = (*next as u64).swap_bytes();
+        *next = next.wrapping_add(1);
+    }
+    words
+}
+
+/// CTR (SP 800-38A §6.5): the cipher of the counter blocks `counter`,
+/// `counter + 1`, … (the whole block a big-endian integer, wrapping)
+/// XORed into `data`, which may end inside a block; 4 blocks at a time.
+pub(super) fn ctr(keys: &RoundKeys, counter: &[u8], data: InOut<'_>) {
+    let mut next = u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"));
+    let mut keystream = [0u64; 8];
+    for chunk in data.chunks(BATCH_LEN) {
+        keystream = run::<false>(keys, counter_words(&mut next));
+        if chunk.len() == BATCH_LEN {
+            let mut words = load(chunk.input());
+            for (w, k) in words.iter_mut().zip(&keystream) {
+                *w ^= k;
+            }
+            store(&words, chunk.into_output());
+        } else {
+            let mut bytes = [0u8; BATCH_LEN];
+            store(&keystream, &mut bytes);
+            chunk.xor_bytewise(&bytes);
+            bytes.zeroize();
+        }
+    }
+    keystream.zeroize();
 }
 
 /// Encrypts one block: a batch of 4 with the other three empty.

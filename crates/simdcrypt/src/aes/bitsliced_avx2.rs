@@ -230,6 +230,61 @@ unsafe fn blocks<const DECRYPT: bool>(keys: &RoundKeys, data: InOut<'_>) {
     }
 }
 
+/// The counter blocks `next`, `next + 1`, … (big-endian, modulo 2^128)
+/// into `buf`; `next` is left past them.
+#[inline(always)]
+fn counter_blocks(buf: &mut [u8; BATCH_LEN], next: &mut u128) {
+    for block in buf.chunks_exact_mut(16) {
+        block.copy_from_slice(&next.to_be_bytes());
+        *next = next.wrapping_add(1);
+    }
+}
+
+/// CTR (SP 800-38A §6.5): the cipher of the counter blocks `counter`,
+/// `counter + 1`, … (big-endian, wrapping) XORed into `data`, which may
+/// end inside a block; 16 blocks at a time, a tail of up to 4 blocks on the
+/// 64-bit rung.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn ctr(keys: &RoundKeys, counter: &[u8], data: InOut<'_>) {
+    let mut next = u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"));
+    let whole = data.len() / BATCH_LEN * BATCH_LEN;
+    let (batches, tail) = data.split_at(whole);
+    let (src, dst, len) = batches.into_raw();
+    let mut keystream = [0u8; BATCH_LEN];
+    for i in (0..len).step_by(BATCH_LEN) {
+        counter_blocks(&mut keystream, &mut next);
+        let k = keystream.as_mut_ptr();
+        // SAFETY: the caller promises AVX2; `keystream` is 256 bytes,
+        // read and written in place.
+        unsafe { batch::<false>(keys, k, k) };
+        for j in (0..BATCH_LEN).step_by(32) {
+            // SAFETY: `into_raw` gives `len` bytes to read at `src` and
+            // write at `dst` (the same or apart), and `i + j + 32 <= len`;
+            // `keystream` has 256 bytes.
+            unsafe {
+                let x = _mm256_loadu_si256(src.add(i + j).cast());
+                let y = _mm256_loadu_si256(k.add(j).cast());
+                _mm256_storeu_si256(dst.add(i + j).cast(), _mm256_xor_si256(x, y));
+            }
+        }
+    }
+    if tail.len() <= bitsliced::PAR_BLOCKS * 16 {
+        bitsliced::ctr(keys, &next.to_be_bytes(), tail);
+    } else {
+        counter_blocks(&mut keystream, &mut next);
+        let k = keystream.as_mut_ptr();
+        // SAFETY: the caller promises AVX2; `keystream` is 256 bytes,
+        // read and written in place.
+        unsafe { batch::<false>(keys, k, k) };
+        tail.xor_bytewise(&keystream);
+    }
+    zeroize::Zeroize::zeroize(&mut keystream);
+}
+
 /// Encrypts whole blocks (FIPS 197 §5.1), 16 at a time.
 ///
 /// # Safety

@@ -497,8 +497,12 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         match self.imp {
             Impl::Reference => block::ctr_by_blocks(self, counter, data),
             Impl::Tables => block::ctr_by_blocks(self, counter, data),
-            Impl::Bitsliced => block::ctr_by_blocks(self, counter, data),
-            Impl::BitslicedAvx2 => block::ctr_by_blocks(self, counter, data),
+            Impl::Bitsliced => bitsliced::ctr(self.sliced(), counter, data),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
+            Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::ctr(self.sliced(), counter, data) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Impl::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
             Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
                 instruction_rungs!(self.imp, parallel ctr(&self.keys, counter_block(counter), data))
             }

@@ -1,6 +1,6 @@
 //! Scalar, one block, 32-bit T-tables (Daemen and Rijmen, *The Design of
-//! Rijndael*, §4.2; the form of Matsui's survey, 170 cycles a block on an
-//! Athlon 64): a round is 16 lookups in four 256-entry tables of 32-bit
+//! Rijndael*, the implementation on 32-bit processors; the form of Matsui's
+//! survey, 170 cycles a block on an Athlon 64): a round is 16 lookups in four 256-entry tables of 32-bit
 //! words and XORs, each lookup SubBytes, ShiftRows and MixColumns of one
 //! byte at once; the last round looks bytes up in the S-box. Decryption is
 //! the equivalent inverse cipher (FIPS 197 §5.3.5) with the inverse tables
