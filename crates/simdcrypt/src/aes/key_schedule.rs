@@ -49,6 +49,7 @@ impl Keys {
     /// schedule's own arrays (`rounds + 1` keys each, zeroed first): for a
     /// key expansion done elsewhere (AES-NI's), with no other copy of the
     /// keys to wipe.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn build(
         rounds: usize,
         fill: impl FnOnce(&mut [[u8; 16]], &mut [[u8; 16]]),

@@ -425,6 +425,7 @@ macro_rules! instruction_rungs {
 }
 
 /// The 16-byte counter block as the big-endian integer it is.
+#[cfg(target_arch = "x86_64")]
 fn counter_block(counter: &[u8]) -> u128 {
     u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"))
 }
