@@ -6,8 +6,8 @@
 //!
 //! Each test takes the rungs whose name begins with `avx512` (Salsa20
 //! `avx512`, ChaCha20 `avx512` and `avx512vl`, Poly1305 `avx512ifma`,
-//! SHA-512 `avx512`, multi-buffer `avx512`) and prints the ones it
-//! exercised. On a CPU without AVX-512 they are skipped, with a message,
+//! SHA-512 `avx512`, multi-buffer `avx512`), and AES's `vaes512`, and
+//! prints the ones it exercised. On a CPU without AVX-512 they are skipped, with a message,
 //! unless `SIMDCRYPT_REQUIRE_AVX512=1` is set (the emulator run sets it):
 //! then a missing AVX-512 rung fails the test, so that run cannot pass by
 //! skipping. `SIMDCRYPT_REQUIRE_FEATURES=avx512f,vaes,…` (names as
@@ -189,6 +189,9 @@ fn avx512_rungs_run_here_and_are_the_default() {
         simdcrypt::hash::Sha512::new().implementation(),
         sha512::Impl::Avx512
     );
+    // AES's zmm rung is named for VAES, not AVX-512.
+    assert_eq!(simdcrypt::aes::Impl::best(), simdcrypt::aes::Impl::Vaes512);
+    exercised.push("aes/vaes512".to_owned());
     eprintln!("AVX-512 rungs available and the default: {exercised:?}");
 }
 
@@ -731,6 +734,176 @@ mod aead_avx512 {
                     let (ct, tag) = seal((c, p), &key, &nonce, &aad, &msg);
                     prop_assert_eq!(&[&ct[..], &tag].concat(), &sealed, "{} {}", c, p);
                 }
+            }
+        }
+    }
+}
+
+/// AES's `vaes512` rung (VAES on zmm): FIPS 197 and SP 800-38A's ECB, CBC
+/// and CTR examples, and ECB, CBC and CTR against FIPS 197's `cipher` on
+/// random keys of every size, lengths past its 32-block batch and counters
+/// about to carry or wrap. (Its name does not begin with `avx512`: the
+/// rung is chosen here by name.)
+mod aes_vaes512 {
+    use super::*;
+    use simdcrypt::aes::reference::{cipher, inv_cipher, key_expansion};
+    use simdcrypt::aes::{Aes, Bits128, Bits192, Bits256, Impl, KeySize};
+    use simdcrypt::block::{BlockCipher, Cbc, Ctr};
+
+    /// Whether the rung runs here; a missing one fails under
+    /// `SIMDCRYPT_REQUIRE_AVX512`, and is skipped (saying so) otherwise.
+    fn here(test: &str) -> bool {
+        let ok = Impl::Vaes512.is_available();
+        assert!(
+            ok || !required(),
+            "aes vaes512 does not run here (needs {}; {}), and {REQUIRE_VAR} demands it",
+            Impl::Vaes512.needs(),
+            cpu_summary()
+        );
+        eprintln!(
+            "{test}: aes rung vaes512 {}",
+            if ok { "exercised" } else { "SKIPPED" }
+        );
+        ok
+    }
+
+    /// AES under `key` on `vaes512`.
+    fn aes<K: KeySize<Key = [u8; N]>, const N: usize>(key: &[u8]) -> Aes<K> {
+        Aes::<K>::new(key.try_into().expect("a key of the size"))
+            .with_impl(Impl::Vaes512)
+            .expect("the rung runs here")
+    }
+
+    /// ECB, CBC and CTR of `data` under `key` and `iv` on `vaes512`, and
+    /// CBC decrypted back.
+    fn modes<C: BlockCipher<Block = [u8; 16]>>(
+        cipher: C,
+        iv: &[u8; 16],
+        data: &[u8],
+    ) -> [Vec<u8>; 4] {
+        let whole = &data[..data.len() / 16 * 16];
+        let mut ecb = whole.to_vec();
+        cipher.encrypt_blocks(&mut ecb).expect("whole blocks");
+        let mut cbc = whole.to_vec();
+        Cbc::from_cipher(cipher.clone(), iv)
+            .encrypt(&mut cbc)
+            .expect("whole blocks");
+        let mut back = vec![0; cbc.len()];
+        Cbc::from_cipher(cipher.clone(), iv)
+            .decrypt_into(&cbc, &mut back)
+            .expect("whole blocks");
+        let mut ctr = data.to_vec();
+        Ctr::from_cipher(cipher, iv)
+            .apply_keystream(&mut ctr)
+            .expect("within the keystream");
+        [ecb, cbc, back, ctr]
+    }
+
+    /// The same from FIPS 197's `cipher` and `inv_cipher`, written out.
+    fn reference(key: &[u8], iv: &[u8; 16], data: &[u8]) -> [Vec<u8>; 4] {
+        let w = key_expansion(key);
+        let block = |b: &[u8]| -> [u8; 16] { b.try_into().expect("16 bytes") };
+        let whole = &data[..data.len() / 16 * 16];
+        let ecb = whole
+            .chunks(16)
+            .flat_map(|b| cipher(&block(b), &w))
+            .collect();
+        let mut chain = *iv;
+        let mut cbc = Vec::new();
+        for b in whole.chunks(16) {
+            chain = cipher(&std::array::from_fn(|i| b[i] ^ chain[i]), &w);
+            cbc.extend(chain);
+        }
+        let mut prev = *iv;
+        let mut back = Vec::new();
+        for c in cbc.chunks(16) {
+            let p = inv_cipher(&block(c), &w);
+            back.extend((0..16).map(|i| p[i] ^ prev[i]));
+            prev = block(c);
+        }
+        let t0 = u128::from_be_bytes(*iv);
+        let ctr = data
+            .chunks(16)
+            .enumerate()
+            .flat_map(|(j, d)| {
+                let k = cipher(&t0.wrapping_add(j as u128).to_be_bytes(), &w);
+                d.iter().zip(k).map(|(x, y)| x ^ y).collect::<Vec<_>>()
+            })
+            .collect();
+        [ecb, cbc, back, ctr]
+    }
+
+    fn on_vaes512(key: &[u8], iv: &[u8; 16], data: &[u8]) -> [Vec<u8>; 4] {
+        match key.len() {
+            16 => modes(aes::<Bits128, 16>(key), iv, data),
+            24 => modes(aes::<Bits192, 24>(key), iv, data),
+            _ => modes(aes::<Bits256, 32>(key), iv, data),
+        }
+    }
+
+    #[test]
+    fn known_answers() {
+        if !here("aes_vaes512::known_answers") {
+            return;
+        }
+        let fips = json(include_str!("data/aes/fips197.json"));
+        for r in records(&fips, "vectors") {
+            let (key, pt, ct) = (
+                hex(field(r, "key")),
+                hex(field(r, "plaintext")),
+                hex(field(r, "ciphertext")),
+            );
+            assert_eq!(
+                on_vaes512(&key, &[0; 16], &pt)[0],
+                ct,
+                "{}",
+                field(r, "section")
+            );
+        }
+        let sp = json(include_str!("data/aes/sp800_38a.json"));
+        for r in records(&sp, "vectors")
+            .iter()
+            .filter(|r| field(r, "direction") == "encrypt")
+        {
+            let (key, pt, ct) = (
+                hex(field(r, "key")),
+                hex(field(r, "plaintext")),
+                hex(field(r, "ciphertext")),
+            );
+            let (slot, iv) = match field(r, "mode") {
+                "ecb" => (0, vec![0; 16]),
+                "cbc" => (1, hex(field(r, "iv"))),
+                _ => (3, hex(field(r, "initial_counter_block"))),
+            };
+            let iv: [u8; 16] = iv.try_into().expect("16 bytes");
+            assert_eq!(on_vaes512(&key, &iv, &pt)[slot], ct, "{}", field(r, "name"));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn ecb_cbc_ctr_match_fips_197(
+            key_len in prop::sample::select(vec![16usize, 24, 32]),
+            key_seed in any::<u64>(),
+            data in seeded(40 * 16 + 15),
+            iv_seed in any::<u64>(),
+            carry in 0u8..4,
+        ) {
+            if Impl::Vaes512.is_available() {
+                let key = bytes(key_seed, key_len);
+                let mut iv: [u8; 16] = bytes(iv_seed, 16).try_into().expect("16 bytes");
+                // A quarter just below a carry of the low 32 or 64 bits or the wrap.
+                match carry {
+                    0 => iv[12..].copy_from_slice(&(u32::MAX - 3).to_be_bytes()),
+                    1 => iv[8..].copy_from_slice(&(u64::MAX - 5).to_be_bytes()),
+                    2 => iv = (u128::MAX - 7).to_be_bytes(),
+                    _ => {}
+                }
+                prop_assert_eq!(on_vaes512(&key, &iv, &data), reference(&key, &iv, &data));
+            } else {
+                prop_assert!(!required(), "aes vaes512 does not run here");
             }
         }
     }
