@@ -324,12 +324,15 @@ fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
             t.malformed(label(r));
             continue;
         };
-        let input = [b0, b1].concat();
-        let mut out = vec![0u8; input.len()];
-        let ok = scrypt::block_mix(imp, rr, 1, &input, &mut out).is_ok();
-        t.check(ok && out == [o0, o1].concat(), || {
-            format!("BlockMix, {}", label(r))
-        });
+        // Every lane of each group the rung runs gets the same input.
+        let (input, want) = ([b0, b1].concat(), [o0, o1].concat());
+        for &lanes in imp.lane_widths() {
+            let mut out = vec![0u8; lanes * input.len()];
+            let ok = scrypt::block_mix(imp, rr, lanes, &input.repeat(lanes), &mut out).is_ok();
+            t.check(ok && out == want.repeat(lanes), || {
+                format!("BlockMix in {lanes} lanes, {}", label(r))
+            });
+        }
     }
     for r in records(file, "scrypt_ro_mix") {
         let fields = (
@@ -338,12 +341,18 @@ fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
             hex_field(r, "input"),
             hex_field(r, "output"),
         );
-        let (Some(rr), Some(n), Some(mut b), Some(want)) = fields else {
+        let (Some(rr), Some(n), Some(b), Some(want)) = fields else {
             t.malformed(label(r));
             continue;
         };
-        let ok = scrypt::ro_mix_lanes(imp, rr, n.trailing_zeros() as u8, &mut b).is_ok();
-        t.check(ok && b == want, || format!("ROMix, {}", label(r)));
+        // 1 to 7 lanes: every combination of groups of 4, 2 and 1.
+        for lanes in 1..=7 {
+            let mut b = b.repeat(lanes);
+            let ok = scrypt::ro_mix_lanes(imp, rr, n.trailing_zeros() as u8, &mut b).is_ok();
+            t.check(ok && b == want.repeat(lanes), || {
+                format!("ROMix in {lanes} lanes, {}", label(r))
+            });
+        }
     }
     for r in records(file, "pbkdf2_hmac_sha256") {
         let fields = (

@@ -4,6 +4,9 @@
 #![allow(dead_code, unused_macros, unused_imports)]
 
 pub mod hash;
+// The checking kit's tests.
+#[cfg(feature = "kit")]
+pub mod kit;
 // The ladders' checks compare with the specifications' `reference`
 // modules, which are `hazmat` items.
 #[cfg(feature = "hazmat")]
