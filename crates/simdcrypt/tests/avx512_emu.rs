@@ -1,6 +1,6 @@
-//! The AVX-512 rungs of every primitive, alone: their known-answer vectors
-//! and property tests against the reference rungs (or an independent peer),
-//! in one test binary small enough to run on an emulated AVX-512 CPU.
+//! The AVX-512 rungs of every primitive, alone: the checking kit's checks
+//! on them, the stream API's promises, and independent peers, in one test
+//! binary small enough to run on an emulated AVX-512 CPU.
 //! `tools/avx512emu/run-tests.sh` (run by `.ci/run`) builds this file as a
 //! static binary and runs it in one boot of the emulator.
 //!
@@ -13,15 +13,16 @@
 //! skipping. `SIMDCRYPT_REQUIRE_FEATURES=avx512f,vaes,…` (names as
 //! `simdcrypt::cpu::Features::list` spells them) also demands CPU features.
 //!
-//! The checks themselves are the ordinary rung tests' (`tests/common/`:
-//! `salsa20.rs`, `chacha20.rs`, `poly1305.rs`, `hash.rs`), given the AVX-512
-//! rungs; this file lists which run here. The vector files are compiled in
-//! (the guest has no source tree). The property tests run 32 cases each
-//! unless `PROPTEST_CASES` says otherwise, because the emulator runs some
-//! 40–100 times slower than the silicon.
+//! The vectors, the cross-checks against the specifications' own
+//! functions and the round trips are the checking kit's (`simdcrypt::kit`,
+//! as `tests/kit.rs` runs them on every rung), given the AVX-512 rungs
+//! alone; the kit's vector files are compiled in (the guest has no source
+//! tree). The property tests run 32 cases each unless `PROPTEST_CASES`
+//! says otherwise, because the emulator runs some 40–100 times slower than
+//! the silicon.
 
-// The specifications' `reference` modules are `hazmat` items.
-#![cfg(feature = "hazmat")]
+// The checking kit is the `kit` feature.
+#![cfg(feature = "kit")]
 
 mod common;
 
@@ -217,133 +218,71 @@ fn required_cpu_features_are_detected() {
     assert!(missing.is_empty(), "{FEATURES_VAR}: missing {missing:?}");
 }
 
-/// Salsa20 and XSalsa20 on the `avx512` rung.
-mod salsa20_avx512 {
-    use super::*;
-    use common::salsa20 as checks;
-    use simdcrypt::Xor;
-    use simdcrypt::salsa20::Impl;
-
-    /// Spec §9's expansion examples, eSTREAM's keystream slices and XOR
-    /// digests (both key sizes, both XOR forms), NaCl's XSalsa20 stream and
-    /// XOR, and NaCl's SHA-256 of 4 MiB of Salsa20 and XSalsa20 keystream.
-    #[test]
-    fn known_answers() {
-        checks::known_answers(&rungs("salsa20_avx512::known_answers"));
-    }
-
-    // Every edge length at every edge counter (both XOR forms, all three
-    // round counts, both key sizes); every length to 2100 bytes (the
-    // 16-block width twice and a bit) from block 0 and across the 2^32
-    // carry; random cases; the stream API.
-    common::stream_ladder_tests!(
-        checks,
-        rungs,
-        every_length: 2100,
-        &[
-            |len| (Xor::ALL[len % 2], 0, 0),
-            |len| {
-                let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
-                (Xor::ALL[len % 2], carry, len / 2)
-            },
-        ],
-        random: config(),
-        seeded(2200),
-        2200,
-        quiet::<Impl>(),
-    );
-
-    /// The last bytes before 2^70 are usable; one more is refused, with
-    /// nothing written.
-    #[test]
-    fn keystream_end_is_an_error_not_a_wrap() {
-        checks::keystream_end_is_an_error_not_a_wrap(
-            &rungs("salsa20_avx512::keystream_end_is_an_error_not_a_wrap"),
-            &[1, 63, 64, 65, 100, 1024, 1100, 2048],
-            &[1030],
-        );
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        /// Encrypted on `avx512`, decrypted on the reference-faithful
-        /// single-block rung, and back.
-        #[test]
-        fn round_trip_with_a_portable_rung(
-            key in any::<[u8; 32]>(),
-            nonce in any::<[u8; 24]>(),
-            data in seeded(2200),
-        ) {
-            for imp in quiet::<Impl>() {
-                checks::round_trip(&[(imp, Impl::NoTranspose), (Impl::NoTranspose, imp)], &key, &nonce, &data)?;
-            }
-        }
-    }
+/// Whether a rung is an AVX-512 one (by its name).
+fn is_avx512(rung: &str) -> bool {
+    rung.starts_with("avx512")
 }
 
-/// ChaCha20, its original form and XChaCha20 on the `avx512` and
-/// `avx512vl` rungs.
+// The checking kit's checks (`simdcrypt::kit`, as `tests/kit.rs` runs them
+// on every rung) on the AVX-512 rungs alone: their vectors, the
+// cross-check against the specifications' own functions, round trips with
+// every other rung. With `SIMDCRYPT_REQUIRE_AVX512` set, a skipped AVX-512
+// rung fails.
+common::kit::kit_tests! {
+    rungs: super::is_avx512, require_every_rung: super::required();
+    salsa20_kit => "salsa20": [vectors, cross_check, round_trip],
+    chacha20_kit => "chacha20": [vectors, cross_check, round_trip],
+}
+
+/// The ladders with an AVX-512 rung are the ones checked here.
+#[test]
+fn every_ladder_with_an_avx512_rung_is_checked() {
+    let mut with_avx512: Vec<&str> = simdcrypt::ladders()
+        .iter()
+        .filter(|l| l.rungs().iter().any(|r| is_avx512(r.name)))
+        // Still on their own tests below, until they move to the kit.
+        .filter(|l| !["poly1305", "sha512", "hash-many"].contains(&l.name))
+        .map(|l| l.name)
+        .collect();
+    let mut checked = LADDERS.to_vec();
+    with_avx512.sort_unstable();
+    checked.sort_unstable();
+    assert_eq!(checked, with_avx512);
+}
+
+/// The stream API's promises on Salsa20's `avx512` rung.
+mod salsa20_avx512 {
+    use simdcrypt::salsa20::{Impl, Salsa20};
+
+    fn rungs(test: &str) -> Vec<Impl> {
+        super::rungs(test)
+    }
+
+    crate::common::stream_api_tests!(
+        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+        rungs
+    );
+}
+
+/// ChaCha20 on the `avx512` and `avx512vl` rungs: the stream API's
+/// promises, and RustCrypto's `chacha20` as an independent peer.
 mod chacha20_avx512 {
     use super::*;
     use chacha20::cipher::KeyIvInit as _;
-    use common::chacha20::{self as checks, Form};
-    use simdcrypt::Xor;
+    use common::chacha20::matches_peer;
     use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
 
-    /// RFC 8439 §2.3.2, §2.4.2, A.1, A.2 (block function through `block`
-    /// and the cipher; encryption both ways, whole and in chunks, both XOR
-    /// forms) and the XChaCha draft's A.2.1/A.3.2.
-    #[test]
-    fn known_answers() {
-        checks::known_answers(&rungs("chacha20_avx512::known_answers"));
+    fn rungs(test: &str) -> Vec<Impl> {
+        super::rungs(test)
     }
 
-    // Every edge length at every edge counter (both XOR forms, both
-    // counter forms); every length to 2100 bytes (every path of the
-    // 16/8/4/1–3 cascade) from block 0, across the original form's 2^32
-    // carry, and up to the very end of RFC 8439's keystream; random cases
-    // (lengths to past two 16-block widths, both forms); the stream API.
-    common::stream_ladder_tests!(
-        checks,
-        rungs,
-        every_length: 2100,
-        &[
-            |len| (Form::Rfc, Xor::ALL[len % 2], 0, 0),
-            |len| {
-                let carry = ((1u128 << 32) - 17) * 64 + 5;
-                (Form::Legacy, Xor::ALL[len % 2], carry, len)
-            },
-            |len| (
-                Form::Rfc,
-                Xor::ALL[len % 2],
-                (1 << 38) - len as u128,
-                len / 2
-            ),
-        ],
-        random: config(),
-        seeded(2200),
-        2200,
-        quiet::<Impl>(),
+    crate::common::stream_api_tests!(
+        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+        rungs
     );
-
-    /// RFC 8439's keystream ends at block 2^32 − 1 and the original form's
-    /// at 2^64 − 1: past them is an error with nothing written.
-    #[test]
-    fn keystream_ends_are_errors_not_wraps() {
-        let rungs = rungs("chacha20_avx512::keystream_ends_are_errors_not_wraps");
-        checks::rfc_keystream_end(&rungs, 0);
-        checks::legacy_keystream_end(&rungs);
-    }
 
     proptest! {
         #![proptest_config(config())]
-
-        /// `block` is the reference block function.
-        #[test]
-        fn block_matches_reference(x in any::<[u32; 16]>()) {
-            checks::block_matches_reference(quiet::<Impl>(), &x)?;
-        }
 
         /// XChaCha20 and ChaCha20 against RustCrypto's `chacha20`, an
         /// independent peer, at random offsets and lengths.
@@ -355,14 +294,14 @@ mod chacha20_avx512 {
             data in seeded(2200),
         ) {
             let n12: [u8; 12] = nonce[..12].try_into().unwrap();
-            checks::matches_peer(
+            matches_peer(
                 quiet::<Impl>(),
                 chacha20::XChaCha20::new(&key.into(), &nonce.into()),
                 |imp| XChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
                 offset,
                 &data,
             )?;
-            checks::matches_peer(
+            matches_peer(
                 quiet::<Impl>(),
                 chacha20::ChaCha20::new(&key.into(), &n12.into()),
                 |imp| ChaCha20::new(&key, &n12).with_impl(imp).unwrap(),

@@ -1,8 +1,9 @@
 //! Every ladder of the table through the checking kit (`simdcrypt::kit`,
 //! the checks `simdcrypt verify` runs), on every rung this CPU runs: the
 //! official vectors, the cross-check against the specification's own
-//! functions on random inputs, and round trips between rungs; one test per
-//! ladder and check. A failure
+//! functions on random inputs (every length to a bound, the edge lengths,
+//! carries and the end of the keystream, in place and out of place), and
+//! round trips between rungs; one test per ladder and check. A failure
 //! names the primitive, the rung, the check and the case; the cases come
 //! from the kit's default seed, so `simdcrypt verify` draws the same.
 //!

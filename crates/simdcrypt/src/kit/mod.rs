@@ -27,15 +27,19 @@
 //! # Ok::<(), String>(())
 //! ```
 //!
+//! The fuzz targets run one case of a check on inputs the fuzzer chooses,
+//! through [`cases`].
+//!
 //! The kit also holds what every family's checks share: the seeded
 //! generator [`Rng`], the edge lengths [`BLOCK_EDGES`], the vector-file
 //! helpers of [`vectors`], and the stream-cipher checks (random cases
-//! against a reference keystream, the end of the keystream, round trips
-//! between rungs).
+//! against a reference keystream, in place and out of place, the end of
+//! the keystream, round trips between rungs).
 //!
 //! The vector files are the library's own `tests/data/`, built in with
 //! `include_str!`, so the kit runs from the binary alone.
 
+pub mod cases;
 pub(crate) mod data;
 mod rng;
 pub(crate) mod stream;

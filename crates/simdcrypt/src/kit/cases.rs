@@ -1,0 +1,39 @@
+//! One case of a check, with inputs the caller chooses: what the fuzz
+//! targets (`fuzz/fuzz_targets/*_differential.rs`) run on the fuzzer's
+//! bytes. Each function runs the case on every rung this CPU runs against
+//! the specification's own functions, as the kit's cross-checks do on
+//! random inputs, and returns the cases as a [`Tally`]: a fuzz target
+//! asserts that it [passed](Tally::passed) and prints the failures if not.
+//!
+//! ```
+//! use simdcrypt::kit::cases::{self, StreamCase};
+//!
+//! let case = StreamCase {
+//!     key: &[7; 32],
+//!     nonce: &[9; 8],
+//!     start: ((1 << 32) - 1) * 64 + 5,
+//!     data: &[0x55; 300],
+//!     split: 100,
+//! };
+//! let tally = cases::stream("salsa20", &case)?;
+//! assert!(tally.passed(), "{:?}", tally.failures);
+//! # Ok::<(), String>(())
+//! ```
+
+use super::Tally;
+pub use super::stream::StreamCase;
+
+/// `case` on every rung of the stream cipher `primitive` (named as the
+/// table names it: `salsa20`, `xchacha20` …) this CPU runs, in both XOR
+/// forms, in place and out of place, against the keystream of the
+/// specification's own functions; a case that runs past the end of the
+/// keystream must be refused.
+///
+/// # Errors
+///
+/// `primitive` names no stream cipher the kit checks.
+pub fn stream(primitive: &str, case: &StreamCase<'_>) -> Result<Tally, String> {
+    crate::salsa20::checks::stream_case(primitive, case)
+        .or_else(|| crate::chacha20::checks::stream_case(primitive, case))
+        .ok_or_else(|| format!("no stream cipher named {primitive:?} in the kit"))
+}
