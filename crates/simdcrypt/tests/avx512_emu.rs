@@ -232,6 +232,7 @@ common::kit::kit_tests! {
     rungs: super::is_avx512, require_every_rung: super::required();
     salsa20_kit => "salsa20": [vectors, cross_check, round_trip],
     chacha20_kit => "chacha20": [vectors, cross_check, round_trip],
+    poly1305_kit => "poly1305": [vectors, cross_check, round_trip],
 }
 
 /// The ladders with an AVX-512 rung are the ones checked here.
@@ -241,7 +242,7 @@ fn every_ladder_with_an_avx512_rung_is_checked() {
         .iter()
         .filter(|l| l.rungs().iter().any(|r| is_avx512(r.name)))
         // Still on their own tests below, until they move to the kit.
-        .filter(|l| !["poly1305", "sha512", "hash-many"].contains(&l.name))
+        .filter(|l| !["sha512", "hash-many"].contains(&l.name))
         .map(|l| l.name)
         .collect();
     let mut checked = LADDERS.to_vec();
@@ -312,80 +313,22 @@ mod chacha20_avx512 {
     }
 }
 
-/// Poly1305 on the `avx512ifma` rung.
+/// Poly1305 on the `avx512ifma` rung: RustCrypto's `poly1305` as an
+/// independent peer, and the lanes in use after a long run.
 mod poly1305_avx512ifma {
     use super::*;
-    use common::poly1305 as checks;
-    use simdcrypt::poly1305::Impl;
+    use common::poly1305 as peer;
 
-    /// RFC 8439 §2.5.2 and A.3 #1–#11 (the reduction edge cases), one-shot,
-    /// byte by byte, in every two-piece split, and through `verify`.
     #[test]
-    fn known_answers() {
-        checks::rfc8439_vectors(&rungs("poly1305_avx512ifma::known_answers"));
-    }
-
-    /// Every length to 1100 bytes (past the switch into the lanes) against
-    /// the reference, one-shot and split.
-    #[test]
-    fn every_length_to_1100() {
-        checks::every_length_to_1100(&rungs("poly1305_avx512ifma::every_length_to_1100"));
-    }
-
-    /// Call patterns across the rung's switch point both ways, with partial
-    /// blocks and pads in between.
-    #[test]
-    fn splits_across_the_switch_point() {
-        checks::splits_across_the_switch_point(
-            &rungs("poly1305_avx512ifma::splits_across_the_switch_point"),
-            |imp| imp.min_vector_blocks() * 16,
-        );
-    }
-
-    /// Keys with `r` and `s` all ones or zero, messages of 0xff and 0x00
-    /// (the accumulator near its maximum), and `r` = 1 with the
-    /// accumulator at and just past p before the final reduction.
-    #[test]
-    fn keys_messages_and_accumulators_at_the_extremes() {
-        let rungs = rungs("poly1305_avx512ifma::keys_messages_and_accumulators_at_the_extremes");
-        checks::keys_and_messages_at_the_extremes(&rungs);
-        checks::accumulator_at_p_before_the_last_reduction(&rungs);
-    }
-
-    /// 64 KiB in chunks against the reference; 1 MiB against RustCrypto's
-    /// `poly1305`; the lanes are in use after a long run; changing rung in
-    /// mid-message carries the state over.
-    #[test]
-    fn long_messages_lanes_and_rung_changes() {
-        let rungs = rungs("poly1305_avx512ifma::long_messages_lanes_and_rung_changes");
-        checks::long_messages_in_chunks(&rungs);
-        checks::vector_rungs_switch_to_the_lanes(&rungs);
-        let pairs: Vec<(Impl, Impl)> = rungs
-            .iter()
-            .flat_map(|&imp| [Impl::Reference, Impl::Scalar64].map(|o| [(imp, o), (o, imp)]))
-            .flatten()
-            .collect();
-        checks::rung_changes_mid_message(&pairs, 3000, &[100, 700, 1500]);
+    fn equals_rustcrypto() {
+        peer::equals_rustcrypto(&rungs("poly1305_avx512ifma::equals_rustcrypto"), 1100);
     }
 
     #[test]
-    fn verify_rejects_every_bit_flip() {
-        checks::verify_rejects_every_bit_flip(&rungs(
-            "poly1305_avx512ifma::verify_rejects_every_bit_flip",
+    fn switches_to_the_lanes() {
+        peer::vector_rungs_switch_to_the_lanes(&rungs(
+            "poly1305_avx512ifma::switches_to_the_lanes",
         ));
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        #[test]
-        fn random_splits_equal_the_reference(
-            k in any::<[u8; 32]>(),
-            msg in seeded(3999),
-            calls in checks::calls(200..1200),
-        ) {
-            checks::random_splits_equal_the_reference(quiet::<Impl>(), &k, &msg, &calls)?;
-        }
     }
 }
 

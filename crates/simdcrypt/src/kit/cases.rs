@@ -37,3 +37,36 @@ pub fn stream(primitive: &str, case: &StreamCase<'_>) -> Result<Tally, String> {
         .or_else(|| crate::chacha20::checks::stream_case(primitive, case))
         .ok_or_else(|| format!("no stream cipher named {primitive:?} in the kit"))
 }
+
+/// One call of an incremental MAC: `update` with the next `n` bytes of the
+/// message, or `update_padded` with them (which also zero-pads everything
+/// absorbed so far to a 16-byte boundary, RFC 8439 §2.8's pad16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// `update` with the next `n` bytes (what is left, if fewer).
+    Update(usize),
+    /// `update_padded` with the next `n` bytes (what is left, if fewer).
+    Padded(usize),
+}
+
+impl Call {
+    /// The bytes the call asks for.
+    pub fn len(self) -> usize {
+        match self {
+            Call::Update(n) | Call::Padded(n) => n,
+        }
+    }
+
+    /// Whether the call asks for no bytes.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Poly1305 of `message` under `key`, fed as `calls` and the rest in one
+/// last `update`, on every rung this CPU runs: each tag must be the one
+/// RFC 8439's own arithmetic (`poly1305::reference::mac`) gives for the
+/// message the calls amount to.
+pub fn poly1305(key: &[u8; 32], message: &[u8], calls: &[Call]) -> Tally {
+    crate::poly1305::checks::mac_case(key, message, calls)
+}

@@ -8,9 +8,6 @@ pub mod hash;
 // The checking kit's tests.
 #[cfg(feature = "kit")]
 pub mod kit;
-// Poly1305's checks compare with RFC 8439's `reference` module, a
-// `hazmat` item.
-#[cfg(feature = "hazmat")]
 pub mod poly1305;
 
 /// Lengths at the edges of every path: 0–8, a block ± 1, every vector
