@@ -233,6 +233,8 @@ common::kit::kit_tests! {
     salsa20_kit => "salsa20": [vectors, cross_check, round_trip],
     chacha20_kit => "chacha20": [vectors, cross_check, round_trip],
     poly1305_kit => "poly1305": [vectors, cross_check, round_trip],
+    sha512_kit => "sha512": [vectors, cross_check],
+    hash_many_kit => "hash-many": [vectors, cross_check],
 }
 
 /// The ladders with an AVX-512 rung are the ones checked here.
@@ -241,8 +243,6 @@ fn every_ladder_with_an_avx512_rung_is_checked() {
     let mut with_avx512: Vec<&str> = simdcrypt::ladders()
         .iter()
         .filter(|l| l.rungs().iter().any(|r| is_avx512(r.name)))
-        // Still on their own tests below, until they move to the kit.
-        .filter(|l| !["sha512", "hash-many"].contains(&l.name))
         .map(|l| l.name)
         .collect();
     let mut checked = LADDERS.to_vec();
@@ -332,111 +332,16 @@ mod poly1305_avx512ifma {
     }
 }
 
-/// SHA-512, SHA-384 and SHA-512/256 on the SHA-512 `avx512` rung.
-mod sha512_avx512 {
-    use super::*;
-    use common::hash as checks;
-    use simdcrypt::hash::sha512::Impl;
-
-    /// The CAVP byte-oriented SHA-512 vectors (short and long), FIPS 180's
-    /// examples, and the SHA-384 and SHA-512/256 examples.
-    #[test]
-    fn known_answers() {
-        checks::sha512_family_known_answers(&rungs("sha512_avx512::known_answers"));
-    }
-
-    /// Every length to 1100 bytes against the reference rung.
-    #[test]
-    fn every_length_to_1100_equals_the_reference() {
-        let rungs = rungs("sha512_avx512::every_length_to_1100_equals_the_reference");
-        checks::sha512_family_every_length(&rungs, 1100);
-    }
-
-    /// Large inputs against RustCrypto's `sha2`, cut so that odd numbers of
-    /// whole blocks reach the four-block schedule.
-    #[test]
-    fn sha2_crate_agrees_on_large_inputs() {
-        checks::sha2_crate_agrees_on_large_inputs(
-            &rungs("sha512_avx512::sha2_crate_agrees_on_large_inputs"),
-            &[(1, 100_003), (3, 128 * 64 + 1)],
-            &[1, 127, 128 * 3 + 5, 128 * 8, 10_007],
-        );
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        #[test]
-        fn random_splits_equal_the_reference(
-            data in seeded(2999),
-            cuts in prop::collection::vec(0usize..1000, 0..8),
-        ) {
-            let want = checks::sha512_family(Impl::Reference, &data, &[]);
-            for imp in quiet::<Impl>() {
-                prop_assert_eq!(checks::sha512_family(imp, &data, &cuts), want.clone(), "{} cuts {:?}", imp, cuts);
-            }
-        }
-    }
-}
-
-/// Multi-buffer SHA-256 and MD5 on the `avx512` rung (16 lanes).
-mod hash_many_avx512 {
-    use super::*;
-    use common::hash as checks;
-    use simdcrypt::hash::many::{self, Impl};
-    use simdcrypt::hash::{Md5, Sha256, md5, sha256};
-
-    fn sha256_ref(m: &[u8]) -> [u8; 32] {
-        let mut h = Sha256::new().with_impl(sha256::Impl::Reference).unwrap();
-        h.update(m);
-        h.finalize()
-    }
-
-    fn md5_ref(m: &[u8]) -> [u8; 16] {
-        let mut h = Md5::new().with_impl(md5::Impl::Reference).unwrap();
-        h.update(m);
-        h.finalize()
-    }
-
-    /// Every CAVP SHA-256 vector (short and long) and FIPS 180's SHA-256
-    /// examples in one call, so lanes of every length share the registers;
-    /// then in groups of 17 and alone. RFC 1321's MD5 suite likewise.
-    #[test]
-    fn known_answers_in_the_lanes() {
-        checks::many_known_answers(&rungs("hash_many_avx512::known_answers_in_the_lanes"));
-    }
-
-    /// Message counts around the lane width and lengths at the padding
-    /// boundaries, mixed in one call, against the single-message reference
-    /// rungs.
-    #[test]
-    fn mixed_counts_and_lengths_equal_the_reference() {
-        const COUNTS: &[usize] = &[0, 1, 2, 15, 16, 17, 33];
-        let rungs = rungs("hash_many_avx512::mixed_counts_and_lengths_equal_the_reference");
-        checks::many_equals_one(&rungs, COUNTS, 0..2, many::sha256_many_with, sha256_ref);
-        checks::many_equals_one(&rungs, COUNTS, 0..2, many::md5_many_with, md5_ref);
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        #[test]
-        fn random_message_sets_equal_the_reference(
-            lens in prop::collection::vec(0usize..600, 0..40),
-            seed in any::<u64>(),
-        ) {
-            let msgs: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &n)| bytes(seed ^ i as u64, n)).collect();
-            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-            for imp in quiet::<Impl>() {
-                let sha = many::sha256_many_with(imp, &refs).unwrap();
-                let md5 = many::md5_many_with(imp, &refs).unwrap();
-                for (i, m) in msgs.iter().enumerate() {
-                    prop_assert_eq!(sha[i], sha256_ref(m), "{}: SHA-256 {}", imp, i);
-                    prop_assert_eq!(md5[i], md5_ref(m), "{}: MD5 {}", imp, i);
-                }
-            }
-        }
-    }
+/// SHA-512, SHA-384 and SHA-512/256 on the SHA-512 `avx512` rung against
+/// RustCrypto's `sha2`, cut so that odd numbers of whole blocks reach the
+/// four-block schedule.
+#[test]
+fn sha512_avx512_equals_sha2_on_large_inputs() {
+    common::hash::sha2_crate_agrees_on_large_inputs(
+        &rungs("sha512_avx512_equals_sha2_on_large_inputs"),
+        &[(1, 100_003), (3, 128 * 64 + 1)],
+        &[1, 127, 128 * 3 + 5, 128 * 8, 10_007],
+    );
 }
 
 /// ChaCha20-Poly1305 and XChaCha20-Poly1305 on the AVX-512 rungs: RFC 8439

@@ -70,3 +70,24 @@ impl Call {
 pub fn poly1305(key: &[u8; 32], message: &[u8], calls: &[Call]) -> Tally {
     crate::poly1305::checks::mac_case(key, message, calls)
 }
+
+/// `message` hashed by the hash `primitive` (named as the table names it:
+/// `sha256`, `sha512-256`, `md5` …), fed in pieces of the lengths
+/// `pieces` and the rest in one last `update`, on every rung of its ladder
+/// this CPU runs: each digest must be the reference rung's of the whole
+/// message in one call.
+///
+/// # Errors
+///
+/// `primitive` names no hash of the table.
+pub fn hash(primitive: &str, message: &[u8], pieces: &[usize]) -> Result<Tally, String> {
+    crate::hash::checks::hash_case(primitive, message, pieces)
+        .ok_or_else(|| format!("no hash named {primitive:?} in the table"))
+}
+
+/// `messages` hashed at once by every multi-buffer hash of the table
+/// (`sha256-many`, `md5-many`) on every rung this CPU runs: each digest
+/// must be the one the hash gives the message alone.
+pub fn many(messages: &[&[u8]]) -> Tally {
+    crate::hash::checks::many_case(messages)
+}
