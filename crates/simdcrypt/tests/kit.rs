@@ -26,7 +26,7 @@ common::kit::kit_tests! {
     md5 => "md5": [vectors, cross_check],
     hash_many => "hash-many": [vectors, cross_check],
     hmac => "hmac": [vectors, cross_check],
-    kdf => "kdf": [vectors],
+    kdf => "kdf": [vectors, cross_check],
     scrypt => "scrypt": [vectors, cross_check],
 }
 

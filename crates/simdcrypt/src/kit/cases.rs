@@ -91,3 +91,33 @@ pub fn hash(primitive: &str, message: &[u8], pieces: &[usize]) -> Result<Tally, 
 pub fn many(messages: &[&[u8]]) -> Tally {
     crate::hash::checks::many_case(messages)
 }
+
+/// HMAC over every hash of `message` under `key`, fed in two `update`
+/// calls cut at `cut`: each tag must be RFC 2104 §2's formula computed on
+/// the hash's reference rung.
+pub fn hmac(key: &[u8], message: &[u8], cut: usize) -> Tally {
+    crate::kdf::checks::hmac_case(key, message, cut)
+}
+
+/// HKDF over every hash of `salt`, `ikm` and `info` to `len` bytes, through
+/// `Hkdf::new` and through `extract` then `from_prk`: each must be RFC
+/// 5869 written out over RFC 2104's formula on the reference rungs, or
+/// refused past 255 hash lengths.
+pub fn hkdf(salt: &[u8], ikm: &[u8], info: &[u8], len: usize) -> Tally {
+    crate::kdf::checks::hkdf_case(salt, ikm, info, len)
+}
+
+/// PBKDF2-HMAC over every hash of `password` and `salt` with `rounds`
+/// iterations to `len` bytes: each must be RFC 8018 §5.2 written out over
+/// RFC 2104's formula on the reference rungs (0 rounds refused).
+pub fn pbkdf2(password: &[u8], salt: &[u8], rounds: u32, len: usize) -> Tally {
+    crate::kdf::checks::pbkdf2_case(password, salt, rounds, len)
+}
+
+/// scrypt of `password` and `salt` with cost `log_n` (N = 2^log_n), block
+/// size `r` and parallelism `p` to `len` bytes on every rung this CPU runs:
+/// each must equal the `scalar` rung, RFC 7914 literally (the same error
+/// for parameters it refuses).
+pub fn scrypt(password: &[u8], salt: &[u8], (log_n, r, p): (u8, u32, u32), len: usize) -> Tally {
+    crate::kdf::checks::scrypt_case((password, salt), (log_n, r, p), len)
+}
