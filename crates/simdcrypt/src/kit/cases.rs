@@ -121,3 +121,24 @@ pub fn pbkdf2(password: &[u8], salt: &[u8], rounds: u32, len: usize) -> Tally {
 pub fn scrypt(password: &[u8], salt: &[u8], (log_n, r, p): (u8, u32, u32), len: usize) -> Tally {
     crate::kdf::checks::scrypt_case((password, salt), (log_n, r, p), len)
 }
+
+/// `plaintext` sealed by the AEAD `primitive` (named as the table names
+/// it: `chacha20-poly1305` …) under `key`, `nonce` and `aad` (which must
+/// be empty for `xsalsa20-poly1305`): the combined form and into a buffer
+/// of one's own must be the construction written out from the primitives'
+/// reference functions, and open back both ways; then with the bit `flip`
+/// (modulo the sealed length) of the sealed form flipped it must be
+/// refused, the detached buffer zeroed.
+///
+/// # Errors
+///
+/// `primitive` names no AEAD the kit checks.
+pub fn aead(
+    primitive: &str,
+    (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
+    plaintext: &[u8],
+    flip: usize,
+) -> Result<Tally, String> {
+    crate::aead::checks::aead_case(primitive, (key, nonce, aad), plaintext, flip)
+        .ok_or_else(|| format!("no AEAD named {primitive:?} in the kit"))
+}
