@@ -255,13 +255,9 @@ fn every_ladder_with_an_avx512_rung_is_checked() {
 mod salsa20_avx512 {
     use simdcrypt::salsa20::{Impl, Salsa20};
 
-    fn rungs(test: &str) -> Vec<Impl> {
-        super::rungs(test)
-    }
-
     crate::common::stream_api_tests!(
         |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
-        rungs
+        super::rungs::<Impl>
     );
 }
 
@@ -273,13 +269,9 @@ mod chacha20_avx512 {
     use common::chacha20::matches_peer;
     use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
 
-    fn rungs(test: &str) -> Vec<Impl> {
-        super::rungs(test)
-    }
-
     crate::common::stream_api_tests!(
         |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
-        rungs
+        super::rungs::<Impl>
     );
 
     proptest! {

@@ -49,53 +49,27 @@ enum Kind {
 /// [`with_aead!`] refuses any before one of these is called.
 struct Secretbox(XSalsa20Poly1305);
 
-impl Secretbox {
-    fn encrypt(&self, nonce: &[u8; 24], _aad: &[u8], pt: &[u8]) -> Vec<u8> {
-        self.0.encrypt(nonce, pt)
-    }
+/// Declares each method `$name` of [`Secretbox`]: the other AEADs'
+/// signature, its associated data dropped, then XSalsa20-Poly1305's.
+macro_rules! without_aad {
+    ($($name:ident($($arg:ident: $t:ty),+) -> $ret:ty;)+) => {
+        impl Secretbox {
+            $(
+                fn $name(&self, nonce: &[u8; 24], _aad: &[u8], $($arg: $t),+) -> $ret {
+                    self.0.$name(nonce, $($arg),+)
+                }
+            )+
+        }
+    };
+}
 
-    fn decrypt(&self, nonce: &[u8; 24], _aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
-        self.0.decrypt(nonce, sealed)
-    }
-
-    fn encrypt_into(
-        &self,
-        nonce: &[u8; 24],
-        _aad: &[u8],
-        pt: &[u8],
-        sealed: &mut [u8],
-    ) -> Result<(), Error> {
-        self.0.encrypt_into(nonce, pt, sealed)
-    }
-
-    fn decrypt_into(
-        &self,
-        nonce: &[u8; 24],
-        _aad: &[u8],
-        sealed: &[u8],
-        pt: &mut [u8],
-    ) -> Result<(), Error> {
-        self.0.decrypt_into(nonce, sealed, pt)
-    }
-
-    fn try_encrypt_in_place_detached(
-        &self,
-        nonce: &[u8; 24],
-        _aad: &[u8],
-        data: &mut [u8],
-    ) -> Result<[u8; TAG_LEN], Error> {
-        self.0.try_encrypt_in_place_detached(nonce, data)
-    }
-
-    fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8; 24],
-        _aad: &[u8],
-        data: &mut [u8],
-        tag: &[u8; TAG_LEN],
-    ) -> Result<(), Error> {
-        self.0.decrypt_in_place_detached(nonce, data, tag)
-    }
+without_aad! {
+    encrypt(pt: &[u8]) -> Vec<u8>;
+    decrypt(sealed: &[u8]) -> Result<Vec<u8>, Error>;
+    encrypt_into(pt: &[u8], sealed: &mut [u8]) -> Result<(), Error>;
+    decrypt_into(sealed: &[u8], pt: &mut [u8]) -> Result<(), Error>;
+    try_encrypt_in_place_detached(data: &mut [u8]) -> Result<[u8; TAG_LEN], Error>;
+    decrypt_in_place_detached(data: &mut [u8], tag: &[u8; TAG_LEN]) -> Result<(), Error>;
 }
 
 /// Runs `$body` with `$aead` the library's AEAD of `$kind` keyed with
@@ -188,34 +162,27 @@ impl Kind {
             .map_err(|e| e.to_string()))
     }
 
-    /// Seals with `encrypt_into` from an input `in_shift` bytes into its
-    /// allocation into an output `out_shift` bytes into its own; an error
-    /// also if it writes outside the output or changes the input.
-    fn seal_into(
+    /// Seals (`encrypt_into`) or opens (`decrypt_into`) `input` from
+    /// `in_shift` bytes into its allocation into an output `out_shift`
+    /// bytes into its own; an error also if it writes outside the output
+    /// or changes the input.
+    fn into_buffers(
         self,
         (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
-        pt: &[u8],
+        way: Way,
+        input: &[u8],
         (in_shift, out_shift): (usize, usize),
     ) -> Result<Vec<u8>, String> {
-        into_guarded(pt, (in_shift, out_shift), pt.len() + TAG_LEN, |i, o| {
-            with_aead!(self, key, nonce, aad, |a, n| a
-                .encrypt_into(n, aad, i, o)
-                .map_err(|e| e.to_string()))
-        })
-    }
-
-    /// Opens with `decrypt_into`, as [`Kind::seal_into`] seals.
-    fn open_into(
-        self,
-        (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
-        sealed: &[u8],
-        (in_shift, out_shift): (usize, usize),
-    ) -> Result<Vec<u8>, String> {
-        let len = sealed.len().saturating_sub(TAG_LEN);
-        into_guarded(sealed, (in_shift, out_shift), len, |i, o| {
-            with_aead!(self, key, nonce, aad, |a, n| a
-                .decrypt_into(n, aad, i, o)
-                .map_err(|e| e.to_string()))
+        let out_len = match way {
+            Way::Seal => input.len() + TAG_LEN,
+            Way::Open => input.len().saturating_sub(TAG_LEN),
+        };
+        into_guarded(input, (in_shift, out_shift), out_len, |i, o| {
+            with_aead!(self, key, nonce, aad, |a, n| match way {
+                Way::Seal => a.encrypt_into(n, aad, i, o),
+                Way::Open => a.decrypt_into(n, aad, i, o),
+            }
+            .map_err(|e| e.to_string()))
         })
     }
 
@@ -299,6 +266,13 @@ impl Kind {
         let tag = poly1305::reference::mac(poly_key, &mac_data);
         Some(self.combine(&ct, &tag))
     }
+}
+
+/// Sealing or opening, for [`Kind::into_buffers`].
+#[derive(Clone, Copy, Debug)]
+enum Way {
+    Seal,
+    Open,
 }
 
 /// The byte around an input and an output that nothing may change.
@@ -532,9 +506,9 @@ fn check_case(
     };
     let args = (key, nonce, aad);
     let sealed = kind.seal(key, nonce, aad, pt);
-    let sealed_into = kind.seal_into(args, pt, shifts);
+    let sealed_into = kind.into_buffers(args, Way::Seal, pt, shifts);
     let opened = kind.open(key, nonce, aad, &want);
-    let opened_into = kind.open_into(args, &want, (shifts.1, shifts.0));
+    let opened_into = kind.into_buffers(args, Way::Open, &want, (shifts.1, shifts.0));
     let wrong = [
         (!same(&sealed, &want)).then_some("encrypt"),
         (!same(&sealed_into, &want)).then_some("encrypt_into"),

@@ -59,6 +59,12 @@ impl Rng {
         v
     }
 
+    /// Random bytes, fewer than `max` of them (a random count).
+    pub fn bytes_below(&mut self, max: usize) -> Vec<u8> {
+        let len = self.index(max);
+        self.bytes(len)
+    }
+
     /// `N` random bytes.
     pub fn array<const N: usize>(&mut self) -> [u8; N] {
         let mut a = [0u8; N];

@@ -111,20 +111,14 @@ pub(crate) fn cipher<A: StreamAlgo>(
     Ok(c)
 }
 
-/// `message` XORed with the keystream from byte `start`, in calls of
-/// `chunk` bytes (the last one shorter; one call for the whole message
-/// with `usize::MAX`).
-pub(crate) fn encrypt_in_chunks<A: StreamAlgo>(
-    algo: A,
-    key: &[u8],
-    nonce: &[u8],
-    rung: (A::Rung, Xor),
-    start: u128,
+/// `message` XORed by the cipher `c`, in calls of `chunk` bytes (the last
+/// one shorter; one call for the whole message with `usize::MAX`).
+pub(crate) fn xor_in_chunks(
+    mut c: Box<dyn KeyStream>,
     message: &[u8],
     chunk: usize,
 ) -> Result<Vec<u8>, String> {
     let mut buf = message.to_vec();
-    let mut c = cipher(algo, key, nonce, rung, start)?;
     for piece in buf.chunks_mut(chunk.max(1)) {
         c.apply_keystream(piece).map_err(|e| e.to_string())?;
     }
@@ -140,7 +134,7 @@ pub(crate) fn encrypt<A: StreamAlgo>(
     start: u128,
     message: &[u8],
 ) -> Result<Vec<u8>, String> {
-    encrypt_in_chunks(algo, key, nonce, rung, start, message, usize::MAX)
+    xor_in_chunks(cipher(algo, key, nonce, rung, start)?, message, usize::MAX)
 }
 
 /// `len` bytes of keystream from byte `start`.

@@ -184,10 +184,10 @@ pub fn number(v: &serde_json::Value, key: &str) -> u64 {
 /// `$new` is a closure from a rung to a fresh cipher on it; `$rungs(test)`
 /// lists the rungs this CPU runs.
 macro_rules! stream_api_tests {
-    ($new:expr, $rungs:path) => {
+    ($new:expr, $rungs:expr) => {
         #[test]
         fn calls_resume_at_any_byte() {
-            for imp in $rungs("calls_resume_at_any_byte") {
+            for imp in ($rungs)("calls_resume_at_any_byte") {
                 let new = || ($new)(imp);
                 let mut whole = $crate::common::bytes(1, 75);
                 new().apply_keystream(&mut whole).unwrap();
@@ -214,7 +214,7 @@ macro_rules! stream_api_tests {
 
         #[test]
         fn xor_into_equals_apply_keystream() {
-            for imp in $rungs("xor_into_equals_apply_keystream") {
+            for imp in ($rungs)("xor_into_equals_apply_keystream") {
                 let new = || ($new)(imp);
                 for len in [0, 1, 63, 64, 65, 4095, 4096, 4097, 10_000] {
                     let input = $crate::common::bytes(len as u64, len);
@@ -247,7 +247,7 @@ macro_rules! stream_api_tests {
         #[test]
         fn xor_into_resumes_and_mixes_with_apply_keystream() {
             use simdcrypt::KeyStream;
-            for imp in $rungs("xor_into_resumes_and_mixes_with_apply_keystream") {
+            for imp in ($rungs)("xor_into_resumes_and_mixes_with_apply_keystream") {
                 let new = || ($new)(imp);
                 let data = $crate::common::bytes(3, 2500);
                 let mut want = data.clone();
