@@ -5,9 +5,10 @@
 # invalidated), runs it with run-avx512.sh, and fails unless the guest ran
 # the tests with the AVX-512 rungs demanded (SIMDCRYPT_REQUIRE_AVX512=1: a
 # guest without them fails, it cannot pass by skipping) and all passed.
-# .ci/run runs this. The test needs the `hazmat` feature (it compares with
-# the specifications' `reference` modules); built without it, it would hold
-# no tests, which this script also counts as a failure.
+# .ci/run runs this. The test needs the `kit` feature (the checking kit,
+# which compares with the specifications' `reference` modules); built
+# without it, it would hold no tests, which this script also counts as a
+# failure.
 #
 # Usage: tools/avx512emu/run-tests.sh [test-harness args, e.g. a name filter]
 #
@@ -48,7 +49,7 @@ cd "$ROOT"
 # rendered on stderr.
 BUILD_JSON="$(RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-C target-feature=+crt-static" \
     CARGO_TARGET_DIR="$TARGET_DIR" \
-    cargo test -p simdcrypt --features hazmat --release --test avx512_emu --no-run \
+    cargo test -p simdcrypt --features kit --release --test avx512_emu --no-run \
     --target "$TRIPLE" --message-format=json-render-diagnostics)"
 BIN="$(printf '%s\n' "$BUILD_JSON" | grep '"reason":"compiler-artifact"' |
     grep -o '"executable":"[^"]*avx512_emu-[^"]*"' | tail -1 | cut -d'"' -f4)"

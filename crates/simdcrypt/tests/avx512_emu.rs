@@ -1,6 +1,6 @@
-//! The AVX-512 rungs of every primitive, alone: their known-answer vectors
-//! and property tests against the reference rungs (or an independent peer),
-//! in one test binary small enough to run on an emulated AVX-512 CPU.
+//! The AVX-512 rungs of every primitive, alone: the checking kit's checks
+//! on them, the stream API's promises, and independent peers, in one test
+//! binary small enough to run on an emulated AVX-512 CPU.
 //! `tools/avx512emu/run-tests.sh` (run by `.ci/run`) builds this file as a
 //! static binary and runs it in one boot of the emulator.
 //!
@@ -13,15 +13,16 @@
 //! skipping. `SIMDCRYPT_REQUIRE_FEATURES=avx512f,vaes,…` (names as
 //! `simdcrypt::cpu::Features::list` spells them) also demands CPU features.
 //!
-//! The checks themselves are the ordinary rung tests' (`tests/common/`:
-//! `salsa20.rs`, `chacha20.rs`, `poly1305.rs`, `hash.rs`), given the AVX-512
-//! rungs; this file lists which run here. The vector files are compiled in
-//! (the guest has no source tree). The property tests run 32 cases each
-//! unless `PROPTEST_CASES` says otherwise, because the emulator runs some
-//! 40–100 times slower than the silicon.
+//! The vectors, the cross-checks against the specifications' own
+//! functions and the round trips are the checking kit's (`simdcrypt::kit`,
+//! as `tests/kit.rs` runs them on every rung), given the AVX-512 rungs
+//! alone; the kit's vector files are compiled in (the guest has no source
+//! tree). The property tests run 32 cases each unless `PROPTEST_CASES`
+//! says otherwise, because the emulator runs some 40–100 times slower than
+//! the silicon.
 
-// The specifications' `reference` modules are `hazmat` items.
-#![cfg(feature = "hazmat")]
+// The checking kit is the `kit` feature.
+#![cfg(feature = "kit")]
 
 mod common;
 
@@ -220,133 +221,64 @@ fn required_cpu_features_are_detected() {
     assert!(missing.is_empty(), "{FEATURES_VAR}: missing {missing:?}");
 }
 
-/// Salsa20 and XSalsa20 on the `avx512` rung.
-mod salsa20_avx512 {
-    use super::*;
-    use common::salsa20 as checks;
-    use simdcrypt::Xor;
-    use simdcrypt::salsa20::Impl;
-
-    /// Spec §9's expansion examples, eSTREAM's keystream slices and XOR
-    /// digests (both key sizes, both XOR forms), NaCl's XSalsa20 stream and
-    /// XOR, and NaCl's SHA-256 of 4 MiB of Salsa20 and XSalsa20 keystream.
-    #[test]
-    fn known_answers() {
-        checks::known_answers(&rungs("salsa20_avx512::known_answers"));
-    }
-
-    // Every edge length at every edge counter (both XOR forms, all three
-    // round counts, both key sizes); every length to 2100 bytes (the
-    // 16-block width twice and a bit) from block 0 and across the 2^32
-    // carry; random cases; the stream API.
-    common::stream_ladder_tests!(
-        checks,
-        rungs,
-        every_length: 2100,
-        &[
-            |len| (Xor::ALL[len % 2], 0, 0),
-            |len| {
-                let carry = ((1u128 << 32) - 3) * 64 + (len % 64) as u128;
-                (Xor::ALL[len % 2], carry, len / 2)
-            },
-        ],
-        random: config(),
-        seeded(2200),
-        2200,
-        quiet::<Impl>(),
-    );
-
-    /// The last bytes before 2^70 are usable; one more is refused, with
-    /// nothing written.
-    #[test]
-    fn keystream_end_is_an_error_not_a_wrap() {
-        checks::keystream_end_is_an_error_not_a_wrap(
-            &rungs("salsa20_avx512::keystream_end_is_an_error_not_a_wrap"),
-            &[1, 63, 64, 65, 100, 1024, 1100, 2048],
-            &[1030],
-        );
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        /// Encrypted on `avx512`, decrypted on the reference-faithful
-        /// single-block rung, and back.
-        #[test]
-        fn round_trip_with_a_portable_rung(
-            key in any::<[u8; 32]>(),
-            nonce in any::<[u8; 24]>(),
-            data in seeded(2200),
-        ) {
-            for imp in quiet::<Impl>() {
-                checks::round_trip(&[(imp, Impl::NoTranspose), (Impl::NoTranspose, imp)], &key, &nonce, &data)?;
-            }
-        }
-    }
+/// Whether a rung is an AVX-512 one (by its name).
+fn is_avx512(rung: &str) -> bool {
+    rung.starts_with("avx512")
 }
 
-/// ChaCha20, its original form and XChaCha20 on the `avx512` and
-/// `avx512vl` rungs.
+// The checking kit's checks (`simdcrypt::kit`, as `tests/kit.rs` runs them
+// on every rung) on the AVX-512 rungs alone: their vectors, the
+// cross-check against the specifications' own functions, round trips with
+// every other rung. With `SIMDCRYPT_REQUIRE_AVX512` set, a skipped AVX-512
+// rung fails.
+common::kit::kit_tests! {
+    rungs: super::is_avx512, require_every_rung: super::required();
+    salsa20_kit => "salsa20": [vectors, cross_check, round_trip],
+    chacha20_kit => "chacha20": [vectors, cross_check, round_trip],
+    poly1305_kit => "poly1305": [vectors, cross_check, round_trip],
+    sha512_kit => "sha512": [vectors, cross_check],
+    hash_many_kit => "hash-many": [vectors, cross_check],
+}
+
+/// The ladders with an AVX-512 rung are the ones checked here.
+#[test]
+fn every_ladder_with_an_avx512_rung_is_checked() {
+    let mut with_avx512: Vec<&str> = simdcrypt::ladders()
+        .iter()
+        .filter(|l| l.rungs().iter().any(|r| is_avx512(r.name)))
+        .map(|l| l.name)
+        .collect();
+    let mut checked = LADDERS.to_vec();
+    with_avx512.sort_unstable();
+    checked.sort_unstable();
+    assert_eq!(checked, with_avx512);
+}
+
+/// The stream API's promises on Salsa20's `avx512` rung.
+mod salsa20_avx512 {
+    use simdcrypt::salsa20::{Impl, Salsa20};
+
+    crate::common::stream_api_tests!(
+        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+        super::rungs::<Impl>
+    );
+}
+
+/// ChaCha20 on the `avx512` and `avx512vl` rungs: the stream API's
+/// promises, and RustCrypto's `chacha20` as an independent peer.
 mod chacha20_avx512 {
     use super::*;
     use chacha20::cipher::KeyIvInit as _;
-    use common::chacha20::{self as checks, Form};
-    use simdcrypt::Xor;
+    use common::chacha20::matches_peer;
     use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
 
-    /// RFC 8439 §2.3.2, §2.4.2, A.1, A.2 (block function through `block`
-    /// and the cipher; encryption both ways, whole and in chunks, both XOR
-    /// forms) and the XChaCha draft's A.2.1/A.3.2.
-    #[test]
-    fn known_answers() {
-        checks::known_answers(&rungs("chacha20_avx512::known_answers"));
-    }
-
-    // Every edge length at every edge counter (both XOR forms, both
-    // counter forms); every length to 2100 bytes (every path of the
-    // 16/8/4/1–3 cascade) from block 0, across the original form's 2^32
-    // carry, and up to the very end of RFC 8439's keystream; random cases
-    // (lengths to past two 16-block widths, both forms); the stream API.
-    common::stream_ladder_tests!(
-        checks,
-        rungs,
-        every_length: 2100,
-        &[
-            |len| (Form::Rfc, Xor::ALL[len % 2], 0, 0),
-            |len| {
-                let carry = ((1u128 << 32) - 17) * 64 + 5;
-                (Form::Legacy, Xor::ALL[len % 2], carry, len)
-            },
-            |len| (
-                Form::Rfc,
-                Xor::ALL[len % 2],
-                (1 << 38) - len as u128,
-                len / 2
-            ),
-        ],
-        random: config(),
-        seeded(2200),
-        2200,
-        quiet::<Impl>(),
+    crate::common::stream_api_tests!(
+        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+        super::rungs::<Impl>
     );
-
-    /// RFC 8439's keystream ends at block 2^32 − 1 and the original form's
-    /// at 2^64 − 1: past them is an error with nothing written.
-    #[test]
-    fn keystream_ends_are_errors_not_wraps() {
-        let rungs = rungs("chacha20_avx512::keystream_ends_are_errors_not_wraps");
-        checks::rfc_keystream_end(&rungs, 0);
-        checks::legacy_keystream_end(&rungs);
-    }
 
     proptest! {
         #![proptest_config(config())]
-
-        /// `block` is the reference block function.
-        #[test]
-        fn block_matches_reference(x in any::<[u32; 16]>()) {
-            checks::block_matches_reference(quiet::<Impl>(), &x)?;
-        }
 
         /// XChaCha20 and ChaCha20 against RustCrypto's `chacha20`, an
         /// independent peer, at random offsets and lengths.
@@ -358,14 +290,14 @@ mod chacha20_avx512 {
             data in seeded(2200),
         ) {
             let n12: [u8; 12] = nonce[..12].try_into().unwrap();
-            checks::matches_peer(
+            matches_peer(
                 quiet::<Impl>(),
                 chacha20::XChaCha20::new(&key.into(), &nonce.into()),
                 |imp| XChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
                 offset,
                 &data,
             )?;
-            checks::matches_peer(
+            matches_peer(
                 quiet::<Impl>(),
                 chacha20::ChaCha20::new(&key.into(), &n12.into()),
                 |imp| ChaCha20::new(&key, &n12).with_impl(imp).unwrap(),
@@ -376,188 +308,35 @@ mod chacha20_avx512 {
     }
 }
 
-/// Poly1305 on the `avx512ifma` rung.
+/// Poly1305 on the `avx512ifma` rung: RustCrypto's `poly1305` as an
+/// independent peer, and the lanes in use after a long run.
 mod poly1305_avx512ifma {
     use super::*;
-    use common::poly1305 as checks;
-    use simdcrypt::poly1305::Impl;
+    use common::poly1305 as peer;
 
-    /// RFC 8439 §2.5.2 and A.3 #1–#11 (the reduction edge cases), one-shot,
-    /// byte by byte, in every two-piece split, and through `verify`.
     #[test]
-    fn known_answers() {
-        checks::rfc8439_vectors(&rungs("poly1305_avx512ifma::known_answers"));
-    }
-
-    /// Every length to 1100 bytes (past the switch into the lanes) against
-    /// the reference, one-shot and split.
-    #[test]
-    fn every_length_to_1100() {
-        checks::every_length_to_1100(&rungs("poly1305_avx512ifma::every_length_to_1100"));
-    }
-
-    /// Call patterns across the rung's switch point both ways, with partial
-    /// blocks and pads in between.
-    #[test]
-    fn splits_across_the_switch_point() {
-        checks::splits_across_the_switch_point(
-            &rungs("poly1305_avx512ifma::splits_across_the_switch_point"),
-            |imp| imp.min_vector_blocks() * 16,
-        );
-    }
-
-    /// Keys with `r` and `s` all ones or zero, messages of 0xff and 0x00
-    /// (the accumulator near its maximum), and `r` = 1 with the
-    /// accumulator at and just past p before the final reduction.
-    #[test]
-    fn keys_messages_and_accumulators_at_the_extremes() {
-        let rungs = rungs("poly1305_avx512ifma::keys_messages_and_accumulators_at_the_extremes");
-        checks::keys_and_messages_at_the_extremes(&rungs);
-        checks::accumulator_at_p_before_the_last_reduction(&rungs);
-    }
-
-    /// 64 KiB in chunks against the reference; 1 MiB against RustCrypto's
-    /// `poly1305`; the lanes are in use after a long run; changing rung in
-    /// mid-message carries the state over.
-    #[test]
-    fn long_messages_lanes_and_rung_changes() {
-        let rungs = rungs("poly1305_avx512ifma::long_messages_lanes_and_rung_changes");
-        checks::long_messages_in_chunks(&rungs);
-        checks::vector_rungs_switch_to_the_lanes(&rungs);
-        let pairs: Vec<(Impl, Impl)> = rungs
-            .iter()
-            .flat_map(|&imp| [Impl::Reference, Impl::Scalar64].map(|o| [(imp, o), (o, imp)]))
-            .flatten()
-            .collect();
-        checks::rung_changes_mid_message(&pairs, 3000, &[100, 700, 1500]);
+    fn equals_rustcrypto() {
+        peer::equals_rustcrypto(&rungs("poly1305_avx512ifma::equals_rustcrypto"), 1100);
     }
 
     #[test]
-    fn verify_rejects_every_bit_flip() {
-        checks::verify_rejects_every_bit_flip(&rungs(
-            "poly1305_avx512ifma::verify_rejects_every_bit_flip",
+    fn switches_to_the_lanes() {
+        peer::vector_rungs_switch_to_the_lanes(&rungs(
+            "poly1305_avx512ifma::switches_to_the_lanes",
         ));
     }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        #[test]
-        fn random_splits_equal_the_reference(
-            k in any::<[u8; 32]>(),
-            msg in seeded(3999),
-            calls in checks::calls(200..1200),
-        ) {
-            checks::random_splits_equal_the_reference(quiet::<Impl>(), &k, &msg, &calls)?;
-        }
-    }
 }
 
-/// SHA-512, SHA-384 and SHA-512/256 on the SHA-512 `avx512` rung.
-mod sha512_avx512 {
-    use super::*;
-    use common::hash as checks;
-    use simdcrypt::hash::sha512::Impl;
-
-    /// The CAVP byte-oriented SHA-512 vectors (short and long), FIPS 180's
-    /// examples, and the SHA-384 and SHA-512/256 examples.
-    #[test]
-    fn known_answers() {
-        checks::sha512_family_known_answers(&rungs("sha512_avx512::known_answers"));
-    }
-
-    /// Every length to 1100 bytes against the reference rung.
-    #[test]
-    fn every_length_to_1100_equals_the_reference() {
-        let rungs = rungs("sha512_avx512::every_length_to_1100_equals_the_reference");
-        checks::sha512_family_every_length(&rungs, 1100);
-    }
-
-    /// Large inputs against RustCrypto's `sha2`, cut so that odd numbers of
-    /// whole blocks reach the four-block schedule.
-    #[test]
-    fn sha2_crate_agrees_on_large_inputs() {
-        checks::sha2_crate_agrees_on_large_inputs(
-            &rungs("sha512_avx512::sha2_crate_agrees_on_large_inputs"),
-            &[(1, 100_003), (3, 128 * 64 + 1)],
-            &[1, 127, 128 * 3 + 5, 128 * 8, 10_007],
-        );
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        #[test]
-        fn random_splits_equal_the_reference(
-            data in seeded(2999),
-            cuts in prop::collection::vec(0usize..1000, 0..8),
-        ) {
-            let want = checks::sha512_family(Impl::Reference, &data, &[]);
-            for imp in quiet::<Impl>() {
-                prop_assert_eq!(checks::sha512_family(imp, &data, &cuts), want.clone(), "{} cuts {:?}", imp, cuts);
-            }
-        }
-    }
-}
-
-/// Multi-buffer SHA-256 and MD5 on the `avx512` rung (16 lanes).
-mod hash_many_avx512 {
-    use super::*;
-    use common::hash as checks;
-    use simdcrypt::hash::many::{self, Impl};
-    use simdcrypt::hash::{Md5, Sha256, md5, sha256};
-
-    fn sha256_ref(m: &[u8]) -> [u8; 32] {
-        let mut h = Sha256::new().with_impl(sha256::Impl::Reference).unwrap();
-        h.update(m);
-        h.finalize()
-    }
-
-    fn md5_ref(m: &[u8]) -> [u8; 16] {
-        let mut h = Md5::new().with_impl(md5::Impl::Reference).unwrap();
-        h.update(m);
-        h.finalize()
-    }
-
-    /// Every CAVP SHA-256 vector (short and long) and FIPS 180's SHA-256
-    /// examples in one call, so lanes of every length share the registers;
-    /// then in groups of 17 and alone. RFC 1321's MD5 suite likewise.
-    #[test]
-    fn known_answers_in_the_lanes() {
-        checks::many_known_answers(&rungs("hash_many_avx512::known_answers_in_the_lanes"));
-    }
-
-    /// Message counts around the lane width and lengths at the padding
-    /// boundaries, mixed in one call, against the single-message reference
-    /// rungs.
-    #[test]
-    fn mixed_counts_and_lengths_equal_the_reference() {
-        const COUNTS: &[usize] = &[0, 1, 2, 15, 16, 17, 33];
-        let rungs = rungs("hash_many_avx512::mixed_counts_and_lengths_equal_the_reference");
-        checks::many_equals_one(&rungs, COUNTS, 0..2, many::sha256_many_with, sha256_ref);
-        checks::many_equals_one(&rungs, COUNTS, 0..2, many::md5_many_with, md5_ref);
-    }
-
-    proptest! {
-        #![proptest_config(config())]
-
-        #[test]
-        fn random_message_sets_equal_the_reference(
-            lens in prop::collection::vec(0usize..600, 0..40),
-            seed in any::<u64>(),
-        ) {
-            let msgs: Vec<Vec<u8>> = lens.iter().enumerate().map(|(i, &n)| bytes(seed ^ i as u64, n)).collect();
-            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-            for imp in quiet::<Impl>() {
-                let sha = many::sha256_many_with(imp, &refs).unwrap();
-                let md5 = many::md5_many_with(imp, &refs).unwrap();
-                for (i, m) in msgs.iter().enumerate() {
-                    prop_assert_eq!(sha[i], sha256_ref(m), "{}: SHA-256 {}", imp, i);
-                    prop_assert_eq!(md5[i], md5_ref(m), "{}: MD5 {}", imp, i);
-                }
-            }
-        }
-    }
+/// SHA-512, SHA-384 and SHA-512/256 on the SHA-512 `avx512` rung against
+/// RustCrypto's `sha2`, cut so that odd numbers of whole blocks reach the
+/// four-block schedule.
+#[test]
+fn sha512_avx512_equals_sha2_on_large_inputs() {
+    common::hash::sha2_crate_agrees_on_large_inputs(
+        &rungs("sha512_avx512_equals_sha2_on_large_inputs"),
+        &[(1, 100_003), (3, 128 * 64 + 1)],
+        &[1, 127, 128 * 3 + 5, 128 * 8, 10_007],
+    );
 }
 
 /// ChaCha20-Poly1305 and XChaCha20-Poly1305 on the AVX-512 rungs: RFC 8439

@@ -1,21 +1,16 @@
-//! Every ChaCha20 rung against the reference reading of RFC 8439: random
-//! keys, nonces, counters (near 2^32 for the original form's carry and for
-//! the end of RFC 8439's keystream), lengths, offsets and split points, in
-//! place and out of place at every alignment; the API's promises (resumable
-//! calls, `xor_into`, the end of the keystream); and the three ciphers
-//! against RustCrypto's `chacha20` as an independent peer.
-
-// The specifications' `reference` modules are `hazmat` items.
-#![cfg(feature = "hazmat")]
+//! The ChaCha20 ladder's API (resumable calls, `xor_into`, the ends of the
+//! keystreams as errors, the rungs by name, `Debug` without the key), and
+//! the three ciphers against RustCrypto's `chacha20` as an independent
+//! peer. (Every rung against RFC 8439's own functions, on the vectors and
+//! in round trips, is the checking kit's: `tests/kit.rs`.)
 
 mod common;
 
 use chacha20::cipher::KeyIvInit as _;
-use common::bytes;
-use common::chacha20::{self as checks, Form, reference_xor};
+use common::chacha20::matches_peer;
 use proptest::prelude::*;
-use simdcrypt::Xor;
-use simdcrypt::chacha20::{ChaCha20, ChaCha20Legacy, Impl, XChaCha20, hchacha20, reference};
+use simdcrypt::Error;
+use simdcrypt::chacha20::{self as ours, ChaCha20, ChaCha20Legacy, Impl, XChaCha20};
 
 /// The rungs this CPU runs, printed once per test so the log shows what was
 /// exercised and what was skipped.
@@ -23,65 +18,15 @@ fn rungs(test: &str) -> Vec<Impl> {
     common::rungs(test)
 }
 
-// Every edge length at every edge counter (both XOR forms, both counter
-// forms); every length from 0 to 2100 from block 0 (every path of the
-// 16/8/4/1–3 cascade and every partial last block), across the 2^32 carry
-// of the original form, and up to the very end of RFC 8439's keystream;
-// random keys, nonces, counters, offsets, lengths (0 to 20 blocks and a
-// bit, past the 16-block width) and split points, both forms; the stream
-// API.
-common::stream_ladder_tests!(
-    checks,
-    rungs,
-    every_length: 2100,
-    &[
-        |_| (Form::Rfc, Xor::Simd128, 0, 0),
-        |len| (
-            Form::Legacy,
-            Xor::Bytewise,
-            ((1u128 << 32) - 3) * 64 + 5,
-            len
-        ),
-        |len| (
-            Form::Legacy,
-            Xor::Bytewise,
-            ((1u128 << 32) - 17) * 64 + 5,
-            len
-        ),
-        |len| (Form::Rfc, Xor::Simd128, (1 << 38) - len as u128, len / 2),
-    ],
-    random: ProptestConfig { cases: 192, ..ProptestConfig::default() },
-    prop::collection::vec(any::<u8>(), 0..=20 * 64 + 40),
-    1400,
-    Impl::available(),
+// Calls resume at any byte, in place and out of place alike; `xor_into`
+// equals `apply_keystream`.
+common::stream_api_tests!(
+    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+    rungs
 );
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
-
-    /// Encrypt on one rung, decrypt on another, XChaCha20.
-    #[test]
-    fn round_trip_across_rungs(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 24]>(),
-        data in prop::collection::vec(any::<u8>(), 0..=1500),
-    ) {
-        let rungs: Vec<Impl> = Impl::available().collect();
-        for &enc in &rungs {
-            for &dec in &rungs {
-                let mut buf = data.clone();
-                XChaCha20::new(&key, &nonce).with_impl(enc).unwrap().apply_keystream(&mut buf).unwrap();
-                XChaCha20::new(&key, &nonce).with_impl(dec).unwrap().apply_keystream(&mut buf).unwrap();
-                prop_assert_eq!(&buf, &data, "{} then {}", enc, dec);
-            }
-        }
-    }
-
-    /// `block` of every rung is the reference block function.
-    #[test]
-    fn block_of_every_rung_matches_reference(x in any::<[u32; 16]>()) {
-        checks::block_matches_reference(Impl::available(), &x)?;
-    }
 
     /// XChaCha20 against RustCrypto's, at random offsets and lengths.
     #[test]
@@ -91,7 +36,7 @@ proptest! {
         offset in prop_oneof![0u64..100_000, any::<u64>().prop_map(|o| o >> 27)],
         data in prop::collection::vec(any::<u8>(), 0..=1500),
     ) {
-        checks::matches_peer(
+        matches_peer(
             Impl::available(),
             chacha20::XChaCha20::new(&key.into(), &nonce.into()),
             |imp| XChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
@@ -110,14 +55,14 @@ proptest! {
         data in prop::collection::vec(any::<u8>(), 0..=1500),
     ) {
         let legacy_nonce: [u8; 8] = nonce[..8].try_into().unwrap();
-        checks::matches_peer(
+        matches_peer(
             Impl::available(),
             chacha20::ChaCha20::new(&key.into(), &nonce.into()),
             |imp| ChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
             offset,
             &data,
         )?;
-        checks::matches_peer(
+        matches_peer(
             Impl::available(),
             chacha20::ChaCha20Legacy::new(&key.into(), &legacy_nonce.into()),
             |imp| ChaCha20Legacy::new(&key, &legacy_nonce).with_impl(imp).unwrap(),
@@ -127,47 +72,41 @@ proptest! {
     }
 }
 
-/// XChaCha20 is the original form keyed with HChaCha20's subkey, nonce
-/// `nonce[16..24]`, from block 0 and across the 2^32 carry.
+/// RFC 8439's keystream is 2^32 blocks, the original form's and
+/// XChaCha20's 2^64: the last block is usable, one byte more is a
+/// `KeystreamExhausted` error that names the last block, and the counter
+/// never wraps.
 #[test]
-fn xchacha20_is_legacy_chacha20_under_the_subkey() {
-    let key: [u8; 32] = bytes(11, 32).try_into().unwrap();
-    let nonce: [u8; 24] = bytes(12, 24).try_into().unwrap();
-    let subkey = hchacha20(&key, nonce[..16].try_into().unwrap());
-    assert_eq!(
-        subkey,
-        reference::hchacha20(&key, nonce[..16].try_into().unwrap())
-    );
-    for imp in rungs("xchacha20_is_legacy_chacha20_under_the_subkey") {
-        for offset in [0u128, 77, ((1 << 32) - 5) * 64 + 3] {
-            let data = bytes(13, 1000);
-            let mut got = data.clone();
-            let mut c = XChaCha20::new(&key, &nonce).with_impl(imp).unwrap();
-            c.seek(offset).unwrap();
-            c.apply_keystream(&mut got).unwrap();
-            let mut want = data.clone();
-            let mut n12 = [0u8; 12];
-            n12[..8].copy_from_slice(&nonce[16..]);
-            reference_xor(Form::Legacy, &subkey, &n12, offset, &mut want);
-            assert_eq!(got, want, "{imp}, offset {offset}");
-        }
+fn keystream_ends_are_errors_not_wraps() {
+    for imp in rungs("keystream_ends_are_errors_not_wraps") {
+        let mut rfc = ChaCha20::new(&[5; 32], &[6; 12]).with_impl(imp).unwrap();
+        rfc.seek((1 << 38) - 64).unwrap();
+        rfc.apply_keystream(&mut [0; 64]).unwrap();
+        common::exhausted(&mut rfc, &format!("{imp}, RFC 8439"));
+        rfc.seek((1 << 38) - 64).unwrap();
+        let err = rfc.apply_keystream(&mut [0; 65]).unwrap_err();
+        assert!(
+            matches!(err, Error::KeystreamExhausted { .. }),
+            "{imp}: {err}"
+        );
+        assert!(
+            err.to_string().contains(&u32::MAX.to_string()),
+            "{imp}: {err}"
+        );
+        let mut legacy = ChaCha20Legacy::new(&[5; 32], &[6; 8])
+            .with_impl(imp)
+            .unwrap();
+        legacy.seek((1 << 70) - 64 * 20).unwrap();
+        legacy.apply_keystream(&mut [0; 64 * 20]).unwrap();
+        common::exhausted(&mut legacy, &format!("{imp}, original form"));
+        let mut x = XChaCha20::new(&[5; 32], &[1; 24]).with_impl(imp).unwrap();
+        x.seek((1 << 70) - 10).unwrap();
+        let err = x.apply_keystream(&mut [0; 11]).unwrap_err();
+        assert!(
+            matches!(err, Error::KeystreamExhausted { .. }),
+            "{imp}: {err}"
+        );
     }
-}
-
-/// RFC 8439's keystream is 2^32 blocks: 64 bytes at block 2^32 − 1 are
-/// fine, 65 are refused with nothing written, and the counter never wraps
-/// into block 0 or carries into the nonce; every length to 40 blocks
-/// ending exactly at the end.
-#[test]
-fn rfc_keystream_ends_at_block_2_pow_32() {
-    checks::rfc_keystream_end(&rungs("rfc_keystream_ends_at_block_2_pow_32"), 40 * 64);
-}
-
-/// The original form's keystream is 2^64 blocks; the counter carries from
-/// word 12 into word 13 across 2^32 on every rung.
-#[test]
-fn legacy_keystream_ends_at_block_2_pow_64() {
-    checks::legacy_keystream_end(&rungs("legacy_keystream_ends_at_block_2_pow_64"));
 }
 
 #[test]
@@ -200,6 +139,15 @@ fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
         ChaCha20::new(&[0; 32], &[0; 12]).implementation(),
         Impl::best()
     );
+}
+
+#[test]
+fn constants_are_the_rfcs() {
+    assert_eq!(ours::KEY_LEN, 32);
+    assert_eq!(ours::NONCE_LEN, 12);
+    assert_eq!(ours::LEGACY_NONCE_LEN, 8);
+    assert_eq!(ours::XNONCE_LEN, 24);
+    assert_eq!(ours::BLOCK_LEN, 64);
 }
 
 #[test]

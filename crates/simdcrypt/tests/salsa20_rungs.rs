@@ -1,19 +1,12 @@
-//! Every Salsa20 rung against the reference reading of the specification:
-//! random keys, nonces, counters (with the 2^32 and 2^64 edges), lengths,
-//! offsets and split points, in place and out of place at every alignment;
-//! then the API's promises (resumable calls, `xor_into`, the end of the
-//! keystream).
-
-// The specifications' `reference` modules are `hazmat` items.
-#![cfg(feature = "hazmat")]
+//! The Salsa20 ladder's API: resumable calls, `xor_into`, the end of the
+//! keystream as an error, the rungs by name, the reduced-round variants.
+//! (Every rung against the specification, on the vectors and in round
+//! trips, is the checking kit's: `tests/kit.rs`.)
 
 mod common;
 
-use common::bytes;
-use common::salsa20 as checks;
-use proptest::prelude::*;
-use simdcrypt::Xor;
-use simdcrypt::salsa20::{Impl, Salsa20, Salsa20_8, Salsa20_12, hsalsa20, reference};
+use simdcrypt::Error;
+use simdcrypt::salsa20::{Impl, Salsa20, Salsa20_8, Salsa20_12};
 
 /// The rungs this CPU runs, printed once per test so the log shows what was
 /// exercised and what was skipped.
@@ -21,89 +14,30 @@ fn rungs(test: &str) -> Vec<Impl> {
     common::rungs(test)
 }
 
-// Every edge length at every edge counter (both XOR forms, all three
-// round counts, both key sizes); every length from 0 to 2000 from block 0
-// and across the 2^32 carry; random keys (both sizes), nonces, counters,
-// offsets, lengths, split points, round counts and XOR forms; the stream
-// API.
-common::stream_ladder_tests!(
-    checks,
-    rungs,
-    every_length: 2000,
-    &[
-        |_| (Xor::Simd128, 0, 0),
-        |len| (Xor::Bytewise, ((1u128 << 32) - 3) * 64, len),
-    ],
-    random: ProptestConfig { cases: 192, ..ProptestConfig::default() },
-    prop::collection::vec(any::<u8>(), 0..=2000),
-    2000,
-    Impl::available(),
+// Calls resume at any byte, in place and out of place alike; `xor_into`
+// equals `apply_keystream`.
+common::stream_api_tests!(
+    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+    rungs
 );
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
-
-    /// Encrypt on one rung, decrypt on another.
-    #[test]
-    fn round_trip_across_rungs(
-        key in any::<[u8; 32]>(),
-        nonce in any::<[u8; 24]>(),
-        data in prop::collection::vec(any::<u8>(), 0..=1500),
-    ) {
-        let pairs: Vec<(Impl, Impl)> =
-            Impl::available().flat_map(|e| Impl::available().map(move |d| (e, d))).collect();
-        checks::round_trip(&pairs, &key, &nonce, &data)?;
-    }
-
-    /// `core` of every rung is the reference hash, for any round count.
-    #[test]
-    fn core_of_every_rung_matches_reference(x in any::<[u32; 16]>(), double_rounds in 0usize..12) {
-        let z = reference::double_rounds(&x, double_rounds);
-        let want: [u32; 16] = std::array::from_fn(|i| z[i].wrapping_add(x[i]));
-        for imp in Impl::available() {
-            prop_assert_eq!(imp.core(&x, double_rounds).unwrap(), want, "{}", imp);
-        }
-        prop_assert_eq!(simdcrypt::salsa20::core(&x, double_rounds), want);
-    }
-}
-
-/// HSalsa20 is words 0, 5, 10, 15, 6, 7, 8, 9 of the reference rounds.
-#[test]
-fn hsalsa20_matches_reference_rounds() {
-    for seed in 0..50 {
-        let key: [u8; 32] = bytes(seed, 32).try_into().unwrap();
-        let input: [u8; 16] = bytes(seed + 1000, 16).try_into().unwrap();
-        let mut block = [0u8; 64];
-        let mut pieces = Vec::new();
-        for (c, k) in reference::SIGMA
-            .iter()
-            .zip([&key[..16], &input[..], &key[16..], &[][..]])
-        {
-            pieces.extend_from_slice(c);
-            pieces.extend_from_slice(k);
-        }
-        block.copy_from_slice(&pieces);
-        let x: [u32; 16] = std::array::from_fn(|i| {
-            u32::from_le_bytes(block[4 * i..4 * i + 4].try_into().unwrap())
-        });
-        let z = reference::double_rounds(&x, 10);
-        let want: Vec<u8> = [0, 5, 10, 15, 6, 7, 8, 9]
-            .iter()
-            .flat_map(|&i| z[i].to_le_bytes())
-            .collect();
-        assert_eq!(hsalsa20(&key, &input).to_vec(), want);
-    }
-}
-
-/// The last block, 2^64 − 1, is usable; one byte past it is refused, with
-/// nothing written and the position unchanged; the counter never wraps.
+/// The last block, 2^64 − 1, is usable; one byte past it is a
+/// `KeystreamExhausted` error: the counter never wraps.
 #[test]
 fn keystream_end_is_an_error_not_a_wrap() {
-    checks::keystream_end_is_an_error_not_a_wrap(
-        &rungs("keystream_end_is_an_error_not_a_wrap"),
-        &[100],
-        &[10],
-    );
+    for imp in rungs("keystream_end_is_an_error_not_a_wrap") {
+        let mut c = Salsa20::new(&[5; 32], &[6; 8]).with_impl(imp).unwrap();
+        c.seek((1 << 70) - 100).unwrap();
+        c.apply_keystream(&mut [0; 100]).unwrap();
+        common::exhausted(&mut c, &imp.to_string());
+        c.seek((1 << 70) - 10).unwrap();
+        let err = c.apply_keystream(&mut [0; 11]).unwrap_err();
+        assert!(
+            matches!(err, Error::KeystreamExhausted { .. }),
+            "{imp}: {err}"
+        );
+        assert!(err.to_string().contains("exhausted"), "{imp}: {err}");
+    }
 }
 
 #[test]

@@ -1,30 +1,26 @@
-//! SHA-512, SHA-384 and SHA-512/256 (FIPS 180-4 §6.4, §6.5, §6.7): every
-//! rung on the NIST CAVP byte-oriented vectors (SHA-512) and on the FIPS
-//! 180 examples, against the reference on every length to 1000 bytes and
-//! on random splits, and against RustCrypto's `sha2` on large inputs.
+//! SHA-512, SHA-384 and SHA-512/256 (FIPS 180-4 §6.4, §6.5, §6.7): the
+//! API's promises, and every rung against RustCrypto's `sha2` on large
+//! inputs. (Every rung on the vectors and against the reference rung is
+//! the checking kit's: `tests/kit.rs`.)
 
 mod common;
 
 mod sha512 {
     use simdcrypt::hash::{Sha512, sha512::Impl};
 
-    crate::common::hash::hash_ladder_tests!(Sha512, Impl, crate::common::hash::sha512_vectors());
+    crate::common::hash::hash_api_tests!(Sha512, Impl);
 }
 
 mod sha384 {
     use simdcrypt::hash::{Sha384, sha512::Impl};
 
-    crate::common::hash::hash_ladder_tests!(Sha384, Impl, crate::common::hash::sha384_vectors());
+    crate::common::hash::hash_api_tests!(Sha384, Impl);
 }
 
 mod sha512_256 {
     use simdcrypt::hash::{Sha512_256, sha512::Impl};
 
-    crate::common::hash::hash_ladder_tests!(
-        Sha512_256,
-        Impl,
-        crate::common::hash::sha512_256_vectors()
-    );
+    crate::common::hash::hash_api_tests!(Sha512_256, Impl);
 }
 
 /// All three functions on every rung against RustCrypto's `sha2`, on large

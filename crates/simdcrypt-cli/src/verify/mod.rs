@@ -92,7 +92,11 @@ fn print_table(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
     let width = rows.iter().map(|r| r.primitive.len()).max().unwrap_or(0);
     let header = format!(
         "{:<width$} {:<15} {:<16} {:<16} {}",
-        "primitive", "rung", CHECKS[0].name, CHECKS[1].name, CHECKS[2].name
+        "primitive",
+        "rung",
+        CHECKS[0].name(),
+        CHECKS[1].name(),
+        CHECKS[2].name()
     );
     writeln!(out, "{header}")?;
     writeln!(out, "{}", "-".repeat(header.len()))?;
@@ -113,7 +117,9 @@ fn print_table(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
                     writeln!(
                         out,
                         "FAILED {} {} {}: {f}",
-                        row.primitive, row.rung, check.name
+                        row.primitive,
+                        row.rung,
+                        check.name()
                     )?;
                 }
             }
@@ -127,7 +133,7 @@ fn print_table(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
                 Outcome::Skipped(why) => why,
                 Outcome::Ran(_) => continue,
             };
-            let line = format!("{} {}: {why}", row.primitive, check.name);
+            let line = format!("{} {}: {why}", row.primitive, check.name());
             if !na.contains(&line) {
                 na.push(line);
             }
@@ -165,7 +171,7 @@ fn row_json(row: &Row) -> Value {
         "needs": row.needs,
     });
     for (outcome, check) in row.checks.iter().zip(CHECKS) {
-        v[check.key] = outcome_json(outcome);
+        v[check.key()] = outcome_json(outcome);
     }
     v
 }

@@ -1,10 +1,11 @@
 //! The AEADs — ChaCha20-Poly1305, XChaCha20-Poly1305, XSalsa20-Poly1305 —
 //! as the library builds them, on the best rung of each primitive inside
 //! (one "default" row each): on the RFC 8439, draft-irtf-cfrg-xchacha-03,
-//! Wycheproof and NaCl vectors; against the construction written out here
-//! from the primitives' reference functions (RFC 8439 §2.8, draft §2.3,
-//! NaCl's `crypto_secretbox`); and sealed then opened, tampered with and
-//! refused.
+//! Wycheproof and NaCl vectors (a valid one refused once its tag is
+//! altered); against the construction written out here from the
+//! primitives' reference functions (RFC 8439 §2.8, draft §2.3, NaCl's
+//! `crypto_secretbox`), combined, detached and into buffers of one's own
+//! at any alignment; and sealed then opened, tampered with and refused.
 
 use serde_json::Value;
 
@@ -12,7 +13,7 @@ use crate::aead::{ChaCha20Poly1305, TAG_LEN, XChaCha20Poly1305, XSalsa20Poly1305
 use crate::kit::data::{Data, data};
 use crate::kit::stream::StreamAlgo;
 use crate::kit::vectors::{hex_array, hex_field, label, records, same, wycheproof_tests, xor_in};
-use crate::kit::{BLOCK_EDGES, Composed, Outcome, Report, Rng, Tally};
+use crate::kit::{BLOCK_EDGES, Check, Composed, Outcome, Report, Rng, Tally};
 use crate::ladder::Construct;
 use crate::{Error, chacha20, poly1305};
 
@@ -26,11 +27,11 @@ pub(crate) fn run(report: &mut Report) {
     let data = data();
     for kind in Kind::ALL {
         report.primitive(kind.name(), |Composed, streams| {
-            [
-                vectors(data, kind).vectors(),
-                Outcome::Ran(cross_check(kind, &mut streams.rng(1))),
-                Outcome::Ran(round_trips(kind, &mut streams.rng(2))),
-            ]
+            streams.each(|check| match check {
+                Check::Vectors => vectors(data, kind).vectors(),
+                Check::CrossCheck => Outcome::Ran(cross_check(kind, &mut streams.rng(1))),
+                Check::RoundTrip => Outcome::Ran(round_trips(kind, &mut streams.rng(2))),
+            })
         });
     }
 }
@@ -48,33 +49,27 @@ enum Kind {
 /// [`with_aead!`] refuses any before one of these is called.
 struct Secretbox(XSalsa20Poly1305);
 
-impl Secretbox {
-    fn encrypt(&self, nonce: &[u8; 24], _aad: &[u8], pt: &[u8]) -> Vec<u8> {
-        self.0.encrypt(nonce, pt)
-    }
+/// Declares each method `$name` of [`Secretbox`]: the other AEADs'
+/// signature, its associated data dropped, then XSalsa20-Poly1305's.
+macro_rules! without_aad {
+    ($($name:ident($($arg:ident: $t:ty),+) -> $ret:ty;)+) => {
+        impl Secretbox {
+            $(
+                fn $name(&self, nonce: &[u8; 24], _aad: &[u8], $($arg: $t),+) -> $ret {
+                    self.0.$name(nonce, $($arg),+)
+                }
+            )+
+        }
+    };
+}
 
-    fn decrypt(&self, nonce: &[u8; 24], _aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
-        self.0.decrypt(nonce, sealed)
-    }
-
-    fn try_encrypt_in_place_detached(
-        &self,
-        nonce: &[u8; 24],
-        _aad: &[u8],
-        data: &mut [u8],
-    ) -> Result<[u8; TAG_LEN], Error> {
-        self.0.try_encrypt_in_place_detached(nonce, data)
-    }
-
-    fn decrypt_in_place_detached(
-        &self,
-        nonce: &[u8; 24],
-        _aad: &[u8],
-        data: &mut [u8],
-        tag: &[u8; TAG_LEN],
-    ) -> Result<(), Error> {
-        self.0.decrypt_in_place_detached(nonce, data, tag)
-    }
+without_aad! {
+    encrypt(pt: &[u8]) -> Vec<u8>;
+    decrypt(sealed: &[u8]) -> Result<Vec<u8>, Error>;
+    encrypt_into(pt: &[u8], sealed: &mut [u8]) -> Result<(), Error>;
+    decrypt_into(sealed: &[u8], pt: &mut [u8]) -> Result<(), Error>;
+    try_encrypt_in_place_detached(data: &mut [u8]) -> Result<[u8; TAG_LEN], Error>;
+    decrypt_in_place_detached(data: &mut [u8], tag: &[u8; TAG_LEN]) -> Result<(), Error>;
 }
 
 /// Runs `$body` with `$aead` the library's AEAD of `$kind` keyed with
@@ -167,6 +162,30 @@ impl Kind {
             .map_err(|e| e.to_string()))
     }
 
+    /// Seals (`encrypt_into`) or opens (`decrypt_into`) `input` from
+    /// `in_shift` bytes into its allocation into an output `out_shift`
+    /// bytes into its own; an error also if it writes outside the output
+    /// or changes the input.
+    fn into_buffers(
+        self,
+        (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
+        way: Way,
+        input: &[u8],
+        (in_shift, out_shift): (usize, usize),
+    ) -> Result<Vec<u8>, String> {
+        let out_len = match way {
+            Way::Seal => input.len() + TAG_LEN,
+            Way::Open => input.len().saturating_sub(TAG_LEN),
+        };
+        into_guarded(input, (in_shift, out_shift), out_len, |i, o| {
+            with_aead!(self, key, nonce, aad, |a, n| match way {
+                Way::Seal => a.encrypt_into(n, aad, i, o),
+                Way::Open => a.decrypt_into(n, aad, i, o),
+            }
+            .map_err(|e| e.to_string()))
+        })
+    }
+
     /// Seals in place with `try_encrypt_in_place_detached`: the tag.
     fn seal_detached(
         self,
@@ -249,6 +268,40 @@ impl Kind {
     }
 }
 
+/// Sealing or opening, for [`Kind::into_buffers`].
+#[derive(Clone, Copy, Debug)]
+enum Way {
+    Seal,
+    Open,
+}
+
+/// The byte around an input and an output that nothing may change.
+const GUARD: u8 = 0xa5;
+
+/// `f(input, output)` with `data` as the input, `in_shift` bytes into its
+/// allocation, and an `out_len`-byte output `out_shift` bytes into its
+/// own: the output, or `f`'s error; an error also if anything outside the
+/// output was written or the input changed.
+fn into_guarded(
+    data: &[u8],
+    (in_shift, out_shift): (usize, usize),
+    out_len: usize,
+    f: impl FnOnce(&[u8], &mut [u8]) -> Result<(), String>,
+) -> Result<Vec<u8>, String> {
+    let input = [&vec![GUARD; in_shift][..], data].concat();
+    let mut output = vec![GUARD; out_shift + out_len + 7];
+    let at = out_shift..out_shift + out_len;
+    f(&input[in_shift..], &mut output[at.clone()])?;
+    let guarded = |b: &[u8]| b.iter().all(|&b| b == GUARD);
+    if !guarded(&output[..at.start]) || !guarded(&output[at.end..]) {
+        return Err("written outside the output".to_owned());
+    }
+    if input[in_shift..] != *data {
+        return Err("the input changed".to_owned());
+    }
+    Ok(output[at].to_vec())
+}
+
 // ---------------------------------------------------------------- vectors
 
 /// A known AEAD case: `valid` ones seal to `ct ‖ tag` and open; the
@@ -329,8 +382,10 @@ fn known(data: &Data, kind: Kind) -> Vec<Result<Known, String>> {
 }
 
 /// Every known case of `kind`: a valid one seals to its ciphertext and
-/// tag (combined and detached) and opens to its plaintext (both forms);
-/// an invalid one is refused by both forms, the detached buffer zeroed.
+/// tag (combined and detached) and opens to its plaintext (both forms),
+/// and once a bit of its tag is flipped is refused, the detached buffer
+/// zeroed; an invalid one is refused by both forms, the detached buffer
+/// zeroed.
 fn vectors(data: &Data, kind: Kind) -> Tally {
     let mut t = Tally::default();
     for k in known(data, kind) {
@@ -357,12 +412,20 @@ fn vectors(data: &Data, kind: Kind) -> Tally {
             let seal = kind.seal(&k.key, &k.nonce, &k.aad, &k.pt);
             let mut detached = k.pt.clone();
             let got_tag = kind.seal_detached(&k.key, &k.nonce, &k.aad, &mut detached);
+            let mut bad_tag = tag;
+            bad_tag[k.ct.len() % TAG_LEN] ^= 1 << (k.ct.len() % 8);
+            let mut altered = k.ct.clone();
+            let refused = kind
+                .open_detached(&k.key, &k.nonce, &k.aad, &mut altered, &bad_tag)
+                .is_err()
+                && altered.iter().all(|&b| b == 0);
             let ok = same(&seal, &sealed)
                 && got_tag == Ok(tag)
                 && detached == k.ct
                 && same(&opened, &k.pt)
                 && opened_detached.is_ok()
-                && buf == k.pt;
+                && buf == k.pt
+                && refused;
             t.check(ok, || {
                 format!(
                     "{}: seal {}, open {}",
@@ -410,32 +473,103 @@ fn random_case(rng: &mut Rng, kind: Kind) -> ([u8; 32], Vec<u8>, Vec<u8>, Vec<u8
     (key, nonce, aad, rng.bytes(len))
 }
 
-/// Random seals by the library against the construction written out from
-/// the reference functions, and the library opening the latter's seal.
+/// Random seals by the library, combined and into a buffer at random
+/// alignments, against the construction written out from the reference
+/// functions, and the library opening the latter's seal both ways.
 fn cross_check(kind: Kind, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CROSS_CASES {
         let (key, nonce, aad, pt) = random_case(rng, kind);
-        let want = kind.reference_seal(&key, &nonce, &aad, &pt);
-        let got = kind.seal(&key, &nonce, &aad, &pt);
-        let ok = match &want {
-            Some(w) => same(&got, w) && same(&kind.open(&key, &nonce, &aad, w), &pt),
-            None => false,
-        };
-        t.check(ok, || {
-            format!(
-                "case {i}: {} bytes, {} bytes of associated data: {}",
-                pt.len(),
-                aad.len(),
-                if same(&got, want.as_deref().unwrap_or_default()) {
-                    "the seal of the reference construction does not open"
-                } else {
-                    "seals differ from the reference construction"
-                }
-            )
+        let shifts = (rng.index(64), rng.index(64));
+        check_case(kind, (&key, &nonce, &aad), &pt, shifts, &mut t, || {
+            format!("case {i}")
         });
     }
     t
+}
+
+/// One sealing of `pt` by the library, combined and into a buffer at
+/// `shifts`, against the construction written out from the reference
+/// functions, and the latter's seal opened by the library both ways;
+/// `what` names the case in a failure.
+fn check_case(
+    kind: Kind,
+    (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
+    pt: &[u8],
+    shifts: (usize, usize),
+    t: &mut Tally,
+    what: impl FnOnce() -> String,
+) {
+    let Some(want) = kind.reference_seal(key, nonce, aad, pt) else {
+        t.check(false, || format!("{}: no reference seal", what()));
+        return;
+    };
+    let args = (key, nonce, aad);
+    let sealed = kind.seal(key, nonce, aad, pt);
+    let sealed_into = kind.into_buffers(args, Way::Seal, pt, shifts);
+    let opened = kind.open(key, nonce, aad, &want);
+    let opened_into = kind.into_buffers(args, Way::Open, &want, (shifts.1, shifts.0));
+    let wrong = [
+        (!same(&sealed, &want)).then_some("encrypt"),
+        (!same(&sealed_into, &want)).then_some("encrypt_into"),
+        (!same(&opened, pt)).then_some("decrypt"),
+        (!same(&opened_into, pt)).then_some("decrypt_into"),
+    ];
+    let wrong: Vec<&str> = wrong.into_iter().flatten().collect();
+    t.check(wrong.is_empty(), || {
+        format!(
+            "{}: {} bytes, {} bytes of associated data, shifts {shifts:?}: {} differ from \
+             the reference construction{}",
+            what(),
+            pt.len(),
+            aad.len(),
+            wrong.join(", "),
+            [&sealed_into, &opened_into]
+                .iter()
+                .find_map(|r| r.as_ref().err().map(|e| format!(" ({e})")))
+                .unwrap_or_default()
+        )
+    });
+}
+
+/// `pt` sealed by the AEAD named `name` under `key`, `nonce` and `aad`:
+/// the combined form and into a buffer against the reference
+/// construction, opened back both ways; then the bit `flip` of the sealed
+/// form flipped: refused, the detached buffer zeroed. `None` if no AEAD
+/// has that name.
+pub(crate) fn aead_case(
+    name: &str,
+    (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
+    pt: &[u8],
+    flip: usize,
+) -> Option<Tally> {
+    let kind = Kind::ALL.into_iter().find(|k| k.name() == name)?;
+    let mut t = Tally::default();
+    let shifts = (pt.len() % 37, flip % 31);
+    check_case(kind, (key, nonce, aad), pt, shifts, &mut t, || {
+        format!("{name} case")
+    });
+    let Ok(mut sealed) = kind.seal(key, nonce, aad, pt) else {
+        return Some(t);
+    };
+    let bit = flip % (8 * sealed.len());
+    sealed[bit / 8] ^= 1 << (bit % 8);
+    let (tag, ct) = if kind.tag_first() {
+        sealed.split_at(TAG_LEN)
+    } else {
+        let (ct, tag) = sealed.split_at(pt.len());
+        (tag, ct)
+    };
+    let (tag, mut data): ([u8; TAG_LEN], _) = (tag.try_into().ok()?, ct.to_vec());
+    let refused = kind.open(key, nonce, aad, &sealed).is_err();
+    let detached = kind
+        .open_detached(key, nonce, aad, &mut data, &tag)
+        .is_err()
+        && data.iter().all(|&b| b == 0);
+    t.check(refused && detached, || {
+        format!("{name}: bit {bit} of the sealed form flipped: not refused, or not zeroed")
+    });
+    Some(t)
 }
 
 /// Whether the table says `kind` authenticates no associated data, and

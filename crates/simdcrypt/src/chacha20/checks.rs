@@ -8,13 +8,17 @@ use serde_json::Value;
 use crate::Xor;
 use crate::chacha20::{self, ChaCha20, ChaCha20Legacy, Impl, XChaCha20, hchacha20, reference};
 use crate::kit::data::{Data, data};
-use crate::kit::stream::{Shape, StreamAlgo, encrypt, function_primitive, stream_primitives};
+use crate::kit::stream::{
+    Shape, StreamAlgo, StreamCase, case_on_every_rung, cipher, function_primitive,
+    stream_primitives, xor_in_chunks,
+};
 use crate::kit::vectors::{
     bytes_le, hex_array, hex_field, label, number_field, records, word_list,
 };
 use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
 
-/// Random cases per rung of a cipher, against the reference.
+/// Random cases per rung of a cipher against the reference, besides one
+/// of every length up to 2100 bytes.
 const CROSS_CASES: u64 = 800;
 /// Random states per rung of the block function.
 const BLOCK_CASES: u64 = 800;
@@ -26,7 +30,7 @@ const ROUND_TRIPS: u64 = 6;
 /// The rows of the family: the three ciphers, then the block function.
 pub(crate) fn run(report: &mut Report) {
     let algos = Algo::ALL.map(|a| (a.name(), a));
-    let counts = (CROSS_CASES, ROUND_TRIPS, true);
+    let counts = (CROSS_CASES, ROUND_TRIPS);
     let data = data();
     stream_primitives(report, &algos, counts, |algo, imp| {
         stream_vectors(data, algo, imp)
@@ -37,6 +41,13 @@ pub(crate) fn run(report: &mut Report) {
         |imp| block_vectors(data, imp),
         block_cross_check,
     );
+}
+
+/// `case` on every rung of the ChaCha20 cipher named `name` (as the table
+/// has it), or `None` if no ChaCha20 cipher has that name.
+pub(crate) fn stream_case(name: &str, case: &StreamCase<'_>) -> Option<Tally> {
+    let algo = Algo::ALL.into_iter().find(|a| a.name() == name)?;
+    Some(case_on_every_rung(algo, case))
 }
 
 /// A ChaCha20 cipher.
@@ -66,11 +77,21 @@ impl StreamAlgo for Algo {
     type Rung = Impl;
 
     fn shape(self) -> Shape {
-        let (nonce_len, carries, last_block) = match self {
-            // 2^31 catches signed comparisons, 2^32 is the end.
-            Algo::Rfc => (chacha20::NONCE_LEN, [1 << 31, 1 << 32], u64::from(u32::MAX)),
-            Algo::Legacy => (chacha20::LEGACY_NONCE_LEN, [1 << 32, 1 << 64], u64::MAX),
-            Algo::X => (chacha20::XNONCE_LEN, [1 << 32, 1 << 64], u64::MAX),
+        // 2^31 catches signed comparisons, 2^32 is the end of RFC 8439's
+        // keystream and the carry into word 13 of the others', 2^64 their
+        // end.
+        let (nonce_len, carries, last_block): (_, &[u128], _) = match self {
+            Algo::Rfc => (
+                chacha20::NONCE_LEN,
+                &[1 << 31, 1 << 32],
+                u64::from(u32::MAX),
+            ),
+            Algo::Legacy => (
+                chacha20::LEGACY_NONCE_LEN,
+                &[1 << 31, 1 << 32, 1 << 64],
+                u64::MAX,
+            ),
+            Algo::X => (chacha20::XNONCE_LEN, &[1 << 31, 1 << 32, 1 << 64], u64::MAX),
         };
         Shape {
             key_128: false,
@@ -259,7 +280,12 @@ fn xchacha_known(data: &Data, subkey: bool) -> Vec<Result<Known, String>> {
     out
 }
 
-/// The vectors of `algo` on `imp`, in both XOR forms.
+/// Call sizes the vectors are also applied in (RustCrypto's test of the
+/// streaming API): a byte at a time, and around the block.
+const CHUNKS: [usize; 7] = [usize::MAX, 1, 7, 63, 64, 65, 256];
+
+/// The vectors of `algo` on `imp`, in both XOR forms, both ways (the
+/// message to the result and back), in one call and in the [`CHUNKS`].
 fn stream_vectors(data: &Data, algo: Algo, imp: Impl) -> Outcome {
     let known: Vec<Result<Known, String>> = match algo {
         Algo::Rfc => rfc8439_known(data),
@@ -279,26 +305,31 @@ fn stream_vectors(data: &Data, algo: Algo, imp: Impl) -> Outcome {
     let mut t = Tally::default();
     for xor in Xor::ALL {
         for k in &known {
-            match k {
-                Ok(k) => {
-                    let got = encrypt(
-                        algo,
-                        &k.key,
-                        &k.nonce,
-                        (imp, xor),
-                        u128::from(k.counter) * 64,
-                        &k.message,
-                    );
-                    t.check(matches!(&got, Ok(g) if *g == k.want), || {
+            let k = match k {
+                Ok(k) => k,
+                Err(name) => {
+                    t.malformed(name);
+                    continue;
+                }
+            };
+            for (from, to, way) in [(&k.message, &k.want, ""), (&k.want, &k.message, ", back")] {
+                for chunk in CHUNKS {
+                    let start = u128::from(k.counter) * 64;
+                    let got = cipher(algo, &k.key, &k.nonce, (imp, xor), start)
+                        .and_then(|c| xor_in_chunks(c, from, chunk));
+                    t.check(matches!(&got, Ok(g) if g == to), || {
+                        let calls = match chunk {
+                            usize::MAX => "one call".to_owned(),
+                            n => format!("calls of {n}"),
+                        };
                         format!(
-                            "{} from block {} ({xor}): {}",
+                            "{}{way} from block {} ({xor}, {calls}): {}",
                             k.name,
                             k.counter,
                             describe(&got)
                         )
                     });
                 }
-                Err(name) => t.malformed(name),
             }
         }
     }
@@ -557,6 +588,20 @@ fn spec_functions(data: &Data, t: &mut Tally) {
         };
         reference::encrypt(&key, counter, &nonce, &mut m);
         t.check(m == want, || format!("{}: encrypt", label(r)));
+        if let Some(keystream) = hex_field(r, "keystream") {
+            let mut zeros = vec![0u8; keystream.len()];
+            reference::encrypt(&key, counter, &nonce, &mut zeros);
+            t.check(zeros == keystream, || format!("{}: keystream", label(r)));
+        }
+        for (i, setup) in ["first_block_setup", "second_block_setup"]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(s) = state(r, setup) {
+                let x = reference::initial_state(&key, counter.wrapping_add(i as u32), &nonce);
+                t.check(x == s, || format!("{}: {setup}", label(r)));
+            }
+        }
     }
     for r in records(&data.xchacha, "hchacha20") {
         let (Some(key), Some(input), Some(want)) = (
@@ -569,6 +614,10 @@ fn spec_functions(data: &Data, t: &mut Tally) {
         };
         t.check(hchacha20_state(&key, &input) == want, || {
             format!("{}: HChaCha20 initial state", label(r))
+        });
+        let rounds = state(r, "state_after_20_rounds");
+        t.check(rounds == Some(reference::double_rounds(&want, 10)), || {
+            format!("{}: HChaCha20's 20 rounds", label(r))
         });
     }
 }

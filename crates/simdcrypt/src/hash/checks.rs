@@ -1,18 +1,21 @@
 //! The hashes: every rung of each on the NIST CAVP byte-oriented files,
 //! the FIPS 180 examples (RFC 6234 §8.4) and RFC 1321's suite, in one
 //! `update` and split in two; cross-checked against the family's reference
-//! rung on every length up to 1000 bytes fed in random `update` calls (the
-//! reference row against itself in one call, which checks the buffering).
-//! The multi-buffer hashes (which `hash` uses for small files): every rung
-//! on the same answers, one message per lane, and against one-message
-//! hashing on random batches.
+//! rung on every length up to 1000 bytes and on longer messages, fed in
+//! random `update` calls (the reference row against itself in one call,
+//! which checks the buffering). The multi-buffer hashes (which `hash` uses
+//! for small files): every rung on the same answers, one message per lane,
+//! all at once, in groups of 17 and alone; against one-message hashing on
+//! message counts around the lane widths with lengths at the padding
+//! boundaries, and on random batches.
 
 use serde_json::Value;
 
 use crate::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256, many};
 use crate::kit::data::{Data, data};
 use crate::kit::vectors::{hex, hex_field, records};
-use crate::kit::{Outcome, Report, Rng, Tally};
+use crate::kit::{Check, Outcome, Report, Rng, Tally};
+use crate::ladder::Construct;
 
 const SHA1_SHORT: &str = include_str!("../../tests/data/sha/SHA1ShortMsg.rsp");
 const SHA1_LONG: &str = include_str!("../../tests/data/sha/SHA1LongMsg.rsp");
@@ -23,6 +26,8 @@ const SHA512_LONG: &str = include_str!("../../tests/data/sha/SHA512LongMsg.rsp")
 
 /// Every message length up to this is cross-checked, once per rung.
 const MAX_CROSS_LEN: usize = 1000;
+/// Longer messages (up to 4000 bytes, up to 8 `update` calls) per rung.
+const LONG_CASES: usize = 64;
 
 /// A known answer: message and digest.
 type Answer = (Vec<u8>, Vec<u8>);
@@ -41,13 +46,13 @@ macro_rules! hash_rows {
         let answers: fn(&Data) -> Vec<Answer> = $answers;
         let data = data();
         $v.primitive($name, |imp: $Impl, streams| {
-            [
-                known_answers(&answers(data), |p| digest(imp, p)).vectors(),
-                Outcome::Ran(cross_check(&mut streams.rng(1), |p| {
+            streams.each(|check| match check {
+                Check::Vectors => known_answers(&answers(data), |p| digest(imp, p)).vectors(),
+                Check::CrossCheck => Outcome::Ran(cross_check(&mut streams.rng(1), |p| {
                     (digest(imp, p), digest(<$Impl>::ALL[0], &[&p.concat()]))
                 })),
-                Outcome::NotApplicable("a hash: no round trip"),
-            ]
+                Check::RoundTrip => Outcome::NotApplicable("a hash: no round trip"),
+            })
         });
     }};
 }
@@ -111,8 +116,10 @@ const MANY_BATCHES: usize = 64;
 
 /// One row per multi-buffer rung of the hash `name` (`many` with a rung,
 /// `one` a message at a time): the known answers `answers(data)` hashed
-/// all at once, one message per lane; random batches (1 to 40 messages of
-/// 0 to 300 bytes, lanes of different lengths) against `one`.
+/// all at once, one message per lane, then in groups of 17 and alone;
+/// against `one` on message counts around every lane width (mixed lengths
+/// at the padding boundaries), 16 messages of one length, and random
+/// batches (1 to 40 messages of 0 to 300 bytes).
 fn many_rows<const N: usize>(
     report: &mut Report,
     name: &'static str,
@@ -122,39 +129,176 @@ fn many_rows<const N: usize>(
 ) {
     let data = data();
     report.primitive(name, |imp: many::Impl, streams| {
-        let answers = answers(data);
-        let msgs: Vec<&[u8]> = answers.iter().map(|(m, _)| &m[..]).collect();
-        let mut vectors = Tally::default();
-        match many(imp, &msgs) {
-            Ok(digests) => {
-                for (i, ((_, want), got)) in answers.iter().zip(&digests).enumerate() {
-                    vectors.check(got[..] == want[..], || format!("answer {i} in a lane"));
+        streams.each(|check| match check {
+            Check::Vectors => many_known_answers(imp, many, &answers(data)).vectors(),
+            Check::CrossCheck => {
+                let mut t = Tally::default();
+                let mut rng = streams.rng(1);
+                let batches = fixed_batches().chain(random_batches(&mut rng));
+                for (what, msgs) in batches {
+                    let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+                    let want: Vec<[u8; N]> = refs.iter().map(|m| one(m)).collect();
+                    t.check(many(imp, &refs).is_ok_and(|got| got == want), || what);
                 }
+                Outcome::Ran(t)
             }
-            Err(e) => vectors.check(false, || e.to_string()),
+            Check::RoundTrip => Outcome::NotApplicable("a hash: no round trip"),
+        })
+    });
+}
+
+/// The known answers hashed on `imp` all at once (lanes of every length
+/// sharing the registers), in groups of 17 and one at a time.
+fn many_known_answers<const N: usize>(
+    imp: many::Impl,
+    many: ManyFn<N>,
+    answers: &[Answer],
+) -> Tally {
+    let mut t = Tally::default();
+    for group in [answers.len().max(1), 17, 1] {
+        for (g, part) in answers.chunks(group).enumerate() {
+            let msgs: Vec<&[u8]> = part.iter().map(|(m, _)| &m[..]).collect();
+            match many(imp, &msgs) {
+                Ok(digests) => {
+                    for (i, ((_, want), got)) in part.iter().zip(&digests).enumerate() {
+                        t.check(got[..] == want[..], || {
+                            format!("answer {} in a lane, in groups of {group}", g * group + i)
+                        });
+                    }
+                }
+                Err(e) => t.check(false, || e.to_string()),
+            }
         }
-        let mut rng = streams.rng(1);
-        let mut cross = Tally::default();
-        for batch in 0..MANY_BATCHES {
-            let count = 1 + rng.index(40);
-            let msgs: Vec<Vec<u8>> = (0..count)
-                .map(|_| {
-                    let len = rng.index(301);
+    }
+    t
+}
+
+/// Lengths around the padding boundaries (55/56 bytes: one padding block
+/// or two; 63, 64; 119, 120 one block later) and a few of several KiB.
+const PADDING_EDGES: [usize; 11] = [55, 56, 63, 64, 119, 120, 0, 1, 4096, 5000, 9000];
+
+/// Batches of a fixed shape: no message, one, each lane width (8, 16) and
+/// one either side, and more, of mixed lengths (the [`PADDING_EDGES`]
+/// first); 16 of one length, so that no lane idles.
+fn fixed_batches() -> impl Iterator<Item = (String, Vec<Vec<u8>>)> {
+    let mut rng = Rng::new(0x6d61_6e79);
+    let mixed: Vec<(String, Vec<Vec<u8>>)> = [0, 1, 2, 7, 8, 9, 15, 16, 17, 33]
+        .into_iter()
+        .map(|count| {
+            let msgs = (0..count)
+                .map(|i| {
+                    let len = PADDING_EDGES.get(i).copied().unwrap_or(i * 97 % 301);
                     rng.bytes(len)
                 })
                 .collect();
-            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
-            let want: Vec<[u8; N]> = refs.iter().map(|m| one(m)).collect();
-            cross.check(many(imp, &refs).is_ok_and(|got| got == want), || {
-                format!("batch {batch} of {count} messages")
+            (format!("{count} messages of mixed lengths"), msgs)
+        })
+        .collect();
+    let same = [0, 1024].map(|len| {
+        (
+            format!("16 messages of {len} bytes"),
+            vec![vec![0x61; len]; 16],
+        )
+    });
+    mixed.into_iter().chain(same)
+}
+
+/// Random batches: 1 to 40 messages of 0 to 300 bytes.
+fn random_batches(rng: &mut Rng) -> impl Iterator<Item = (String, Vec<Vec<u8>>)> + '_ {
+    (0..MANY_BATCHES).map(|batch| {
+        let count = 1 + rng.index(40);
+        let msgs = (0..count)
+            .map(|_| {
+                let len = rng.index(301);
+                rng.bytes(len)
+            })
+            .collect();
+        (format!("batch {batch} of {count} messages"), msgs)
+    })
+}
+
+/// `message` fed to the hash named `name` (as the table names it) in
+/// `pieces` of these lengths and the rest in one last `update`, on every
+/// rung of its ladder this CPU runs: each digest must be the ladder's
+/// reference rung's of the whole message in one call. `None` if `name` is
+/// no hash of the table.
+pub(crate) fn hash_case(name: &str, message: &[u8], pieces: &[usize]) -> Option<Tally> {
+    let (ladder, primitive) = crate::ladder::find(name)?;
+    let (Construct::Hash(new), Some(len)) = (primitive.construct, primitive.output_len) else {
+        return None;
+    };
+    let digest = |rung: &str, pieces: &[&[u8]]| -> Result<Vec<u8>, String> {
+        let mut h = new(Some(rung)).map_err(|e| e.to_string())?;
+        for piece in pieces {
+            h.update(piece);
+        }
+        let mut out = vec![0; len];
+        h.finalize_into(&mut out);
+        Ok(out)
+    };
+    let rungs = ladder.rungs();
+    let want = digest(rungs.first()?.name, &[message]);
+    let mut cut = Vec::new();
+    let mut rest = message;
+    for &n in pieces {
+        let (piece, tail) = rest.split_at(n.min(rest.len()));
+        cut.push(piece);
+        rest = tail;
+    }
+    cut.push(rest);
+    let mut t = Tally::default();
+    for rung in rungs.iter().filter(|r| r.available) {
+        t.check(want.is_ok() && digest(rung.name, &cut) == want, || {
+            format!(
+                "{name} on {}: {} bytes in pieces {pieces:?}",
+                rung.name,
+                message.len()
+            )
+        });
+    }
+    Some(t)
+}
+
+/// `messages` hashed at once by every multi-buffer hash of the table on
+/// every rung this CPU runs, against the hash they compute one message at
+/// a time (on its fastest rung).
+pub(crate) fn many_case(messages: &[&[u8]]) -> Tally {
+    let mut t = Tally::default();
+    for (ladder, primitive) in crate::ladder::primitives() {
+        let Construct::Many { of, new } = primitive.construct else {
+            continue;
+        };
+        let one = crate::ladder::find(of).and_then(|(_, p)| match (p.construct, p.output_len) {
+            (Construct::Hash(hash), Some(len)) => Some((hash, len)),
+            _ => None,
+        });
+        let Some((hash, len)) = one else {
+            t.check(false, || format!("{}: no hash named {of}", primitive.name));
+            continue;
+        };
+        let want: Result<Vec<Vec<u8>>, String> = messages
+            .iter()
+            .map(|m| {
+                let mut h = hash(None).map_err(|e| e.to_string())?;
+                h.update(m);
+                let mut out = vec![0; len];
+                h.finalize_into(&mut out);
+                Ok(out)
+            })
+            .collect();
+        for rung in ladder.rungs().iter().filter(|r| r.available) {
+            let got = new(Some(rung.name), messages).map_err(|e| e.to_string());
+            t.check(want.is_ok() && got == want, || {
+                format!(
+                    "{} on {}: {} messages",
+                    primitive.name,
+                    rung.name,
+                    messages.len()
+                )
             });
         }
-        [
-            vectors.vectors(),
-            Outcome::Ran(cross),
-            Outcome::NotApplicable("a hash: no round trip"),
-        ]
-    });
+    }
+    t
 }
 
 /// Every answer, in one `update` and split in two at its middle.
@@ -173,18 +317,21 @@ fn known_answers(
     t
 }
 
-/// Every length up to [`MAX_CROSS_LEN`] in random `update` calls:
-/// `pair(pieces)` gives the rung's digest and the reference's.
+/// Every length up to [`MAX_CROSS_LEN`] in up to 5 random `update` calls,
+/// then [`LONG_CASES`] longer messages in up to 9: `pair(pieces)` gives
+/// the rung's digest and the reference's.
 fn cross_check(
     rng: &mut Rng,
     pair: impl Fn(&[&[u8]]) -> (Result<Vec<u8>, String>, Result<Vec<u8>, String>),
 ) -> Tally {
     let mut t = Tally::default();
-    for len in 0..=MAX_CROSS_LEN {
+    let long: Vec<usize> = (0..LONG_CASES).map(|_| rng.index(4001)).collect();
+    for (i, len) in (0..=MAX_CROSS_LEN).chain(long).enumerate() {
         let msg = rng.bytes(len);
+        let max_calls = if i > MAX_CROSS_LEN { 8 } else { 4 };
         let mut pieces = Vec::new();
         let mut rest = &msg[..];
-        while !rest.is_empty() && pieces.len() < 4 {
+        while !rest.is_empty() && pieces.len() < max_calls {
             let (piece, tail) = rest.split_at(rng.index(rest.len() + 1));
             pieces.push(piece);
             rest = tail;

@@ -4,7 +4,7 @@
 //!
 //! Each ladder declares its checks in its own folder, beside its entry in
 //! the table (`Ladder::check`); a [`Report`] collects their rows, one per
-//! primitive and rung, each with the three [`CHECKS`]. `simdcrypt verify`
+//! primitive and rung, each with the three [`Check`]s. `simdcrypt verify`
 //! prints it:
 //!
 //! ```no_run
@@ -13,15 +13,33 @@
 //! println!("{} passed, {} failed", totals.passed, totals.failed);
 //! ```
 //!
+//! The library's tests run the same checks one ladder and one check at a
+//! time, and the AVX-512 emulator's test on those rungs alone:
+//!
+//! ```no_run
+//! use simdcrypt::kit::{self, Check, Report};
+//!
+//! let mut report = Report::new(kit::DEFAULT_SEED)
+//!     .only(&[Check::CrossCheck])
+//!     .only_rungs(|rung| rung.starts_with("avx512"));
+//! kit::check_ladder("chacha20", &mut report)?;
+//! assert!(report.failures().is_empty(), "{:#?}", report.failures());
+//! # Ok::<(), String>(())
+//! ```
+//!
+//! The fuzz targets run one case of a check on inputs the fuzzer chooses,
+//! through [`cases`].
+//!
 //! The kit also holds what every family's checks share: the seeded
 //! generator [`Rng`], the edge lengths [`BLOCK_EDGES`], the vector-file
 //! helpers of [`vectors`], and the stream-cipher checks (random cases
-//! against a reference keystream, the end of the keystream, round trips
-//! between rungs).
+//! against a reference keystream, in place and out of place, the end of
+//! the keystream, round trips between rungs).
 //!
 //! The vector files are the library's own `tests/data/`, built in with
 //! `include_str!`, so the kit runs from the binary alone.
 
+pub mod cases;
 pub(crate) mod data;
 mod rng;
 pub(crate) mod stream;
@@ -36,29 +54,53 @@ use crate::{Rung, ladders};
 pub const DEFAULT_SEED: u64 = 1;
 
 /// One of the three checks every row has: a column of the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Check {
-    /// Its name in the table's header.
-    pub name: &'static str,
-    /// Its key in a row of the JSON report.
-    pub key: &'static str,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// The official vectors.
+    Vectors,
+    /// Random cases against the specification's own functions.
+    CrossCheck,
+    /// Made on one rung, undone on every other.
+    RoundTrip,
 }
 
-/// The three checks, in the order of [`Row::checks`].
-pub const CHECKS: [Check; 3] = [
-    Check {
-        name: "vectors",
-        key: "vectors",
-    },
-    Check {
-        name: "cross-check",
-        key: "cross_check",
-    },
-    Check {
-        name: "round-trip",
-        key: "round_trip",
-    },
-];
+impl Check {
+    /// The three checks, in the order of [`Row::checks`].
+    pub const ALL: [Check; 3] = [Check::Vectors, Check::CrossCheck, Check::RoundTrip];
+
+    /// Its name in the table's header.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Vectors => "vectors",
+            Check::CrossCheck => "cross-check",
+            Check::RoundTrip => "round-trip",
+        }
+    }
+
+    /// Its key in a row of the JSON report.
+    pub fn key(self) -> &'static str {
+        match self {
+            Check::Vectors => "vectors",
+            Check::CrossCheck => "cross_check",
+            Check::RoundTrip => "round_trip",
+        }
+    }
+
+    /// Its column: its place in [`Check::ALL`] and [`Row::checks`].
+    fn column(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The three checks, in the order of [`Row::checks`] (as
+/// [`Check::ALL`]).
+pub const CHECKS: [Check; 3] = Check::ALL;
 
 /// Cases run and the first few failures of one check.
 #[derive(Debug, Default)]
@@ -150,12 +192,14 @@ pub struct Totals {
 }
 
 /// The random streams of one (primitive, rung): each check draws from its
-/// own, so that a failure reproduces from the seed alone.
+/// own, so that a failure reproduces from the seed alone; and which checks
+/// the report runs.
 #[derive(Debug)]
 pub struct Streams {
     seed: u64,
     primitive: u64,
     rung: u64,
+    checks: [bool; 3],
 }
 
 impl Streams {
@@ -168,6 +212,23 @@ impl Streams {
                     .wrapping_mul(0x9e37_79b9_7f4a_7c15),
         )
     }
+
+    /// The outcomes of the three checks, each made by `check` only if the
+    /// report runs it (see [`Report::only`]), "skipped" otherwise.
+    pub fn each(&self, mut check: impl FnMut(Check) -> Outcome) -> [Outcome; 3] {
+        Check::ALL.map(|c| {
+            if self.checks[c.column()] {
+                check(c)
+            } else {
+                not_selected()
+            }
+        })
+    }
+}
+
+/// The outcome of a check the report does not run.
+fn not_selected() -> Outcome {
+    Outcome::Skipped("not selected in this run".to_owned())
 }
 
 /// The rows of the checks run so far, primitive by primitive.
@@ -176,15 +237,42 @@ pub struct Report {
     seed: u64,
     rows: Vec<Row>,
     primitives: u64,
+    checks: [bool; 3],
+    rungs: fn(&str) -> bool,
 }
 
 impl Report {
-    /// An empty report whose random cases derive from `seed`.
+    /// An empty report whose random cases derive from `seed`, running
+    /// every check on every rung.
     pub fn new(seed: u64) -> Report {
         Report {
             seed,
             rows: Vec::new(),
             primitives: 0,
+            checks: [true; 3],
+            rungs: |_| true,
+        }
+    }
+
+    /// The report running only `checks` (the others are "skipped"), for a
+    /// test of one check.
+    #[must_use]
+    pub fn only(self, checks: &[Check]) -> Report {
+        Report {
+            checks: Check::ALL.map(|c| checks.contains(&c)),
+            ..self
+        }
+    }
+
+    /// The report giving rows only to the rungs whose names `keep` takes
+    /// (for a test of the AVX-512 rungs alone); each still meets every
+    /// other rung in the round trips, and draws the random cases it would
+    /// draw in a full report.
+    #[must_use]
+    pub fn only_rungs(self, keep: fn(&str) -> bool) -> Report {
+        Report {
+            rungs: keep,
+            ..self
         }
     }
 
@@ -199,7 +287,9 @@ impl Report {
     }
 
     /// One row per rung of `R` for the primitive `name`: the three checks
-    /// of `checks` on each rung this CPU runs, "skipped" on the others.
+    /// of `checks` on each rung this CPU runs, "skipped" on the others and
+    /// where the report does not run them (made through [`Streams::each`],
+    /// those are not even made).
     pub fn primitive<R: Rung>(
         &mut self,
         name: &'static str,
@@ -208,13 +298,25 @@ impl Report {
         let primitive = self.primitives;
         self.primitives += 1;
         for (i, &rung) in R::all().iter().enumerate() {
+            if !(self.rungs)(rung.name()) {
+                continue;
+            }
             let checks = if rung.is_available() {
                 let streams = Streams {
                     seed: self.seed,
                     primitive,
                     rung: i as u64,
+                    checks: self.checks,
                 };
-                checks(rung, &streams)
+                let mut outcomes = checks(rung, &streams);
+                // A row made without `Streams::each` made every check:
+                // those not selected are dropped.
+                for (outcome, selected) in outcomes.iter_mut().zip(self.checks) {
+                    if !selected {
+                        *outcome = not_selected();
+                    }
+                }
+                outcomes
             } else {
                 let why = format!("needs {}", rung.needs());
                 [
@@ -246,6 +348,29 @@ impl Report {
         }
         totals
     }
+
+    /// Every check that ran and failed, one line each: the primitive, the
+    /// rung, the check, how many cases failed, and the first failures.
+    pub fn failures(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for row in &self.rows {
+            for (outcome, check) in row.checks.iter().zip(Check::ALL) {
+                if let Outcome::Ran(t) = outcome
+                    && !t.passed()
+                {
+                    lines.push(format!(
+                        "{} on {}, {check}: {} of {} cases failed: {}",
+                        row.primitive,
+                        row.rung,
+                        t.failed,
+                        t.cases,
+                        t.failures.join("; ")
+                    ));
+                }
+            }
+        }
+        lines
+    }
 }
 
 /// Every ladder of the table checked, in the table's order.
@@ -255,6 +380,24 @@ pub fn run(seed: u64) -> Report {
         ladder.check(&mut report);
     }
     report
+}
+
+/// Adds the rows of the ladder named `name` (as [`Ladder::name`] has it)
+/// to `report`.
+///
+/// # Errors
+///
+/// No ladder of the table has that name; the message lists those that do.
+pub fn check_ladder(name: &str, report: &mut Report) -> Result<(), String> {
+    let ladder = ladders().iter().find(|l| l.name == name).ok_or_else(|| {
+        let names: Vec<&str> = ladders().iter().map(|l| l.name).collect();
+        format!(
+            "no ladder named {name:?}; the ladders: {}",
+            names.join(", ")
+        )
+    })?;
+    ladder.check(report);
+    Ok(())
 }
 
 /// The rungs other than `rung` that this CPU runs.
@@ -322,26 +465,44 @@ pub fn default_rungs() -> String {
 mod tests {
     use super::*;
 
-    /// Every ladder of the table declares checks that give rows, and they
-    /// pass on this CPU.
+    /// A failing tally of one case.
+    fn failing() -> Outcome {
+        let mut t = Tally::default();
+        t.check(false, || "case 0".to_owned());
+        Outcome::Ran(t)
+    }
+
+    /// A report makes only the checks it runs (through `Streams::each`),
+    /// drops the others of a row made at once, gives rows only to the
+    /// rungs it keeps, and lists each failure with its row and check.
+    /// (Every ladder's own checks run in `tests/kit.rs`.)
     #[test]
-    fn every_ladder_checks_itself() {
-        for ladder in ladders() {
-            let mut report = Report::new(DEFAULT_SEED);
-            ladder.check(&mut report);
-            assert!(!report.rows().is_empty(), "{}: no rows", ladder.name);
-            let failures: Vec<&String> = report
-                .rows()
-                .iter()
-                .flat_map(|r| &r.checks)
-                .filter_map(|o| match o {
-                    Outcome::Ran(t) => Some(&t.failures),
-                    _ => None,
-                })
-                .flatten()
-                .collect();
-            assert_eq!(report.totals().failed, 0, "{}: {failures:?}", ladder.name);
-        }
+    fn a_report_runs_what_it_selects_and_lists_the_failures() {
+        let made = std::cell::RefCell::new(Vec::new());
+        let mut report = Report::new(DEFAULT_SEED).only(&[Check::CrossCheck]);
+        report.primitive("lazy", |Composed, streams| {
+            streams.each(|check| {
+                made.borrow_mut().push(check);
+                failing()
+            })
+        });
+        report.primitive("eager", |Composed, _| [failing(), failing(), failing()]);
+        assert_eq!(made.into_inner(), [Check::CrossCheck]);
+        assert_eq!(
+            report.failures(),
+            [
+                "lazy on default, cross-check: 1 of 1 cases failed: case 0",
+                "eager on default, cross-check: 1 of 1 cases failed: case 0",
+            ]
+        );
+        let totals = report.totals();
+        assert_eq!((totals.passed, totals.failed, totals.skipped), (0, 2, 4));
+        let mut none = Report::new(DEFAULT_SEED).only_rungs(|_| false);
+        none.primitive("lazy", |Composed, _| [failing(), failing(), failing()]);
+        assert!(none.rows().is_empty());
+        let mut unknown = Report::new(DEFAULT_SEED);
+        let err = check_ladder("no-such-ladder", &mut unknown).unwrap_err();
+        assert!(err.contains("salsa20"), "{err}");
     }
 
     #[test]

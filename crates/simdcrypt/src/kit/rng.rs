@@ -59,6 +59,12 @@ impl Rng {
         v
     }
 
+    /// Random bytes, fewer than `max` of them (a random count).
+    pub fn bytes_below(&mut self, max: usize) -> Vec<u8> {
+        let len = self.index(max);
+        self.bytes(len)
+    }
+
     /// `N` random bytes.
     pub fn array<const N: usize>(&mut self) -> [u8; N] {
         let mut a = [0u8; N];
@@ -90,13 +96,15 @@ impl Rng {
     }
 }
 
-/// Every multiple of 64 up to 17 blocks, one byte either side, and the
-/// 16-byte edges of the first block: the tails of every SIMD width.
-pub const BLOCK_EDGES: [usize; 60] = block_edges();
+/// Every length up to 8 bytes, the 16-byte edges of the first block, every
+/// multiple of 64 up to 17 blocks with one byte either side (the tails of
+/// every SIMD width), and "16 + 8 + 4 + 2 + 1" blocks and a few bytes,
+/// which walks a whole wide-to-narrow tail cascade.
+pub const BLOCK_EDGES: [usize; 69] = block_edges();
 
-const fn block_edges() -> [usize; 60] {
-    let mut out = [0usize; 60];
-    let head = [1, 15, 16, 17, 31, 32, 33];
+const fn block_edges() -> [usize; 69] {
+    let mut out = [0usize; 69];
+    let head = [1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 31, 32, 33];
     let mut i = 0;
     while i < head.len() {
         out[i] = head[i];
@@ -111,8 +119,11 @@ const fn block_edges() -> [usize; 60] {
         i += 3;
         block += 1;
     }
-    // Empty, and a block past the last edge.
+    // Empty, a block past the last edge, the whole cascade, and past 4 KiB
+    // (the pieces the out-of-place forms once copied).
     out[i] = 0;
     out[i + 1] = 18 * 64 + 1;
+    out[i + 2] = 31 * 64 + 5;
+    out[i + 3] = 4096 + 64 + 1;
     out
 }

@@ -21,9 +21,14 @@ pub fn hex(text: &str) -> Option<Vec<u8>> {
     Some(digits.chunks_exact(2).map(|p| p[0] << 4 | p[1]).collect())
 }
 
-/// The array `key` of `v`, or none.
+/// The records `key` of `v`: an array of them, or a single one (an
+/// object); none if there is no such field.
 pub fn records<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v[key].as_array().map_or(&[], Vec::as_slice)
+    match &v[key] {
+        Value::Array(list) => list,
+        one @ Value::Object(_) => std::slice::from_ref(one),
+        _ => &[],
+    }
 }
 
 /// The hex field `key` of `v`, decoded.

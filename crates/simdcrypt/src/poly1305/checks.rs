@@ -1,11 +1,15 @@
-//! Poly1305: every rung on the RFC 8439 vectors, against the RFC's own
+//! Poly1305: every rung on the RFC 8439 vectors; against the RFC's own
 //! bignum arithmetic (`poly1305::reference::mac`) on every length up to
-//! 1100 bytes cut into random `update` calls, and tags made on one rung
-//! verified on every other (also with the rung switched mid-message).
+//! 1100 bytes cut into random `update` and `update_padded` calls, on call
+//! patterns across the scalar/vector switch point, on keys, messages and
+//! accumulators at their extremes, and on 64 KiB in chunks; and tags made
+//! on one rung verified on every other (also with the rung switched
+//! mid-message).
 
+use crate::kit::cases::Call;
 use crate::kit::data::{Data, data};
 use crate::kit::vectors::{hex_array, hex_field, label, records};
-use crate::kit::{Outcome, Report, Rng, Tally, others};
+use crate::kit::{BLOCK_EDGES, Check, Outcome, Report, Rng, Tally, others};
 use crate::poly1305::{self, Impl, Poly1305, TAG_LEN, reference};
 
 /// Every message length up to this is cross-checked, once per rung.
@@ -20,11 +24,17 @@ const ROUND_TRIPS: u64 = 6;
 pub(crate) fn run(report: &mut Report) {
     let data = data();
     report.primitive("poly1305", |imp: Impl, streams| {
-        [
-            vectors(data, imp).vectors(),
-            Outcome::Ran(cross_check(imp, &mut streams.rng(1))),
-            round_trips(imp, &mut streams.rng(2)),
-        ]
+        streams.each(|check| match check {
+            Check::Vectors => vectors(data, imp).vectors(),
+            Check::CrossCheck => {
+                let mut t = cross_check(imp, &mut streams.rng(1));
+                switch_point_patterns(imp, &mut streams.rng(3), &mut t);
+                extremes(imp, &mut t);
+                long_message_in_chunks(imp, &mut streams.rng(4), &mut t);
+                Outcome::Ran(t)
+            }
+            Check::RoundTrip => round_trips(imp, &mut streams.rng(2)),
+        })
     });
 }
 
@@ -42,9 +52,67 @@ fn tag_of(imp: Impl, key: &[u8; 32], pieces: &[&[u8]]) -> Result<[u8; TAG_LEN], 
     Ok(mac.finalize())
 }
 
+/// The tag of `msg` fed as `calls` (lengths taken in turn, the rest in one
+/// last `update`) on `imp`.
+fn tag_of_calls(imp: Impl, key: &[u8; 32], msg: &[u8], calls: &[Call]) -> Result<[u8; 16], String> {
+    let mut mac = mac_on(imp, key)?;
+    let mut rest = msg;
+    for &call in calls {
+        let (piece, tail) = rest.split_at(call.len().min(rest.len()));
+        match call {
+            Call::Update(_) => mac.update(piece),
+            Call::Padded(_) => mac.update_padded(piece),
+        }
+        rest = tail;
+    }
+    mac.update(rest);
+    Ok(mac.finalize())
+}
+
+/// The message `calls` amount to: each `update_padded` zero-pads all that
+/// came before it to a 16-byte boundary (RFC 8439 §2.8's pad16).
+fn effective(msg: &[u8], calls: &[Call]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut rest = msg;
+    for &call in calls {
+        let (piece, tail) = rest.split_at(call.len().min(rest.len()));
+        out.extend_from_slice(piece);
+        if let Call::Padded(_) = call {
+            out.resize(out.len().next_multiple_of(16), 0);
+        }
+        rest = tail;
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// `msg` fed as `calls` on `imp` against the reference's tag of what the
+/// calls amount to; `what` names the case in a failure.
+fn check_calls(
+    imp: Impl,
+    (key, msg, calls): (&[u8; 32], &[u8], &[Call]),
+    t: &mut Tally,
+    what: impl FnOnce() -> String,
+) {
+    let want = reference::mac(key, &effective(msg, calls));
+    t.check(tag_of_calls(imp, key, msg, calls) == Ok(want), || {
+        format!("{}: {} bytes as {calls:?}", what(), msg.len())
+    });
+}
+
+/// `message` fed as `calls` on every rung this CPU runs, against the
+/// reference's tag of what the calls amount to.
+pub(crate) fn mac_case(key: &[u8; 32], message: &[u8], calls: &[Call]) -> Tally {
+    let mut t = Tally::default();
+    for imp in Impl::available() {
+        check_calls(imp, (key, message, calls), &mut t, || format!("rung {imp}"));
+    }
+    t
+}
+
 /// The RFC's tags (§2.5.2, A.3 #1–#11, and the §2.8.2 and A.5 AEAD inputs)
 /// on `imp`: in one `update`, byte by byte, split in two at every point;
-/// `verify` takes the tag and refuses it with a bit flipped. On the
+/// `verify` takes the tag and refuses every bit flip of it. On the
 /// reference rung also `reference::mac` and `reference::clamp`, and on the
 /// best rung `poly1305::mac`.
 fn vectors(data: &Data, imp: Impl) -> Tally {
@@ -93,12 +161,15 @@ fn vectors(data: &Data, imp: Impl) -> Tally {
                 m.verify(tag).map_err(|e| e.to_string())
             })
         };
-        let mut bad = want;
-        bad[msg.len() % TAG_LEN] ^= 1 << (msg.len() % 8);
+        let flips_refused = (0..8 * TAG_LEN).all(|bit| {
+            let mut bad = want;
+            bad[bit / 8] ^= 1 << (bit % 8);
+            verify(&bad).is_err()
+        });
         at(
             &mut t,
-            "verify",
-            verify(&want).is_ok() && verify(&bad).is_err(),
+            "verify takes the tag and refuses every bit flip of it",
+            verify(&want).is_ok() && flips_refused,
         );
         if imp == Impl::best() {
             at(&mut t, "poly1305::mac", poly1305::mac(&key, &msg) == want);
@@ -137,8 +208,8 @@ fn key_and_message(rng: &mut Rng, i: u64, len: usize) -> ([u8; 32], Vec<u8>) {
 }
 
 /// Every length 0..=1100 and some long messages on `imp`, cut into random
-/// pieces (one piece, pieces up to 40 bytes, up to 400 bytes, or the first
-/// piece closed with `update_padded`), against `reference::mac`.
+/// pieces (one piece, pieces up to 40 bytes, up to 400 bytes, or random
+/// `update` and `update_padded` calls), against `reference::mac`.
 fn cross_check(imp: Impl, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     let long: Vec<usize> = (0..LONG_CASES)
@@ -147,43 +218,149 @@ fn cross_check(imp: Impl, rng: &mut Rng) -> Tally {
     for (i, len) in (0..=MAX_CROSS_LEN).chain(long).enumerate() {
         let i = i as u64;
         let (key, msg) = key_and_message(rng, i, len);
-        let (pieces, padded): (Vec<&[u8]>, Option<usize>) = match i % 4 {
-            0 => (vec![&msg[..]], None),
-            1 => (rng.pieces(&msg, 40), None),
-            2 => (rng.pieces(&msg, 400), None),
-            _ => {
-                let cut = rng.index(len + 1);
-                (vec![&msg[..cut], &msg[cut..]], Some(cut))
-            }
+        let calls: Vec<Call> = match i % 4 {
+            0 => Vec::new(),
+            1 => pieces(rng, len, 40),
+            2 => pieces(rng, len, 400),
+            _ => (0..rng.index(8))
+                .map(|_| {
+                    let n = match rng.index(4) {
+                        0 => rng.index(40),
+                        1 => 16 * rng.index(9),
+                        _ => rng.index(len + 1),
+                    };
+                    if rng.below(2) == 0 {
+                        Call::Update(n)
+                    } else {
+                        Call::Padded(n)
+                    }
+                })
+                .collect(),
         };
-        let got = mac_on(imp, &key).map(|mut mac| {
-            for (j, piece) in pieces.iter().enumerate() {
-                if j == 0 && padded.is_some() {
-                    mac.update_padded(piece);
-                } else {
-                    mac.update(piece);
-                }
-            }
-            mac.finalize()
-        });
-        let want = match padded {
-            Some(cut) => {
-                let mut m = msg[..cut].to_vec();
-                m.resize(cut.next_multiple_of(16), 0);
-                m.extend_from_slice(&msg[cut..]);
-                reference::mac(&key, &m)
-            }
-            None => reference::mac(&key, &msg),
-        };
-        t.check(got == Ok(want), || {
-            let how = match padded {
-                Some(cut) => format!("update_padded of the first {cut} bytes, then the rest"),
-                None => format!("{} update calls", pieces.len()),
-            };
-            format!("case {i}: {len} bytes, {how}")
-        });
+        check_calls(imp, (&key, &msg, &calls), &mut t, || format!("case {i}"));
     }
     t
+}
+
+/// `len` bytes cut at random points into `update` calls of at most
+/// `max_piece` bytes.
+fn pieces(rng: &mut Rng, len: usize, max_piece: usize) -> Vec<Call> {
+    let mut calls = Vec::new();
+    let mut left = len;
+    while left > 0 {
+        let n = rng.index(max_piece.min(left) + 1);
+        calls.push(Call::Update(n));
+        left -= n;
+    }
+    calls
+}
+
+/// The message length at which `imp` moves into its vector lanes; for a
+/// scalar rung, the lowest of any rung's.
+fn switch_point(imp: Impl) -> usize {
+    let lowest = Impl::ALL
+        .iter()
+        .map(|i| i.min_vector_blocks())
+        .filter(|&m| m < usize::MAX)
+        .min()
+        .unwrap_or(16);
+    16 * match imp.min_vector_blocks() {
+        usize::MAX => lowest,
+        blocks => blocks,
+    }
+}
+
+/// Call patterns that cross `imp`'s switch point both ways: short runs on
+/// the scalar path, long ones into the lanes, short ones after (staying in
+/// the lanes), partial blocks and pads in between; each with a few bytes
+/// more in a last call.
+fn switch_point_patterns(imp: Impl, rng: &mut Rng, t: &mut Tally) {
+    use Call::{Padded, Update};
+    let s = switch_point(imp);
+    let patterns: Vec<Vec<Call>> = vec![
+        vec![Update(s - 16), Update(s), Update(16)],
+        vec![Update(5), Update(s + 11), Update(3)],
+        vec![Padded(13), Padded(s * 2 + 1), Update(16)],
+        vec![Update(s), Update(1), Update(s + 15)],
+        vec![Update(16 * 7), Update(s * 3), Update(16 * 9)],
+        vec![Update(s * 4), Padded(20), Update(64)],
+        vec![Update(s + 8), Update(8), Update(s - 1)],
+        vec![Padded(0), Update(s * 2), Padded(7), Update(16)],
+        (0..40)
+            .map(|i| Update([1, 17, s, 31, 16 * 8][i % 5]))
+            .collect(),
+        (0..40).map(|i| Padded([3, s + 5, 16][i % 3])).collect(),
+    ];
+    for (n, calls) in patterns.iter().enumerate() {
+        for extra in [0, 1, 15, 16, 17, 100] {
+            let len = calls.iter().map(|c| c.len()).sum::<usize>() + extra;
+            let (key, msg) = (rng.array(), rng.bytes(len));
+            check_calls(imp, (&key, &msg, calls), t, || {
+                format!("switch-point pattern {n}, {extra} bytes more")
+            });
+        }
+    }
+}
+
+/// Keys whose clamped `r` is all ones or zero and whose `s` is all ones or
+/// zero, over messages of 0xff (the accumulator near its maximum before
+/// every multiplication and the last reduction) and 0x00, at the edge
+/// lengths, one-shot and split in half; then `r` = 1, so that the
+/// accumulator is the plain sum of the blocks, with sums at p = 2^130 − 5
+/// and just past it before the final reduction (RFC 8439 A.3 #6–#11 show
+/// the cases), in short messages and long runs through the lanes.
+fn extremes(imp: Impl, t: &mut Tally) {
+    let keys = [(0x00, 0x00), (0x00, 0xff), (0xff, 0x00), (0xff, 0xff)].map(|(r, s)| {
+        let mut k = [r; 32];
+        k[16..].fill(s);
+        k
+    });
+    let lengths = BLOCK_EDGES.iter().chain(&[16 * 64, 16 * 129, 4096 + 16]);
+    for &len in lengths {
+        for fill in [0x00, 0xff] {
+            let msg = vec![fill; len];
+            for key in &keys {
+                for calls in [vec![], vec![Call::Update(len / 2)]] {
+                    check_calls(imp, (key, &msg, &calls), t, || {
+                        format!("key {:02x}…{:02x}, message of {fill:#04x}", key[0], key[31])
+                    });
+                }
+            }
+        }
+    }
+    let mut r1 = [0u8; 32];
+    r1[0] = 1;
+    // One full block m adds m + 2^128: with h = 2^128 + m and more blocks of
+    // 0xff…ff the sum goes past 2^130.
+    for first in [0xf9u8, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff] {
+        for blocks in 1..=3 {
+            let mut msg = vec![0xffu8; 16 * blocks];
+            msg[0] = first;
+            check_calls(imp, (&r1, &msg, &[]), t, || {
+                format!("r = 1, {blocks} blocks of 0xff from {first:#04x}")
+            });
+        }
+    }
+    for len in [16 * 16, 16 * 17, 16 * 33 + 1, 16 * 64, 16 * 200 + 3] {
+        for fill in [0xfbu8, 0xff] {
+            check_calls(imp, (&r1, &vec![fill; len], &[]), t, || {
+                format!("r = 1, message of {fill:#04x}")
+            });
+        }
+    }
+}
+
+/// 64 KiB and a bit, whole and in chunks of sizes around the block and
+/// the lanes, against one reference tag.
+fn long_message_in_chunks(imp: Impl, rng: &mut Rng, t: &mut Tally) {
+    let (key, msg) = (rng.array(), rng.bytes(64 * 1024 + 21));
+    let want = reference::mac(&key, &msg);
+    for chunk in [msg.len(), 4096, 4096 + 16, 1000, 129, 16, 15] {
+        let pieces: Vec<&[u8]> = msg.chunks(chunk).collect();
+        t.check(tag_of(imp, &key, &pieces) == Ok(want), || {
+            format!("{} bytes in chunks of {chunk}", msg.len())
+        });
+    }
 }
 
 /// Tags made on `imp` verified on every other rung and the other way

@@ -8,30 +8,27 @@ use crate::Xor;
 use crate::hash::Sha256;
 use crate::kit::data::{Data, data};
 use crate::kit::stream::{
-    Shape, StreamAlgo, encrypt, function_primitive, keystream, stream_primitives,
+    Shape, StreamAlgo, StreamCase, case_on_every_rung, encrypt, function_primitive, keystream,
+    stream_primitives,
 };
 use crate::kit::vectors::{
-    bytes_le, hex_field, label, number_field, records, same, word_list, words_le,
+    bytes_le, hex_array, hex_field, label, number_field, records, same, word_list, words_le,
 };
-use crate::kit::{Outcome, Report, Rng, Tally};
+use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
 use crate::salsa20::{self, Impl, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
 
-/// Random cases per rung of a cipher, against the specification.
+/// Random cases per rung of a cipher against the specification, besides
+/// one of every length up to 2000 bytes.
 const CROSS_CASES: u64 = 800;
 /// Random core inputs per rung.
 const CORE_CASES: u64 = 800;
 /// Round trips per other rung and direction.
 const ROUND_TRIPS: u64 = 6;
-/// Message lengths at the edges of blocks and SIMD batches.
-const EDGE_LENGTHS: [usize; 21] = [
-    0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
-    2000,
-];
 
 /// The rows of the family: the four ciphers, then the core.
 pub(crate) fn run(report: &mut Report) {
     let algos = Algo::ALL.map(|a| (a.name(), a));
-    let counts = (CROSS_CASES, ROUND_TRIPS, false);
+    let counts = (CROSS_CASES, ROUND_TRIPS);
     let data = data();
     stream_primitives(report, &algos, counts, |algo, imp| {
         stream_vectors(data, algo, imp)
@@ -42,6 +39,13 @@ pub(crate) fn run(report: &mut Report) {
         |imp| core_vectors(data, imp),
         core_cross_check,
     );
+}
+
+/// `case` on every rung of the Salsa20 cipher named `name` (as the table
+/// has it), or `None` if no Salsa20 cipher has that name.
+pub(crate) fn stream_case(name: &str, case: &StreamCase<'_>) -> Option<Tally> {
+    let algo = Algo::ALL.into_iter().find(|a| a.name() == name)?;
+    Some(case_on_every_rung(algo, case))
 }
 
 /// A Salsa20 cipher.
@@ -89,9 +93,11 @@ impl StreamAlgo for Algo {
                 Algo::XSalsa20 => salsa20::XNONCE_LEN,
                 _ => salsa20::NONCE_LEN,
             },
-            carries: [1 << 32, 1 << 64],
+            // 2^31 catches signed comparisons, 2^32 the carry into the
+            // counter's high word, 2^64 is the end.
+            carries: &[1 << 31, 1 << 32, 1 << 64],
             last_block: u64::MAX,
-            edge_lengths: &EDGE_LENGTHS,
+            edge_lengths: &BLOCK_EDGES,
             max_len: 2000,
         }
     }
@@ -339,9 +345,6 @@ fn hsalsa20_from_core(imp: Impl, x: &[u32; 16]) -> Result<Vec<u8>, String> {
     Ok(bytes_le(&z))
 }
 
-/// The core's vectors through `Impl::core`: spec §8 (including the
-/// million-fold iteration), §6 double-rounds, §9 expansions, NaCl's
-/// HSalsa20 and core; on the reference rung also the spec's §3–§7 functions.
 /// RFC 7914 §8: the Salsa20/8 core (4 double-rounds) of one block.
 fn salsa20_8_cores(file: &Value, imp: Impl, t: &mut Tally) {
     for r in records(file, "salsa20_8_core") {
@@ -360,6 +363,10 @@ fn salsa20_8_cores(file: &Value, imp: Impl, t: &mut Tally) {
     }
 }
 
+/// The core's vectors through `Impl::core`: spec §8 (including the
+/// million-fold iteration), §6 double-rounds, §9 expansions, NaCl's
+/// HSalsa20 and core; on the reference rung also the spec's own functions
+/// and the public `hsalsa20`.
 fn core_vectors(data: &Data, imp: Impl) -> Tally {
     let mut t = Tally::default();
     let spec = &data.salsa20_spec;
@@ -443,13 +450,17 @@ fn core_vectors(data: &Data, imp: Impl) -> Tally {
         }
     }
     if imp == Impl::Reference {
-        spec_functions(spec, &mut t);
+        spec_functions(data, &mut t);
+        public_functions(data, &mut t);
     }
     t
 }
 
-/// Spec §3–§5 and §7 through the reference rung's own functions.
-fn spec_functions(spec: &Value, t: &mut Tally) {
+/// Spec §3–§9 through the specification's own functions (`reference`):
+/// the quarter, row, column and double rounds, `littleendian`, the hash
+/// (§8, RFC 7914's Salsa20/8 core) and the expansion (§9, NaCl's core).
+fn spec_functions(data: &Data, t: &mut Tally) {
+    let spec = &data.salsa20_spec;
     for r in records(spec, "quarterround") {
         let ok = match (word_list::<4>(&r["input"]), word_list::<4>(&r["output"])) {
             (Some(x), Some(want)) => reference::quarterround(x) == want,
@@ -470,6 +481,67 @@ fn spec_functions(spec: &Value, t: &mut Tally) {
             t.check(ok, || format!("{}: {list}", label(r)));
         }
     }
+    for r in records(spec, "doubleround") {
+        let ok = match (word_list::<16>(&r["input"]), word_list::<16>(&r["output"])) {
+            (Some(x), Some(want)) => {
+                reference::doubleround(&x) == want && reference::double_rounds(&x, 1) == want
+            }
+            _ => false,
+        };
+        t.check(ok, || format!("{}: doubleround", label(r)));
+    }
+    let hashes = records(spec, "salsa20_hash")
+        .iter()
+        .map(|r| (r, 10, r["iterations"].as_u64()))
+        .chain(
+            records(&data.rfc7914, "salsa20_8_core")
+                .iter()
+                .map(|r| (r, 4, Some(1))),
+        );
+    for (r, double_rounds, iterations) in hashes {
+        let fields = (
+            hex_field(r, "input").and_then(|b| <[u8; 64]>::try_from(b).ok()),
+            hex_field(r, "output"),
+            iterations,
+        );
+        let ok = match fields {
+            (Some(mut x), Some(want), Some(n)) => {
+                for _ in 0..n {
+                    x = reference::hash(&x, double_rounds);
+                }
+                x[..] == want[..]
+            }
+            _ => false,
+        };
+        t.check(ok, || format!("{}: reference::hash", label(r)));
+    }
+    let sigma = reference::SIGMA.concat();
+    let nacl = records(&data.nacl, "salsa20_core")
+        .iter()
+        .filter(|r| hex_field(r, "constant").as_deref() == Some(&sigma[..]))
+        .map(|r| (r, "input"));
+    let expansions = records(spec, "salsa20_expansion")
+        .iter()
+        .map(|r| (r, "n"))
+        .chain(nacl);
+    for (r, n_key) in expansions {
+        let fields = (
+            hex_field(r, "key"),
+            hex_field(r, n_key).and_then(|n| <[u8; 16]>::try_from(n).ok()),
+            hex_field(r, "output"),
+        );
+        let ok = match fields {
+            (Some(key), Some(n), Some(want)) => {
+                let key = match key.len() {
+                    32 => key.as_slice().try_into().ok().map(reference::Key::Bits256),
+                    _ => key.as_slice().try_into().ok().map(reference::Key::Bits128),
+                };
+                key.is_some_and(|k| reference::expansion(k, &n, 10)[..] == want[..])
+            }
+            _ => false,
+        };
+        t.check(ok, || format!("{}: reference::expansion", label(r)));
+    }
     for r in records(spec, "littleendian") {
         let input = hex_field(r, "input_bytes").and_then(|b| <[u8; 4]>::try_from(b).ok());
         let want = r["output"]
@@ -482,6 +554,23 @@ fn spec_functions(spec: &Value, t: &mut Tally) {
             _ => false,
         };
         t.check(ok, || format!("{}: littleendian", label(r)));
+    }
+}
+
+/// NaCl's HSalsa20 records through the public `hsalsa20` (which runs on
+/// the fastest single-block rung, whatever the row).
+fn public_functions(data: &Data, t: &mut Tally) {
+    for r in records(&data.nacl, "hsalsa20") {
+        let fields = (
+            hex_array::<32>(r, "key"),
+            hex_array::<16>(r, "input"),
+            hex_field(r, "output"),
+        );
+        let ok = match fields {
+            (Some(key), Some(input), Some(want)) => salsa20::hsalsa20(&key, &input)[..] == want[..],
+            _ => false,
+        };
+        t.check(ok, || format!("{}: hsalsa20()", label(r)));
     }
 }
 
@@ -500,7 +589,10 @@ fn reference_hsalsa20(key: &[u8], n: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Random core inputs with 10, 6, 4 or any number of double-rounds, against
-/// the specification's double rounds plus the final addition.
+/// the specification's double rounds plus the final addition; on the
+/// reference row also the public `core` and `hsalsa20` (which run on the
+/// fastest single-block rung), the latter against HSalsa20 from the
+/// specification's double rounds.
 fn core_cross_check(imp: Impl, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CORE_CASES {
@@ -516,6 +608,17 @@ fn core_cross_check(imp: Impl, rng: &mut Rng) -> Tally {
         t.check(imp.core(&x, rounds) == Ok(want), || {
             format!("case {i}: {rounds} double-rounds of {x:08x?}")
         });
+        if imp == Impl::Reference {
+            t.check(salsa20::core(&x, rounds) == want, || {
+                format!("case {i}: core(), {rounds} double-rounds of {x:08x?}")
+            });
+            let (key, input): ([u8; 32], [u8; 16]) = (rng.array(), rng.array());
+            let want = reference_hsalsa20(&key, &input);
+            t.check(
+                want.as_deref() == Some(&salsa20::hsalsa20(&key, &input)[..]),
+                || format!("case {i}: hsalsa20() of key {key:02x?}, input {input:02x?}"),
+            );
+        }
     }
     t
 }

@@ -3,15 +3,12 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code, unused_macros, unused_imports)]
 
-pub mod hash;
-// The ladders' checks compare with the specifications' `reference`
-// modules, which are `hazmat` items.
-#[cfg(feature = "hazmat")]
 pub mod chacha20;
-#[cfg(feature = "hazmat")]
+pub mod hash;
+// The checking kit's tests.
+#[cfg(feature = "kit")]
+pub mod kit;
 pub mod poly1305;
-#[cfg(feature = "hazmat")]
-pub mod salsa20;
 
 /// Lengths at the edges of every path: 0–8, a block ± 1, every vector
 /// width (4, 8, 16 blocks) ± 1, and "16 + 8 + 4 + 2 + 1" blocks plus a few
@@ -70,52 +67,6 @@ pub const EDGE_COUNTERS: &[u64] = &[
     u64::MAX - 100,
 ];
 
-/// Block counters for property tests: any, small, around the 2^32 carry,
-/// and just below 2^64.
-pub fn counters() -> impl proptest::strategy::Strategy<Value = u64> {
-    use proptest::prelude::*;
-    prop_oneof![
-        any::<u64>(),
-        0u64..1000,
-        ((1u64 << 32) - 40)..((1u64 << 32) + 40),
-        (u64::MAX - 1000)..=u64::MAX - 40,
-    ]
-}
-
-/// Where a property test's case reads a keystream, and what.
-#[derive(Clone, Debug)]
-pub struct Stretch {
-    /// The byte offset in the keystream.
-    pub offset: u128,
-    /// The data to XOR.
-    pub data: Vec<u8>,
-    /// Where the data is cut into two calls.
-    pub split: usize,
-    /// The XOR form of the single-block rungs.
-    pub xor: simdcrypt::Xor,
-}
-
-/// A [`Stretch`]: a block counter from [`counters`] and a byte in the block,
-/// `data`, a split point to `max_split`, and either XOR form.
-pub fn stretch(
-    data: impl proptest::strategy::Strategy<Value = Vec<u8>>,
-    max_split: usize,
-) -> impl proptest::strategy::Strategy<Value = Stretch> {
-    use proptest::prelude::*;
-    (counters(), 0u128..64, data, 0..=max_split, any::<bool>()).prop_map(
-        |(counter, byte, data, split, bytewise)| Stretch {
-            offset: u128::from(counter) * 64 + byte,
-            data,
-            split,
-            xor: if bytewise {
-                simdcrypt::Xor::Bytewise
-            } else {
-                simdcrypt::Xor::Simd128
-            },
-        },
-    )
-}
-
 /// Decodes hex (either case); panics on bad input, which in a test is a bad
 /// vector file.
 pub fn hex(s: &str) -> Vec<u8> {
@@ -131,17 +82,6 @@ pub fn hex_array<const N: usize>(s: &str) -> [u8; N] {
     hex(s)
         .try_into()
         .unwrap_or_else(|v: Vec<u8>| panic!("expected {N} bytes, got {}", v.len()))
-}
-
-/// A word written as 8 hex digits.
-pub fn word(v: &serde_json::Value) -> u32 {
-    u32::from_str_radix(v.as_str().expect("word is a string"), 16).expect("word is hex")
-}
-
-/// A list of words.
-pub fn words<const N: usize>(v: &serde_json::Value) -> [u32; N] {
-    let list: Vec<u32> = v.as_array().expect("word list").iter().map(word).collect();
-    list.try_into().expect("word count")
 }
 
 /// The rungs of `I` this CPU runs, saying in the log which ones `test`
@@ -184,19 +124,6 @@ pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
 
 /// The byte around an out-of-place output that nothing may write.
 pub const CANARY: u8 = 0xa5;
-
-/// `data` XORed out of place by `xor(input, output)`, with the input
-/// `in_shift` bytes and the output `out_shift` bytes past the start of
-/// their own allocations (so at any alignment, and apart); panics if
-/// anything is written outside the output slice. Returns the output.
-pub fn out_of_place(
-    data: &[u8],
-    in_shift: usize,
-    out_shift: usize,
-    xor: impl FnOnce(&[u8], &mut [u8]),
-) -> Vec<u8> {
-    into_buffer(data, in_shift, out_shift, data.len(), xor)
-}
 
 /// `f(input, output)` with `data` as the input and an `out_len`-byte output
 /// (filled with [`CANARY`]), `in_shift` and `out_shift` bytes past the
@@ -257,10 +184,10 @@ pub fn number(v: &serde_json::Value, key: &str) -> u64 {
 /// `$new` is a closure from a rung to a fresh cipher on it; `$rungs(test)`
 /// lists the rungs this CPU runs.
 macro_rules! stream_api_tests {
-    ($new:expr, $rungs:path) => {
+    ($new:expr, $rungs:expr) => {
         #[test]
         fn calls_resume_at_any_byte() {
-            for imp in $rungs("calls_resume_at_any_byte") {
+            for imp in ($rungs)("calls_resume_at_any_byte") {
                 let new = || ($new)(imp);
                 let mut whole = $crate::common::bytes(1, 75);
                 new().apply_keystream(&mut whole).unwrap();
@@ -287,7 +214,7 @@ macro_rules! stream_api_tests {
 
         #[test]
         fn xor_into_equals_apply_keystream() {
-            for imp in $rungs("xor_into_equals_apply_keystream") {
+            for imp in ($rungs)("xor_into_equals_apply_keystream") {
                 let new = || ($new)(imp);
                 for len in [0, 1, 63, 64, 65, 4095, 4096, 4097, 10_000] {
                     let input = $crate::common::bytes(len as u64, len);
@@ -320,7 +247,7 @@ macro_rules! stream_api_tests {
         #[test]
         fn xor_into_resumes_and_mixes_with_apply_keystream() {
             use simdcrypt::KeyStream;
-            for imp in $rungs("xor_into_resumes_and_mixes_with_apply_keystream") {
+            for imp in ($rungs)("xor_into_resumes_and_mixes_with_apply_keystream") {
                 let new = || ($new)(imp);
                 let data = $crate::common::bytes(3, 2500);
                 let mut want = data.clone();
@@ -362,71 +289,3 @@ pub fn exhausted(c: &mut dyn simdcrypt::KeyStream, what: &str) {
         "{what}: one byte past the end"
     );
 }
-
-/// A request for `len` bytes from `c`'s position that runs past the end
-/// of its keystream is refused, in place and out of place, with nothing
-/// written and the position unchanged. Returns the error's message.
-pub fn refused_past_the_end(c: &mut dyn simdcrypt::KeyStream, len: usize, what: &str) -> String {
-    let at = c.position();
-    let mut buf = vec![0xaau8; len];
-    let err = c.apply_keystream(&mut buf).unwrap_err().to_string();
-    assert!(buf.iter().all(|&b| b == 0xaa), "{what}: nothing written");
-    assert_eq!(c.position(), at, "{what}: position unchanged");
-    assert!(err.contains("exhausted"), "{what}: {err}");
-    let mut out = vec![0u8; len];
-    assert!(c.xor_into(&vec![1u8; len], &mut out).is_err(), "{what}");
-    assert!(
-        out.iter().all(|&b| b == 0),
-        "{what}: xor_into wrote nothing"
-    );
-    assert_eq!(c.position(), at, "{what}: position unchanged");
-    err
-}
-
-/// The tests every stream cipher's ladder runs on the rungs `$rungs(test)`
-/// lists, against the reference reading of its specification through its
-/// module of checks `$checks` (`salsa20`, `chacha20` here): every edge
-/// length at every edge counter; every length to `$max_len` in each of
-/// `$passes`; random cases (`$checks::case($data, $max_split)`, under
-/// `$config`) on the rungs `$random_rungs`; and [`stream_api_tests`] on
-/// `$checks::cipher_on(imp)`, a fresh cipher.
-macro_rules! stream_ladder_tests {
-    (
-        $checks:ident,
-        $rungs:path,
-        every_length: $max_len:expr, $passes:expr,
-        random: $config:expr, $data:expr, $max_split:expr, $random_rungs:expr $(,)?
-    ) => {
-        #[test]
-        fn matches_reference_at_the_edges() {
-            $checks::matches_reference_at_the_edges(&$rungs(concat!(
-                module_path!(),
-                "::matches_reference_at_the_edges"
-            )));
-        }
-
-        #[test]
-        fn matches_reference_for_every_length() {
-            $checks::matches_reference_for_every_length(
-                &$rungs(concat!(
-                    module_path!(),
-                    "::matches_reference_for_every_length"
-                )),
-                $max_len,
-                $passes,
-            );
-        }
-
-        proptest::proptest! {
-            #![proptest_config($config)]
-
-            #[test]
-            fn random_inputs_match_reference(case in $checks::case($data, $max_split)) {
-                $checks::random_inputs_match_reference($random_rungs, &case);
-            }
-        }
-
-        $crate::common::stream_api_tests!($checks::cipher_on, $rungs);
-    };
-}
-pub(crate) use stream_ladder_tests;

@@ -1,0 +1,76 @@
+//! The AEADs' errors: `crypto_secretbox` refuses associated data where
+//! the table and the traits give it a place, and a sealed message shorter
+//! than a tag is its own error. (Every AEAD on RFC 8439 §2.8.2 and A.5,
+//! the XChaCha draft, every Wycheproof case and NaCl's `crypto_secretbox`
+//! example, combined and detached, is the checking kit's: `tests/kit.rs`.)
+
+use simdcrypt::Error;
+use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
+use simdcrypt::ladder::{self, Construct};
+
+/// `crypto_secretbox`'s type has no place for associated data; the
+/// RustCrypto traits and the dynamic layer do, and refuse any with an
+/// error. The table says which AEADs take some.
+#[test]
+fn secretbox_refuses_associated_data_through_the_table() {
+    for (_, p) in ladder::primitives() {
+        let Construct::Aead {
+            new,
+            associated_data,
+        } = p.construct
+        else {
+            continue;
+        };
+        assert_eq!(associated_data, p.name != "xsalsa20-poly1305", "{}", p.name);
+        let aead = new(&[1; 32]).expect("a 32-byte key");
+        let nonce = &[2; 24][..p.nonce_len.expect("a nonce")];
+        let mut data = *b"message";
+        let sealed = aead.encrypt_in_place_detached(nonce, b"aad", &mut data);
+        if associated_data {
+            let tag = sealed.expect("sealed");
+            let opened = aead.decrypt_in_place_detached(nonce, b"aad", &mut data, &tag);
+            assert_eq!((opened, &data), (Ok(()), b"message"), "{}", p.name);
+            continue;
+        }
+        assert_eq!(
+            sealed,
+            Err(Error::AssociatedDataUnsupported {
+                aead: "XSalsa20-Poly1305",
+                len: 3
+            })
+        );
+        assert_eq!(&data, b"message", "nothing written");
+        let tag = aead
+            .encrypt_in_place_detached(nonce, &[], &mut data)
+            .expect("sealed");
+        assert!(matches!(
+            aead.decrypt_in_place_detached(nonce, b"aad", &mut data, &tag),
+            Err(Error::AssociatedDataUnsupported { .. })
+        ));
+        assert_eq!(
+            aead.decrypt_in_place_detached(nonce, &[], &mut data, &tag),
+            Ok(())
+        );
+        assert_eq!(&data, b"message");
+    }
+}
+
+#[test]
+fn sealed_messages_shorter_than_a_tag_are_refused() {
+    for len in 0..16 {
+        let sealed = vec![0u8; len];
+        let want = Err(Error::SealedTooShort { len, tag_len: 16 });
+        assert_eq!(
+            ChaCha20Poly1305::new(&[1; 32]).decrypt(&[0; 12], &[], &sealed),
+            want
+        );
+        assert_eq!(
+            XChaCha20Poly1305::new(&[1; 32]).decrypt(&[0; 24], &[], &sealed),
+            want
+        );
+        assert_eq!(
+            XSalsa20Poly1305::new(&[1; 32]).decrypt(&[0; 24], &sealed),
+            want
+        );
+    }
+}
