@@ -28,6 +28,7 @@ common::kit::kit_tests! {
     hmac => "hmac": [vectors, cross_check],
     kdf => "kdf": [vectors, cross_check],
     scrypt => "scrypt": [vectors, cross_check],
+    aes => "aes": [vectors, cross_check, round_trip],
 }
 
 /// Every ladder of the table has its tests above: a new ladder cannot go

@@ -131,7 +131,10 @@ fn aes<K: super::KeySize>(key: &[u8], imp: Impl) -> Result<Aes<K>, String> {
 
 /// What a mode computes on one message: `data` encrypted (or for CMAC,
 /// its tag), on `imp`, fed in `pieces` (lengths summing to the message's;
-/// whole blocks for ECB and CBC).
+/// whole blocks for ECB and CBC), from an input into an output, or with
+/// `shift` in place in a buffer `shift` bytes into its allocation (an odd
+/// address for odd shifts) between guard bytes that must stay as they are.
+#[allow(clippy::too_many_arguments)]
 fn run_mode(
     mode: Mode,
     imp: Impl,
@@ -140,11 +143,16 @@ fn run_mode(
     data: &[u8],
     pieces: &[usize],
     decrypt: bool,
+    shift: Option<usize>,
 ) -> Result<Vec<u8>, String> {
-    by_size!(key.len(), K => run_sized::<K>(mode, imp, key, iv, data, pieces, decrypt),
+    by_size!(key.len(), K => run_sized::<K>(mode, imp, key, iv, data, pieces, decrypt, shift),
         _ => Err(format!("key of {} bytes", key.len())))
 }
 
+/// The guard bytes around an in-place buffer.
+const GUARD: u8 = 0x3c;
+
+#[allow(clippy::too_many_arguments)]
 fn run_sized<K: super::KeySize>(
     mode: Mode,
     imp: Impl,
@@ -153,14 +161,21 @@ fn run_sized<K: super::KeySize>(
     data: &[u8],
     pieces: &[usize],
     decrypt: bool,
+    shift: Option<usize>,
 ) -> Result<Vec<u8>, String> {
     let aes = aes::<K>(key, imp)?;
-    let mut out = vec![0u8; data.len()];
+    let start = shift.unwrap_or(0);
+    let mut buf = vec![GUARD; start + data.len() + 16];
+    if shift.is_some() {
+        buf[start..start + data.len()].copy_from_slice(data);
+    }
     let e = |e: Error| e.to_string();
     let mut at = 0;
     let mut each = |f: &mut PieceFn<'_>| {
         for &len in pieces {
-            f(&data[at..at + len], &mut out[at..at + len]).map_err(e)?;
+            let out = &mut buf[start + at..start + at + len];
+            let input = shift.is_none().then(|| &data[at..at + len]);
+            f(input, out).map_err(e)?;
             at += len;
         }
         Ok::<(), String>(())
@@ -168,41 +183,53 @@ fn run_sized<K: super::KeySize>(
     match mode {
         Mode::Ecb => {
             let ecb = Ecb::from_cipher(aes);
-            each(&mut |i, o| {
-                if decrypt {
-                    ecb.decrypt_into(i, o)
-                } else {
-                    ecb.encrypt_into(i, o)
-                }
+            each(&mut |i, o| match (i, decrypt) {
+                (Some(i), true) => ecb.decrypt_into(i, o),
+                (Some(i), false) => ecb.encrypt_into(i, o),
+                (None, true) => ecb.decrypt(o),
+                (None, false) => ecb.encrypt(o),
             })?;
         }
         Mode::Cbc => {
             let mut cbc = Cbc::from_cipher(aes, iv);
-            each(&mut |i, o| {
-                if decrypt {
-                    cbc.decrypt_into(i, o)
-                } else {
-                    cbc.encrypt_into(i, o)
-                }
+            each(&mut |i, o| match (i, decrypt) {
+                (Some(i), true) => cbc.decrypt_into(i, o),
+                (Some(i), false) => cbc.encrypt_into(i, o),
+                (None, true) => cbc.decrypt(o),
+                (None, false) => cbc.encrypt(o),
             })?;
         }
         Mode::Cfb => {
             let mut cfb = Cfb::from_cipher(aes, iv);
-            each(&mut |i, o| {
-                if decrypt {
-                    cfb.decrypt_into(i, o)
-                } else {
-                    cfb.encrypt_into(i, o)
+            each(&mut |i, o| match (i, decrypt) {
+                (Some(i), true) => cfb.decrypt_into(i, o),
+                (Some(i), false) => cfb.encrypt_into(i, o),
+                (None, true) => {
+                    cfb.decrypt(o);
+                    Ok(())
+                }
+                (None, false) => {
+                    cfb.encrypt(o);
+                    Ok(())
                 }
             })?;
         }
         Mode::Ofb => {
             let mut ofb = Ofb::from_cipher(aes, iv);
-            each(&mut |i, o| ofb.xor_into(i, o))?;
+            each(&mut |i, o| match i {
+                Some(i) => ofb.xor_into(i, o),
+                None => {
+                    ofb.apply_keystream(o);
+                    Ok(())
+                }
+            })?;
         }
         Mode::Ctr => {
             let mut ctr = Ctr::from_cipher(aes, iv);
-            each(&mut |i, o| ctr.xor_into(i, o))?;
+            each(&mut |i, o| match i {
+                Some(i) => ctr.xor_into(i, o),
+                None => ctr.apply_keystream(o),
+            })?;
         }
         Mode::Cmac => {
             let mut cmac = Cmac::from_cipher(aes);
@@ -213,11 +240,16 @@ fn run_sized<K: super::KeySize>(
             return Ok(cmac.finalize().to_vec());
         }
     }
-    Ok(out)
+    let end = start + data.len();
+    if buf[..start].iter().chain(&buf[end..]).any(|&b| b != GUARD) {
+        return Err("wrote outside its buffer".to_owned());
+    }
+    Ok(buf[start..end].to_vec())
 }
 
-/// One call of a mode on a piece of input and its output.
-type PieceFn<'a> = dyn FnMut(&[u8], &mut [u8]) -> Result<(), Error> + 'a;
+/// One call of a mode on a piece: from an input into the output, or (no
+/// input) in place on the output.
+type PieceFn<'a> = dyn FnMut(Option<&[u8]>, &mut [u8]) -> Result<(), Error> + 'a;
 
 /// The standards' modes, written out over the reference cipher.
 mod oracle {
@@ -337,13 +369,14 @@ fn vectors(files: &Files, mode: Mode, imp: Impl) -> Tally {
         let name = label(r);
         for decrypt in [false, true] {
             let (input, want) = if decrypt { (ct, pt) } else { (pt, ct) };
-            let whole = run_mode(mode, imp, key, &iv, input, &[input.len()], decrypt);
+            let whole = run_mode(mode, imp, key, &iv, input, &[input.len()], decrypt, None);
             t.check(whole.as_deref() == Ok(want), || {
                 format!("{name}: decrypt {decrypt}: {whole:02x?}")
             });
             let split = (16..input.len()).step_by(16).all(|cut| {
                 let pieces = [cut, input.len() - cut];
-                run_mode(mode, imp, key, &iv, input, &pieces, decrypt).as_deref() == Ok(want)
+                run_mode(mode, imp, key, &iv, input, &pieces, decrypt, Some(cut % 16)).as_deref()
+                    == Ok(want)
             });
             t.check(split, || {
                 format!("{name}: decrypt {decrypt}, split at a block")
@@ -438,7 +471,16 @@ fn cmac_case(t: &mut Tally, imp: Impl, r: &Value, key: &[u8], msg: &[u8], tag: &
         format!("{name}: verify gave {verified:?}")
     });
     if valid {
-        let got = run_mode(Mode::Cmac, imp, key, &[0; 16], msg, &[msg.len()], false);
+        let got = run_mode(
+            Mode::Cmac,
+            imp,
+            key,
+            &[0; 16],
+            msg,
+            &[msg.len()],
+            false,
+            None,
+        );
         t.check(got.as_deref() == Ok(tag), || format!("{name}: tag"));
     }
 }
@@ -548,11 +590,13 @@ fn cross_check(mode: Mode, imp: Impl, rng: &mut Rng) -> Tally {
             &[false, true]
         };
         for &decrypt in directions {
-            let got = run_mode(mode, imp, &key, &iv, &msg, &pieces, decrypt);
+            // Half the cases in place, at any address.
+            let shift = (rng.below(2) == 0).then(|| rng.index(16));
+            let got = run_mode(mode, imp, &key, &iv, &msg, &pieces, decrypt, shift);
             let want = oracle::run(mode, &key, &iv, &msg, decrypt);
             t.check(got.as_deref() == Ok(&want[..]), || {
                 format!(
-                    "case {i}: {}-byte key, iv {:032x}, {} bytes in {} pieces, decrypt {decrypt}",
+                    "case {i}: {}-byte key, iv {:032x}, {} bytes in {} pieces, decrypt {decrypt}, in place at {shift:?}",
                     key.len(),
                     u128::from_be_bytes(iv),
                     msg.len(),
@@ -625,14 +669,15 @@ fn round_trips(mode: Mode, imp: Impl, rng: &mut Rng) -> Outcome {
         for (a, b) in [(imp, other), (other, imp)] {
             for i in 0..8 {
                 let (key, iv, msg, pieces) = case(mode, rng);
-                let sealed = run_mode(mode, a, &key, &iv, &msg, &pieces, false);
+                let sealed = run_mode(mode, a, &key, &iv, &msg, &pieces, false, None);
                 let ok = match (mode, &sealed) {
                     (Mode::Cmac, Ok(tag)) => {
-                        run_mode(mode, b, &key, &iv, &msg, &[msg.len()], false).as_ref() == Ok(tag)
+                        run_mode(mode, b, &key, &iv, &msg, &[msg.len()], false, None).as_ref()
+                            == Ok(tag)
                     }
                     (_, Ok(sealed)) => {
                         let whole = [sealed.len()];
-                        run_mode(mode, b, &key, &iv, sealed, &whole, true).as_deref()
+                        run_mode(mode, b, &key, &iv, sealed, &whole, true, Some(1)).as_deref()
                             == Ok(&msg[..])
                     }
                     (_, Err(_)) => false,

@@ -534,3 +534,28 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default is the widest constant-time rung this CPU runs, and
+    /// every rung says how many blocks it takes at once.
+    #[test]
+    fn best_is_the_widest_constant_time_rung() {
+        let best = Impl::best();
+        assert!(best.is_available() && best.is_constant_time());
+        assert_eq!(Aes128::new(&[0; 16]).implementation(), best);
+        for imp in Impl::available().filter(|i| i.is_constant_time()) {
+            assert!(imp.par_blocks() >= 1);
+            let instructions = [Impl::Aesni, Impl::Vaes, Impl::Vaes512];
+            if instructions.contains(&imp) {
+                assert!(instructions.contains(&best), "{best} beside {imp}");
+                assert!(
+                    best.par_blocks() >= imp.par_blocks(),
+                    "{best} is not the widest"
+                );
+            }
+        }
+    }
+}
