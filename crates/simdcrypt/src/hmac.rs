@@ -15,7 +15,6 @@
 
 use std::fmt;
 
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use crate::Error;
@@ -182,21 +181,9 @@ impl<H: Hash> Hmac<H> {
     /// [`Hmac::MIN_TRUNCATED_LEN`] or longer than [`Hmac::OUTPUT_LEN`];
     /// [`Error::AuthenticationFailed`] when it does not match.
     pub fn verify_truncated(self, tag: &[u8]) -> Result<(), Error> {
-        if !(Self::MIN_TRUNCATED_LEN..=Self::OUTPUT_LEN).contains(&tag.len()) {
-            return Err(Error::TagLength {
-                len: tag.len(),
-                min: Self::MIN_TRUNCATED_LEN,
-                max: Self::OUTPUT_LEN,
-            });
-        }
-        let mut expected = self.finalize();
-        let equal = expected.as_ref()[..tag.len()].ct_eq(tag);
-        expected.as_mut().zeroize();
-        if bool::from(equal) {
-            Ok(())
-        } else {
-            Err(Error::AuthenticationFailed)
-        }
+        crate::tag::verify_truncated(tag, Self::MIN_TRUNCATED_LEN, Self::OUTPUT_LEN, || {
+            self.finalize()
+        })
     }
 
     /// The tag of `message` under `key`, in one call.

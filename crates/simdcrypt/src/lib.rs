@@ -89,6 +89,7 @@ pub mod salsa20;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod stream;
+mod tag;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod timer;

@@ -4,9 +4,7 @@
 //! block at once and XORs afterwards.
 
 use super::padding::sealed::Sealed;
-use super::padding::{
-    BlockMode, PaddedDecryptor, PaddedEncryptor, Padding, padded_vec, unpadded_vec,
-};
+use super::padding::{BlockMode, padded_forms};
 use super::{BlockCipher, whole_blocks};
 use crate::Error;
 use crate::xor::InOut;
@@ -113,33 +111,7 @@ impl<C: BlockCipher> Cbc<C> {
         Ok(())
     }
 
-    /// `plaintext` padded with PKCS#7 and encrypted: one to a whole block
-    /// longer than it.
-    pub fn encrypt_padded_vec(self, plaintext: &[u8]) -> Vec<u8> {
-        padded_vec(self, plaintext)
-    }
-
-    /// Decrypts `ciphertext` and removes its PKCS#7 padding in constant
-    /// time.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::BadPadding`], the same whatever was wrong (the length, the
-    /// last byte or any padding byte).
-    pub fn decrypt_padded_vec(self, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
-        unpadded_vec(self, ciphertext)
-    }
-
-    /// A streaming encryptor (`update`, then `finalize`) that pads with
-    /// `padding`.
-    pub fn encryptor(self, padding: Padding) -> PaddedEncryptor<Self> {
-        PaddedEncryptor::new(self, padding)
-    }
-
-    /// A streaming decryptor that removes `padding`.
-    pub fn decryptor(self, padding: Padding) -> PaddedDecryptor<Self> {
-        PaddedDecryptor::new(self, padding)
-    }
+    padded_forms!();
 }
 
 impl<C: BlockCipher> BlockMode for Cbc<C> {

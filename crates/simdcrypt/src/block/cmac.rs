@@ -2,7 +2,6 @@
 //! GOST R 34.13-2015 §5.6 uses too): CBC-MAC whose last block is XORed
 //! with a subkey, K1 when it is whole and K2 when it was padded.
 
-use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 use super::{BlockCipher, xor_in};
@@ -134,21 +133,7 @@ impl<C: BlockCipher> Cmac<C> {
     /// [`Error::TagLength`] for a tag too short or too long;
     /// [`Error::AuthenticationFailed`] when it does not match.
     pub fn verify(self, tag: &[u8]) -> Result<(), Error> {
-        if !(Self::MIN_TAG_LEN..=C::BLOCK_LEN).contains(&tag.len()) {
-            return Err(Error::TagLength {
-                len: tag.len(),
-                min: Self::MIN_TAG_LEN,
-                max: C::BLOCK_LEN,
-            });
-        }
-        let mut expected = self.finalize();
-        let equal = expected.as_ref()[..tag.len()].ct_eq(tag);
-        expected.as_mut().zeroize();
-        if bool::from(equal) {
-            Ok(())
-        } else {
-            Err(Error::AuthenticationFailed)
-        }
+        crate::tag::verify_truncated(tag, Self::MIN_TAG_LEN, C::BLOCK_LEN, || self.finalize())
     }
 }
 

@@ -49,8 +49,49 @@ pub(crate) mod sealed {
     }
 }
 
+/// The padded forms of a whole-block mode (ECB, CBC), as inherent methods:
+/// `encrypt_padded_vec`, `decrypt_padded_vec`, `encryptor`, `decryptor`.
+macro_rules! padded_forms {
+    () => {
+        /// `plaintext` padded with PKCS#7 and encrypted: one to a whole block
+        /// longer than it.
+        pub fn encrypt_padded_vec(self, plaintext: &[u8]) -> Vec<u8> {
+            $crate::block::padding::padded_vec(self, plaintext)
+        }
+
+        /// Decrypts `ciphertext` and removes its PKCS#7 padding in constant
+        /// time.
+        ///
+        /// # Errors
+        ///
+        /// [`Error::BadPadding`], the same whatever was wrong (the length, the
+        /// last byte or any padding byte).
+        pub fn decrypt_padded_vec(self, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+            $crate::block::padding::unpadded_vec(self, ciphertext)
+        }
+
+        /// A streaming encryptor (`update`, then `finalize`) that pads with
+        /// `padding`.
+        pub fn encryptor(
+            self,
+            padding: $crate::block::Padding,
+        ) -> $crate::block::PaddedEncryptor<Self> {
+            $crate::block::PaddedEncryptor::new(self, padding)
+        }
+
+        /// A streaming decryptor that removes `padding`.
+        pub fn decryptor(
+            self,
+            padding: $crate::block::Padding,
+        ) -> $crate::block::PaddedDecryptor<Self> {
+            $crate::block::PaddedDecryptor::new(self, padding)
+        }
+    };
+}
+pub(super) use padded_forms;
+
 /// `plaintext` padded and encrypted by `mode`.
-pub(super) fn padded_vec<M: BlockMode>(mode: M, plaintext: &[u8]) -> Vec<u8> {
+pub(crate) fn padded_vec<M: BlockMode>(mode: M, plaintext: &[u8]) -> Vec<u8> {
     let bl = M::Cipher::BLOCK_LEN;
     let mut out = vec![0; (plaintext.len() / bl + 1) * bl];
     let mut enc = PaddedEncryptor::new(mode, Padding::Pkcs7);
@@ -63,7 +104,7 @@ pub(super) fn padded_vec<M: BlockMode>(mode: M, plaintext: &[u8]) -> Vec<u8> {
 }
 
 /// `ciphertext` decrypted by `mode`, its padding removed.
-pub(super) fn unpadded_vec<M: BlockMode>(mode: M, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+pub(crate) fn unpadded_vec<M: BlockMode>(mode: M, ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
     let mut out = vec![0; ciphertext.len()];
     let mut dec = PaddedDecryptor::new(mode, Padding::Pkcs7);
     let n = dec.update(ciphertext, &mut out)?;
@@ -104,6 +145,31 @@ fn unpad(block: &[u8]) -> Result<usize, Error> {
     }
 }
 
+/// `fork` and `advance` of the padded encryptor or decryptor, whose mode
+/// runs the direction `$decrypt`.
+macro_rules! fork_and_advance {
+    ($decrypt:literal, $what:literal, $which:literal) => {
+        #[doc = concat!($what, " without padding that starts `skip` (whole blocks) past")]
+        #[doc = concat!("this one, when this one holds nothing back and the mode can be cut ", $which, ".")]
+        pub(crate) fn fork(&self, skip: &[u8]) -> Option<Self> {
+            let mode = self.skipped_mode(skip)?;
+            Some(Self::new(mode, Padding::None))
+        }
+
+        /// Moves past `skip` (whole blocks) as [`fork`](Self::fork) does,
+        /// keeping the padding; `false` (and nothing changed) where it
+        /// cannot.
+        pub(crate) fn advance(&mut self, skip: &[u8]) -> bool {
+            self.skipped_mode(skip).map(|mode| self.mode = mode).is_some()
+        }
+
+        /// The mode `skip` further on, when nothing is held back.
+        fn skipped_mode(&self, skip: &[u8]) -> Option<M> {
+            (self.buffered == 0).then(|| self.mode.skipped(skip, $decrypt))?
+        }
+    };
+}
+
 /// An error for an output buffer without room for what a call writes.
 fn room(need: usize, got: usize) -> Result<(), Error> {
     if got < need {
@@ -142,32 +208,7 @@ impl<M: BlockMode> PaddedEncryptor<M> {
         &self.mode
     }
 
-    /// An encryptor without padding that starts `skip` (whole blocks) past
-    /// this one, when this one holds nothing back and the mode can be cut
-    /// (ECB).
-    pub(crate) fn fork(&self, skip: &[u8]) -> Option<Self> {
-        let mode = self
-            .mode
-            .skipped(skip, false)
-            .filter(|_| self.buffered == 0)?;
-        Some(Self::new(mode, Padding::None))
-    }
-
-    /// Moves past `skip` (whole blocks) as [`fork`](Self::fork) does,
-    /// keeping the padding; `false` (and nothing changed) where it cannot.
-    pub(crate) fn advance(&mut self, skip: &[u8]) -> bool {
-        match self
-            .mode
-            .skipped(skip, false)
-            .filter(|_| self.buffered == 0)
-        {
-            Some(mode) => {
-                self.mode = mode;
-                true
-            }
-            None => false,
-        }
-    }
+    fork_and_advance!(false, "An encryptor", "(ECB)");
 
     /// How many bytes [`update`](Self::update) writes for `input_len`
     /// more bytes of input.
@@ -274,28 +315,7 @@ impl<M: BlockMode> PaddedDecryptor<M> {
         &self.mode
     }
 
-    /// A decryptor without padding that starts `skip` (whole blocks) past
-    /// this one, when this one holds nothing back and the mode can be cut
-    /// (ECB, CBC).
-    pub(crate) fn fork(&self, skip: &[u8]) -> Option<Self> {
-        let mode = self
-            .mode
-            .skipped(skip, true)
-            .filter(|_| self.buffered == 0)?;
-        Some(Self::new(mode, Padding::None))
-    }
-
-    /// Moves past `skip` (whole blocks) as [`fork`](Self::fork) does,
-    /// keeping the padding; `false` (and nothing changed) where it cannot.
-    pub(crate) fn advance(&mut self, skip: &[u8]) -> bool {
-        match self.mode.skipped(skip, true).filter(|_| self.buffered == 0) {
-            Some(mode) => {
-                self.mode = mode;
-                true
-            }
-            None => false,
-        }
-    }
+    fork_and_advance!(true, "A decryptor", "(ECB, CBC)");
 
     /// How many bytes [`update`](Self::update) writes for `input_len`
     /// more bytes of ciphertext.
