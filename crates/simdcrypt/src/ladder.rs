@@ -322,6 +322,7 @@ pub fn ladders() -> &'static [Ladder] {
         crate::poly1305::LADDER,
         crate::aead::LADDER,
         crate::aes::LADDER,
+        crate::ghash::LADDER,
         crate::hash::sha256::LADDER,
         crate::hash::sha512::LADDER,
         crate::hash::sha1::LADDER,

@@ -4,6 +4,8 @@
 #![allow(dead_code, unused_macros, unused_imports)]
 
 pub mod hash;
+#[cfg(feature = "kit")]
+pub mod kit;
 // The ladders' checks compare with the specifications' `reference`
 // modules, which are `hazmat` items.
 #[cfg(feature = "hazmat")]

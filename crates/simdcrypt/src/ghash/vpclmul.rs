@@ -1,0 +1,115 @@
+//! VPCLMULQDQ on ymm (AVX2): the `pclmul` rung's aggregated reduction with
+//! two blocks per register, so that each instruction computes two
+//! products: 8 blocks per step as four registers, each multiplied by its
+//! pair of powers (`H^8, H^7`, …, `H^2, H^1`), the three Karatsuba parts
+//! summed over the step, the two halves folded, and one reduction. Runs of
+//! fewer than 8 blocks go to the `pclmul` rung.
+
+use core::arch::x86_64::{
+    __m256i, _mm_xor_si128, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
+    _mm256_clmulepi64_epi128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_xor_si256,
+};
+
+use super::pclmul::{self, Wide};
+
+/// Two sums of products before reduction, one per 128-bit half.
+#[derive(Clone, Copy)]
+pub(crate) struct Wide2 {
+    lo: __m256i,
+    mid: __m256i,
+    hi: __m256i,
+}
+
+impl Wide2 {
+    /// The empty sums.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn zero() -> Wide2 {
+        let z = _mm256_setzero_si256();
+        Wide2 {
+            lo: z,
+            mid: z,
+            hi: z,
+        }
+    }
+
+    /// Both halves added into one sum, for [`pclmul::reduce`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn fold(self) -> Wide {
+        let half =
+            |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        Wide {
+            lo: half(self.lo),
+            mid: half(self.mid),
+            hi: half(self.hi),
+        }
+    }
+}
+
+/// Adds `a · h` to `w` in each half: three carry-less products.
+#[target_feature(enable = "avx2,vpclmulqdq")]
+#[inline]
+pub(crate) fn mul_add2(w: &mut Wide2, a: __m256i, h: __m256i) {
+    w.lo = _mm256_xor_si256(w.lo, _mm256_clmulepi64_epi128::<0x00>(a, h));
+    w.hi = _mm256_xor_si256(w.hi, _mm256_clmulepi64_epi128::<0x11>(a, h));
+    let a_sum = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
+    let h_sum = _mm256_xor_si256(h, _mm256_shuffle_epi32::<0x4e>(h));
+    w.mid = _mm256_xor_si256(w.mid, _mm256_clmulepi64_epi128::<0x00>(a_sum, h_sum));
+}
+
+/// The powers by pairs: register `j` holds `H^(8−2j)` in its low half and
+/// `H^(7−2j)` in its high half, the multipliers of blocks `2j` and
+/// `2j + 1` of a step.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn power_pairs(powers: &[u128; 8]) -> [__m256i; 4] {
+    // SAFETY: `powers[2j..2j + 2]` is 32 bytes, the size of each load.
+    std::array::from_fn(|j| unsafe { _mm256_loadu_si256(powers[2 * j..].as_ptr().cast()) })
+}
+
+/// Register `j` of a step: blocks `2j` and `2j + 1` of `step` (128 bytes),
+/// in field order.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn load_pair(step: &[u8], j: usize, order: __m256i) -> __m256i {
+    let pair = &step[32 * j..32 * j + 32];
+    // SAFETY: `pair` is 32 bytes, the size of the (unaligned) load.
+    let x = unsafe { _mm256_loadu_si256(pair.as_ptr().cast()) };
+    _mm256_shuffle_epi8(x, order)
+}
+
+/// Absorbs whole `blocks` into `acc`, 8 at a time; the last run of fewer
+/// than 8 blocks on [`pclmul::update`].
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,ssse3")]
+pub(super) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
+    let order = _mm256_broadcastsi128_si256(pclmul::byte_order(reversed));
+    let pairs = power_pairs(powers);
+    let mut s = pclmul::load(acc);
+    let steps = blocks.chunks_exact(128);
+    let rest = steps.remainder();
+    for step in steps {
+        let mut w = Wide2::zero();
+        for (j, pair) in pairs.iter().enumerate() {
+            let mut x = load_pair(step, j, order);
+            if j == 0 {
+                // The accumulator joins the first block.
+                x = _mm256_xor_si256(x, zero_extend(s));
+            }
+            mul_add2(&mut w, x, *pair);
+        }
+        s = pclmul::reduce(w.fold());
+    }
+    *acc = pclmul::store(s);
+    if !rest.is_empty() {
+        pclmul::update(powers, acc, rest, reversed);
+    }
+}
+
+/// A ymm register holding `x` in its low half and zeros in its high half.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn zero_extend(x: core::arch::x86_64::__m128i) -> __m256i {
+    core::arch::x86_64::_mm256_inserti128_si256::<0>(_mm256_setzero_si256(), x)
+}
