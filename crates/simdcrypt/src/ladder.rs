@@ -166,7 +166,8 @@ impl Primitive {
         }
     }
 
-    /// An AEAD with a 32-byte key and a 16-byte tag.
+    /// An AEAD with a 32-byte key (see [`Primitive::key_lens`]) and a
+    /// 16-byte tag.
     pub(crate) const fn aead(
         name: &'static str,
         summary: &'static str,
@@ -214,6 +215,11 @@ impl Primitive {
 }
 
 impl Primitive {
+    /// The same primitive with other key lengths.
+    pub(crate) const fn key_lens(self, key_lens: &'static [usize]) -> Primitive {
+        Primitive { key_lens, ..self }
+    }
+
     /// The same primitive with its specification's spelling of the name.
     pub(crate) const fn display(self, display: &'static str) -> Primitive {
         Primitive { display, ..self }
@@ -321,6 +327,7 @@ pub fn ladders() -> &'static [Ladder] {
         crate::chacha20::LADDER,
         crate::poly1305::LADDER,
         crate::aead::LADDER,
+        crate::aead::GCM_LADDER,
         crate::aes::LADDER,
         crate::ghash::LADDER,
         crate::hash::sha256::LADDER,

@@ -1,8 +1,10 @@
 //! Authenticated encryption with associated data built on ChaCha20, XSalsa20
-//! and Poly1305:
+//! and Poly1305, and on AES with GHASH or POLYVAL:
 //!
 //! | type | construction | nonce | sealed form |
 //! |---|---|---|---|
+//! | [`Aes128Gcm`], [`Aes192Gcm`], [`Aes256Gcm`] | NIST SP 800-38D | 96 bits (any non-zero length through `_with_iv`) | ciphertext ‖ tag |
+//! | [`Aes128GcmSiv`], [`Aes256GcmSiv`] | RFC 8452 | 96 bits | ciphertext ‖ tag |
 //! | [`ChaCha20Poly1305`] | RFC 8439 §2.8 | 96 bits | ciphertext ‖ tag |
 //! | [`XChaCha20Poly1305`] | draft-irtf-cfrg-xchacha-03 §2.3: RFC 8439 §2.8 keyed by HChaCha20 | 192 bits | ciphertext ‖ tag |
 //! | [`XSalsa20Poly1305`] | NaCl's `crypto_secretbox` (libsodium's `crypto_secretbox_easy`) | 192 bits | tag ‖ ciphertext |
@@ -58,14 +60,22 @@
 pub(crate) mod avx2_stitched;
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
+mod gcm;
+#[cfg(feature = "kit")]
+pub(crate) mod gcm_checks;
+mod gcm_siv;
+pub(crate) mod gcm_vaes;
 mod ladder;
-pub(crate) use ladder::LADDER;
+pub(crate) use ladder::{GCM_LADDER, LADDER};
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
 
 use std::fmt;
 
 use zeroize::Zeroize;
+
+pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_A_MAX, GCM_P_MAX};
+pub use gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, AesGcmSiv, GCM_SIV_P_MAX, SivKeySize};
 
 use crate::chacha20::ChaCha20;
 use crate::poly1305::Poly1305;
@@ -74,7 +84,8 @@ use crate::stream::apply;
 use crate::xor::InOut;
 use crate::{Error, KeyStream, Xor};
 
-/// Key length of every AEAD here, in bytes.
+/// Key length of the ChaCha20 and XSalsa20 AEADs, in bytes (the AES ones
+/// take their key size's).
 pub const KEY_LEN: usize = 32;
 /// Tag length of every AEAD here, in bytes.
 pub const TAG_LEN: usize = 16;
@@ -345,30 +356,20 @@ fn sealed_parts(
     })
 }
 
-/// Declares an AEAD type: its key, the detached forms from `seal`/`open`
-/// with the type's own `check` of the arguments, the combined forms, and a
-/// `Debug` that shows no key.
-macro_rules! aead {
+/// The public methods every AEAD type has — the combined forms into a
+/// buffer and allocating, and the detached forms in place — over the
+/// type's own `seal_inout` and `open_inout` and its `check` of the
+/// arguments.
+macro_rules! aead_methods {
     (
-        $(#[$meta:meta])*
-        pub struct $t:ident;
+        impl[$($g:tt)*] $t:ty;
+        name = $name:expr,
         nonce = $nonce:ty,
         tag_first = $tag_first:literal,
         check = $check:path,
         refused = $refused:literal,
-        cipher = |$key:ident, $n:ident| $cipher:expr,
-        layout = $layout:expr,
     ) => {
-        $(#[$meta])*
-        #[derive(Clone)]
-        pub struct $t(SecretKey);
-
-        impl $t {
-            /// A new key's AEAD.
-            pub fn new(key: &[u8; KEY_LEN]) -> Self {
-                $t(SecretKey(*key))
-            }
-
+        impl<$($g)*> $t {
             /// Seals `plaintext` with `aad` under `nonce` into `sealed`,
             /// which must be [`TAG_LEN`] bytes longer: the ciphertext and
             /// the tag (see the type's documentation for their order), the
@@ -450,7 +451,7 @@ macro_rules! aead {
             ) -> [u8; TAG_LEN] {
                 match self.try_encrypt_in_place_detached(nonce, aad, data) {
                     Ok(tag) => tag,
-                    Err(e) => panic!("{}: {e}", stringify!($t)),
+                    Err(e) => panic!("{}: {e}", $name),
                 }
             }
 
@@ -487,34 +488,6 @@ macro_rules! aead {
                 self.open_inout(nonce, aad, InOut::in_place(data), tag)
             }
 
-            /// The detached seal of `data`, in place or from its input into
-            /// its output: what every encrypting method comes to.
-            pub(crate) fn seal_inout(
-                &self,
-                nonce: &$nonce,
-                aad: &[u8],
-                data: InOut<'_>,
-            ) -> Result<[u8; TAG_LEN], Error> {
-                $check(aad, data.len())?;
-                let ($key, $n) = (&self.0.0, nonce);
-                seal($cipher, $layout, aad, data)
-            }
-
-            /// The detached open of `data`, in place or from its input into
-            /// its output (zeroed when the tag does not match): what every
-            /// decrypting method comes to.
-            pub(crate) fn open_inout(
-                &self,
-                nonce: &$nonce,
-                aad: &[u8],
-                data: InOut<'_>,
-                tag: &[u8; TAG_LEN],
-            ) -> Result<(), Error> {
-                $check(aad, data.len())?;
-                let ($key, $n) = (&self.0.0, nonce);
-                open($cipher, $layout, aad, data, tag)
-            }
-
             /// Seals `plaintext` with `aad` under `nonce`: a new vector
             /// holding the ciphertext and the 16-byte tag (see the type's
             /// documentation for their order), made by
@@ -527,7 +500,7 @@ macro_rules! aead {
                 let mut sealed = vec![0u8; plaintext.len() + TAG_LEN];
                 match self.encrypt_into(nonce, aad, plaintext, &mut sealed) {
                     Ok(()) => sealed,
-                    Err(e) => panic!("{}: {e}", stringify!($t)),
+                    Err(e) => panic!("{}: {e}", $name),
                 }
             }
 
@@ -556,11 +529,78 @@ macro_rules! aead {
                 Ok(plaintext)
             }
         }
+    };
+}
+
+pub(crate) use aead_methods;
+
+/// Declares an AEAD type: its key, the detached forms from `seal`/`open`
+/// with the type's own `check` of the arguments, the combined forms, and a
+/// `Debug` that shows no key.
+macro_rules! aead {
+    (
+        $(#[$meta:meta])*
+        pub struct $t:ident;
+        nonce = $nonce:ty,
+        tag_first = $tag_first:literal,
+        check = $check:path,
+        refused = $refused:literal,
+        cipher = |$key:ident, $n:ident| $cipher:expr,
+        layout = $layout:expr,
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct $t(SecretKey);
+
+        impl $t {
+            /// A new key's AEAD.
+            pub fn new(key: &[u8; KEY_LEN]) -> Self {
+                $t(SecretKey(*key))
+            }
+
+            /// The detached seal of `data`, in place or from its input into
+            /// its output: what every encrypting method comes to.
+            pub(crate) fn seal_inout(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: InOut<'_>,
+            ) -> Result<[u8; TAG_LEN], Error> {
+                $check(aad, data.len())?;
+                let ($key, $n) = (&self.0.0, nonce);
+                seal($cipher, $layout, aad, data)
+            }
+
+            /// The detached open of `data`, in place or from its input into
+            /// its output (zeroed when the tag does not match): what every
+            /// decrypting method comes to.
+            pub(crate) fn open_inout(
+                &self,
+                nonce: &$nonce,
+                aad: &[u8],
+                data: InOut<'_>,
+                tag: &[u8; TAG_LEN],
+            ) -> Result<(), Error> {
+                $check(aad, data.len())?;
+                let ($key, $n) = (&self.0.0, nonce);
+                open($cipher, $layout, aad, data, tag)
+            }
+
+        }
 
         impl fmt::Debug for $t {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($t)).finish_non_exhaustive()
             }
+        }
+
+        aead_methods! {
+            impl[] $t;
+            name = stringify!($t),
+            nonce = $nonce,
+            tag_first = $tag_first,
+            check = $check,
+            refused = $refused,
         }
     };
 }

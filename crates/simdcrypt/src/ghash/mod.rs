@@ -140,13 +140,14 @@ impl Key {
             Variant::Ghash => mulx_polyval(u128::from_be_bytes(*h)),
             Variant::Polyval => u128::from_le_bytes(*h),
         };
+        let imp = Impl::best();
         let mut powers = [0u128; 8];
         powers[7] = h1;
         for i in (0..7).rev() {
-            powers[i] = soft64::dot(powers[i + 1], h1);
+            powers[i] = dot(imp, powers[i + 1], h1);
         }
         Key {
-            imp: Impl::best(),
+            imp,
             variant,
             h: *h,
             powers,
@@ -180,6 +181,20 @@ impl Key {
             Impl::Vpclmul => unsafe { vpclmul::update(&self.powers, acc, blocks, reversed) },
             #[cfg(not(target_arch = "x86_64"))]
             Impl::Pclmul | Impl::Vpclmul => unreachable!("no SIMD rung off x86-64"),
+        }
+    }
+
+    /// Absorbs `data`, then zeros up to the next block boundary: GCM's and
+    /// GCM-SIV's padding of the associated data and the text.
+    pub(crate) fn update_padded(&self, acc: &mut u128, data: &[u8]) {
+        let whole = data.len() / BLOCK_LEN * BLOCK_LEN;
+        self.update(acc, &data[..whole]);
+        let rest = &data[whole..];
+        if !rest.is_empty() {
+            let mut last = [0u8; BLOCK_LEN];
+            last[..rest.len()].copy_from_slice(rest);
+            self.update(acc, &last);
+            last.zeroize();
         }
     }
 
@@ -219,6 +234,17 @@ impl Drop for Key {
     fn drop(&mut self) {
         self.h.zeroize();
         self.powers.zeroize();
+    }
+}
+
+/// `dot(a, b)` (RFC 8452 §3) with the carry-less multiplication of
+/// `imp`: PCLMULQDQ where the rung has it, else the software rung's.
+fn dot(imp: Impl, a: u128, b: u128) -> u128 {
+    match imp {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the rung, and with it PCLMULQDQ, was checked available.
+        Impl::Pclmul | Impl::Vpclmul => unsafe { pclmul::dot(a, b) },
+        _ => soft64::dot(a, b),
     }
 }
 

@@ -110,12 +110,15 @@ pub(crate) fn reduce(w: Wide) -> __m128i {
 }
 
 /// `s` after absorbing the `n ≤ 8` blocks of `blocks` (`16·n` bytes) in
-/// one reduction: block `i` times `H^(n−i)`, `powers` holding `H^8`
+/// one reduction (`s` itself when there are none): block `i` times `H^(n−i)`, `powers` holding `H^8`
 /// first and `H^1` last.
 #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
 #[inline]
 pub(crate) fn absorb(powers: &[u128; 8], s: __m128i, blocks: &[u8], order: __m128i) -> __m128i {
     let n = blocks.len() / 16;
+    if n == 0 {
+        return s;
+    }
     let mut w = Wide::zero();
     for i in 0..n {
         let mut x = load_block(blocks, i, order);
@@ -127,10 +130,18 @@ pub(crate) fn absorb(powers: &[u128; 8], s: __m128i, blocks: &[u8], order: __m12
     reduce(w)
 }
 
+/// `dot(a, b)` (RFC 8452 §3): one product, one reduction.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(super) fn dot(a: u128, b: u128) -> u128 {
+    let mut w = Wide::zero();
+    mul_add(&mut w, load(&a), load(&b));
+    store(reduce(w))
+}
+
 /// Absorbs whole `blocks` into `acc`, 8 at a time, the rest in one last
 /// reduction; `reversed` for GHASH's byte order.
 #[target_feature(enable = "pclmulqdq,sse2,ssse3")]
-pub(super) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
+pub(crate) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
     let order = byte_order(reversed);
     let mut s = load(acc);
     for group in blocks.chunks(128) {

@@ -83,7 +83,7 @@ pub(crate) fn load_pair(step: &[u8], j: usize, order: __m256i) -> __m256i {
 /// Absorbs whole `blocks` into `acc`, 8 at a time; the last run of fewer
 /// than 8 blocks on [`pclmul::update`].
 #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,ssse3")]
-pub(super) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
+pub(crate) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
     let order = _mm256_broadcastsi128_si256(pclmul::byte_order(reversed));
     let pairs = power_pairs(powers);
     let mut s = pclmul::load(acc);
