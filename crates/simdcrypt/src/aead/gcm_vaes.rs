@@ -10,9 +10,8 @@
 //! `H^8 … H^1` (`ghash::vpclmul`: three carry-less products per register,
 //! Karatsuba) and reduced once — so the AES and the carry-less
 //! multiplication units work side by side rather than one after the other.
-//! The counter blocks are kept byte-reversed, the 32-bit counter in the low
-//! lane of each half, so `inc32` is one 32-bit addition (wrapping modulo
-//! 2^32, as SP 800-38D's `inc32` does). GHASH runs in POLYVAL's field
+//! The 32-bit `inc32` counter wraps modulo 2^32 as SP 800-38D's does
+//! (see `Counters`). GHASH runs in POLYVAL's field
 //! (blocks byte-reversed, RFC 8452 Appendix A), as every GHASH rung does.
 //!
 //! The last partial step (and so a whole short message) goes through the
@@ -55,20 +54,13 @@ pub(crate) fn available() -> bool {
 /// When the CPU lacks the kernel's instructions ([`available`]).
 pub(crate) fn seal(
     keys: &[[u8; 16]],
-    powers: &[u128; 8],
+    powers: &[u128; 16],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
 ) -> [u8; 16] {
-    assert!(
-        available(),
-        "the stitched GCM kernel needs VAES and VPCLMULQDQ"
-    );
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU runs every feature the kernel enables (asserted).
-    unsafe {
-        run(keys, powers, j0, aad, data, false)
-    }
+    return run(keys, powers, j0, aad, data, false);
     #[cfg(not(target_arch = "x86_64"))]
     unreachable!("{keys:?} {powers:?} {j0:?} {aad:?} {}", data.len())
 }
@@ -82,20 +74,13 @@ pub(crate) fn seal(
 /// When the CPU lacks the kernel's instructions ([`available`]).
 pub(crate) fn open(
     keys: &[[u8; 16]],
-    powers: &[u128; 8],
+    powers: &[u128; 16],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
 ) -> [u8; 16] {
-    assert!(
-        available(),
-        "the stitched GCM kernel needs VAES and VPCLMULQDQ"
-    );
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the CPU runs every feature the kernel enables (asserted).
-    unsafe {
-        run(keys, powers, j0, aad, data, true)
-    }
+    return run(keys, powers, j0, aad, data, true);
     #[cfg(not(target_arch = "x86_64"))]
     unreachable!("{keys:?} {powers:?} {j0:?} {aad:?} {}", data.len())
 }
@@ -122,32 +107,32 @@ fn schedule(keys: &[[u8; 16]]) -> Schedule {
     }
 }
 
-/// One AES round on four registers (eight blocks).
+/// One AES round on `N` registers (`2N` blocks).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,vaes")]
 #[inline]
-fn round(b: &mut [__m256i; 4], k: __m256i) {
+fn round<const N: usize>(b: &mut [__m256i; N], k: __m256i) {
     for x in b.iter_mut() {
         *x = _mm256_aesenc_epi128(*x, k);
     }
 }
 
-/// The four registers of `bytes` (128 of them).
+/// `N` registers from `32N` bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn load4(bytes: *const u8) -> [__m256i; 4] {
-    // SAFETY: the callers pass 128 readable bytes.
+fn load<const N: usize>(bytes: *const u8) -> [__m256i; N] {
+    // SAFETY: the callers pass `32N` readable bytes.
     std::array::from_fn(|j| unsafe { _mm256_loadu_si256(bytes.add(32 * j).cast()) })
 }
 
-/// Stores four registers to 128 bytes.
+/// Stores `N` registers to `32N` bytes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn store4(bytes: *mut u8, v: &[__m256i; 4]) {
+fn store<const N: usize>(bytes: *mut u8, v: &[__m256i; N]) {
     for (j, x) in v.iter().enumerate() {
-        // SAFETY: the callers pass 128 writable bytes.
+        // SAFETY: the callers pass `32N` writable bytes.
         unsafe { _mm256_storeu_si256(bytes.add(32 * j).cast(), *x) };
     }
 }
@@ -156,7 +141,7 @@ fn store4(bytes: *mut u8, v: &[__m256i; 4]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn xor4(a: &[__m256i; 4], b: &[__m256i; 4]) -> [__m256i; 4] {
+fn xor<const N: usize>(a: &[__m256i; N], b: &[__m256i; N]) -> [__m256i; N] {
     let mut out = *a;
     for (o, y) in out.iter_mut().zip(b) {
         *o = _mm256_xor_si256(*o, *y);
@@ -164,11 +149,12 @@ fn xor4(a: &[__m256i; 4], b: &[__m256i; 4]) -> [__m256i; 4] {
     out
 }
 
-/// Every block of four registers byte-reversed.
+/// Every block of `N` registers byte-reversed: GHASH's blocks in
+/// POLYVAL's field.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn reverse4(v: &[__m256i; 4], rev: __m256i) -> [__m256i; 4] {
+fn reverse<const N: usize>(v: &[__m256i; N], rev: __m256i) -> [__m256i; N] {
     let mut out = *v;
     for o in out.iter_mut() {
         *o = _mm256_shuffle_epi8(*o, rev);
@@ -176,61 +162,124 @@ fn reverse4(v: &[__m256i; 4], rev: __m256i) -> [__m256i; 4] {
     out
 }
 
-/// Eight counter blocks from `base` (the next counter block byte-reversed
-/// in both halves): register `j` holds counters `base + 2j` and
-/// `base + 2j + 1`, put back in byte order.
+/// The counter blocks of a run: the next counter `ctr` (the 32-bit
+/// `inc32` counter) and `j0` (whose other 96 bits every counter block
+/// shares). Two forms are kept: byte-reversed (the counter in the low
+/// 32-bit lane of each half, so that adding is one `vpaddd`, then one
+/// `vpshufb` per register back to byte order), and in byte order, where
+/// adding `k` to the last byte needs no shuffle as long as that byte does
+/// not carry — the case for all but one run in 16 (the counter is public,
+/// so choosing by it leaks nothing).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn counters(base: __m256i, rev: __m256i) -> [__m256i; 4] {
-    let mut out = [base; 4];
-    for (j, o) in out.iter_mut().enumerate() {
-        let j = 2 * j as i32;
-        let add = _mm256_set_epi32(0, 0, 0, j + 1, 0, 0, 0, j);
-        *o = _mm256_shuffle_epi8(_mm256_add_epi32(base, add), rev);
-    }
-    out
+struct Counters {
+    ctr: u32,
+    /// The next counter block, byte-reversed, in both halves.
+    reversed: __m256i,
+    /// The next counter block in byte order, in both halves.
+    ordered: __m256i,
 }
 
-/// The keystream of eight counter blocks `ctr`; with `hash`, the GHASH
-/// accumulator `s` absorbs the four registers `g` (byte-reversed blocks,
-/// `s` joining the first) between the first rounds, one reduction after
-/// the fifth.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,vaes,vpclmulqdq,pclmulqdq")]
-#[inline]
-fn step(
-    sched: &Schedule,
-    ctr: &[__m256i; 4],
-    g: &[__m256i; 4],
-    hash: bool,
-    pairs: &[__m256i; 4],
-    s: &mut __m128i,
-) -> [__m256i; 4] {
-    let k = &sched.k;
-    let mut b = *ctr;
-    for x in b.iter_mut() {
-        *x = _mm256_xor_si256(*x, k[0]);
-    }
-    let mut w = Wide2::zero();
-    let first = _mm256_xor_si256(g[0], vpclmul::zero_extend(*s));
-    for (r, (x, h)) in [first, g[1], g[2], g[3]].iter().zip(pairs).enumerate() {
-        round(&mut b, k[r + 1]);
-        if hash {
-            vpclmul::mul_add2(&mut w, *x, *h);
+impl Counters {
+    /// The counter blocks after `j0`, starting at `inc32(j0)`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new(j0: __m128i, rev: __m256i) -> Counters {
+        let reversed = _mm256_add_epi32(
+            _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(j0), rev),
+            _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 1),
+        );
+        Counters {
+            ctr: (pclmul::store(_mm_shuffle_epi8(j0, pclmul::byte_order(true))) as u32)
+                .wrapping_add(1),
+            reversed,
+            ordered: _mm256_shuffle_epi8(reversed, rev),
         }
     }
-    round(&mut b, k[5]);
-    if hash {
-        *s = pclmul::reduce(w.fold());
+
+    /// The next `2N` counter blocks, register `j` holding counters
+    /// `2j` and `2j + 1`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn next<const N: usize>(&mut self, rev: __m256i) -> [__m256i; N] {
+        let mut out = [self.ordered; N];
+        let step = 2 * N as i32;
+        if (self.ctr & 0xff) as usize + 2 * N <= 0x100 {
+            // No carry out of the last byte: add in byte order.
+            for (j, o) in out.iter_mut().enumerate() {
+                let j = 2 * j as i32;
+                let add = _mm256_set_epi32((j + 1) << 24, 0, 0, 0, j << 24, 0, 0, 0);
+                *o = _mm256_add_epi32(self.ordered, add);
+            }
+            self.ordered = _mm256_add_epi32(
+                self.ordered,
+                _mm256_set_epi32(step << 24, 0, 0, 0, step << 24, 0, 0, 0),
+            );
+        } else {
+            for (j, o) in out.iter_mut().enumerate() {
+                let j = 2 * j as i32;
+                let add = _mm256_set_epi32(0, 0, 0, j + 1, 0, 0, 0, j);
+                *o = _mm256_shuffle_epi8(_mm256_add_epi32(self.reversed, add), rev);
+            }
+        }
+        self.reversed = _mm256_add_epi32(
+            self.reversed,
+            _mm256_set_epi32(0, 0, 0, step, 0, 0, 0, step),
+        );
+        if (self.ctr & 0xff) as usize + 2 * N >= 0x100 {
+            // The last byte carried (or is about to): byte order anew.
+            self.ordered = _mm256_shuffle_epi8(self.reversed, rev);
+        }
+        self.ctr = self.ctr.wrapping_add(2 * N as u32);
+        out
     }
-    for key in &k[6..sched.rounds] {
-        round(&mut b, *key);
-    }
-    for x in b.iter_mut() {
-        *x = _mm256_aesenclast_epi128(*x, k[sched.rounds]);
-    }
-    b
+}
+
+/// The keystream of the `2N` counter blocks `ctr`; with `hash`, the GHASH
+/// accumulator `s` absorbs the `N` registers `g` (blocks in POLYVAL's
+/// field, `s` joining the first) by `pairs`, one register after each of
+/// the first `N` rounds and one reduction after the next. A macro, not a
+/// function: LLVM would not inline the 8-register form (its arrays then
+/// go through memory, and `vzeroupper` runs on every step).
+#[cfg(target_arch = "x86_64")]
+macro_rules! step {
+    ($sched:expr, $ctr:expr, $g:expr, $hash:expr, $pairs:expr, $s:expr) => {{
+        let (sched, g, hash, pairs, s): (&Schedule, _, bool, _, &mut __m128i) =
+            ($sched, $g, $hash, $pairs, $s);
+        let k = &sched.k;
+        let mut b = *$ctr;
+        let n = b.len();
+        for x in b.iter_mut() {
+            *x = _mm256_xor_si256(*x, k[0]);
+        }
+        // The registers that do not depend on `s` first, the first
+        // register (which `s` joins) last: the chain from one step's `s`
+        // to the next is then one product, one sum and the reduction.
+        let mut w = Wide2::zero();
+        for r in 0..n {
+            round(&mut b, k[r + 1]);
+            if hash {
+                let j = (r + 1) % n;
+                let x = if j == 0 {
+                    _mm256_xor_si256(g[0], vpclmul::zero_extend(*s))
+                } else {
+                    g[j]
+                };
+                vpclmul::mul_add2(&mut w, x, &pairs[j]);
+            }
+        }
+        round(&mut b, k[n + 1]);
+        if hash {
+            *s = pclmul::reduce(w.fold());
+        }
+        for key in &k[n + 2..sched.rounds] {
+            round(&mut b, *key);
+        }
+        for x in b.iter_mut() {
+            *x = _mm256_aesenclast_epi128(*x, k[sched.rounds]);
+        }
+        b
+    }};
 }
 
 /// `E(K, block)` on one block with AES-NI.
@@ -273,110 +322,234 @@ fn wipe(buf: &mut [u8]) {
     std::hint::black_box(buf);
 }
 
-/// The whole of GCM-AE or GCM-AD on one message.
-///
-/// # Safety
-///
-/// The CPU must run AVX2, VAES, AES-NI, VPCLMULQDQ, PCLMULQDQ and SSSE3.
+/// Encrypts (`$open` false) or decrypts a run of `32N` bytes at `$at`
+/// (input and output pointers) of the message: AES on its `2N` counter
+/// blocks stitched with the GHASH of `$pending` (encryption: the
+/// ciphertext of the run before, if `$have_pending`) or of this run's
+/// ciphertext (decryption). Encryption leaves this run's ciphertext in
+/// `$pending`. A macro for the reason [`step!`] is. The caller guarantees
+/// `32N` bytes at `$at` readable from the input and writable to the
+/// output.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,vaes,aes,vpclmulqdq,pclmulqdq,ssse3")]
-unsafe fn run(
+macro_rules! run_step {
+    ($k:expr, $counters:expr, $pairs:expr, $at:expr, $pending:expr, $have_pending:expr, $open:expr, $s:expr) => {{
+        let (k, pairs, (input, output), pending, open): (
+            &Kernel<'_>,
+            _,
+            (*const u8, *mut u8),
+            _,
+            bool,
+        ) = ($k, $pairs, $at, $pending, $open);
+        let ctr = $counters.next(k.rev);
+        // The input is read before the output is written (in place, the
+        // same bytes).
+        let x = load(input);
+        let (g, hash) = if open {
+            (reverse(&x, k.rev), true)
+        } else {
+            (*pending, $have_pending)
+        };
+        let out = xor(&x, &step!(&k.sched, &ctr, &g, hash, pairs, $s));
+        if !open {
+            *pending = reverse(&out, k.rev);
+        }
+        store(output, &out);
+    }};
+}
+
+/// What every run of a message shares.
+#[cfg(target_arch = "x86_64")]
+struct Kernel<'a> {
+    sched: Schedule,
+    rev: __m256i,
+    powers: &'a [u128; 16],
+}
+
+/// Defines `$name`, the whole of GCM-AE or GCM-AD on one message (16
+/// blocks per step, then at most one 8-block step, then the rest
+/// zero-padded), compiled for `$features`: the AVX2 form, and the same
+/// code where the CPU has AVX-512VL, whose 32 vector registers hold the
+/// sixteen blocks, the accumulators and the powers without spilling (the
+/// instructions stay VEX/EVEX ymm ones; BoringSSL keeps a VAES-AVX10/256
+/// form for the same reason).
+#[cfg(target_arch = "x86_64")]
+macro_rules! gcm_run {
+    ($name:ident, $features:literal) => {
+        /// GCM-AE (`open` false) or GCM-AD of `data`: the tag.
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("The CPU must run ", $features, ".")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            keys: &[[u8; 16]],
+            powers: &[u128; 16],
+            j0: &[u8; 16],
+            aad: &[u8],
+            data: InOut<'_>,
+            open: bool,
+        ) -> [u8; 16] {
+            let rev128 = pclmul::byte_order(true);
+            let k = Kernel {
+                sched: schedule(keys),
+                rev: _mm256_broadcastsi128_si256(rev128),
+                powers,
+            };
+            let last8: &[u128; 8] = powers[8..].try_into().expect("8 powers");
+            // SAFETY: `j0` is 16 bytes.
+            let j0 = unsafe { _mm_loadu_si128(j0.as_ptr().cast()) };
+            let ek_j0 = encrypt_one(&k.sched, j0);
+            let mut s = absorb_padded(last8, pclmul::load(&0), aad);
+            let mut counters = Counters::new(j0, k.rev);
+
+            let len = data.len();
+            let (input, output, _) = data.into_raw();
+            let at = |offset: usize| {
+                // SAFETY: every caller's offset is within the message, with the
+                // run's bytes after it.
+                unsafe { (input.add(offset), output.add(offset)) }
+            };
+            let zero = _mm256_setzero_si256();
+            let mut done = 0;
+            if len >= 256 {
+                let pairs = vpclmul::power_pairs::<8>(k.powers);
+                let mut pending = [zero; 8];
+                // Each loop with `open` and the hashing fixed, so that the steps
+                // carry no branch on them. (256 bytes from `done` are within the
+                // message at each step.)
+                if open {
+                    while len - done >= 256 {
+                        run_step!(
+                            &k,
+                            counters,
+                            &pairs,
+                            at(done),
+                            &mut pending,
+                            true,
+                            true,
+                            &mut s
+                        );
+                        done += 256;
+                    }
+                } else {
+                    run_step!(
+                        &k,
+                        counters,
+                        &pairs,
+                        at(done),
+                        &mut pending,
+                        false,
+                        false,
+                        &mut s
+                    );
+                    done += 256;
+                    while len - done >= 256 {
+                        run_step!(
+                            &k,
+                            counters,
+                            &pairs,
+                            at(done),
+                            &mut pending,
+                            true,
+                            false,
+                            &mut s
+                        );
+                        done += 256;
+                    }
+                    s = vpclmul::absorb_regs(s, &pending, &pairs);
+                }
+            }
+            if len - done >= 128 {
+                let pairs = vpclmul::power_pairs::<4>(k.powers);
+                let mut pending = [zero; 4];
+                // 128 bytes from `done` are within the message.
+                run_step!(
+                    &k,
+                    counters,
+                    &pairs,
+                    at(done),
+                    &mut pending,
+                    false,
+                    open,
+                    &mut s
+                );
+                if !open {
+                    s = vpclmul::absorb_regs(s, &pending, &pairs);
+                }
+                done += 128;
+            }
+
+            // The last partial step, zero-padded, and the lengths block: the
+            // text's blocks then `[len(A)]_64 ‖ [len(C)]_64` in `hashed`.
+            let n = len - done;
+            let mut text = [0u8; 128];
+            let mut hashed = [0u8; 144];
+            if n > 0 {
+                let (src, dst) = at(done);
+                // SAFETY: the last `n` bytes of the input, into a 128-byte buffer.
+                unsafe { core::ptr::copy_nonoverlapping(src, text.as_mut_ptr(), n) };
+                if open {
+                    hashed[..n].copy_from_slice(&text[..n]);
+                }
+                let pairs = vpclmul::power_pairs::<4>(k.powers);
+                let ctr = counters.next::<4>(k.rev);
+                let ks = step!(&k.sched, &ctr, &[zero; 4], false, &pairs, &mut s);
+                store(text.as_mut_ptr(), &xor(&load::<4>(text.as_ptr()), &ks));
+                // SAFETY: the last `n` bytes of the output.
+                unsafe { core::ptr::copy_nonoverlapping(text.as_ptr(), dst, n) };
+                if !open {
+                    hashed[..n].copy_from_slice(&text[..n]);
+                }
+            }
+            let blocks = n.div_ceil(16);
+            hashed[16 * blocks..16 * blocks + 8]
+                .copy_from_slice(&((aad.len() as u64) * 8).to_be_bytes());
+            hashed[16 * blocks + 8..16 * blocks + 16]
+                .copy_from_slice(&((len as u64) * 8).to_be_bytes());
+            for group in hashed[..16 * (blocks + 1)].chunks(128) {
+                s = pclmul::absorb(last8, s, group, rev128);
+            }
+            wipe(&mut text);
+            wipe(&mut hashed);
+
+            // The tag: E(K, J0) ⊕ S, S back in GHASH's byte order.
+            let tag = _mm_xor_si128(_mm_shuffle_epi8(s, rev128), ek_j0);
+            let mut out = [0u8; 16];
+            // SAFETY: `out` is 16 bytes.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), tag) };
+            out
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+gcm_run!(run_avx2, "avx2,vaes,aes,vpclmulqdq,pclmulqdq,ssse3");
+#[cfg(target_arch = "x86_64")]
+gcm_run!(
+    run_avx512vl,
+    "avx2,vaes,aes,vpclmulqdq,pclmulqdq,ssse3,avx512f,avx512vl"
+);
+
+/// The kernel's form for this CPU.
+#[cfg(target_arch = "x86_64")]
+fn run(
     keys: &[[u8; 16]],
-    powers: &[u128; 8],
+    powers: &[u128; 16],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
     open: bool,
 ) -> [u8; 16] {
-    let sched = schedule(keys);
-    let rev128 = pclmul::byte_order(true);
-    let rev = _mm256_broadcastsi128_si256(rev128);
-    let pairs = vpclmul::power_pairs(powers);
-    // SAFETY: `j0` is 16 bytes.
-    let j0 = unsafe { _mm_loadu_si128(j0.as_ptr().cast()) };
-    let ek_j0 = encrypt_one(&sched, j0);
-    let mut s = absorb_padded(powers, pclmul::load(&0), aad);
-
-    // The next counter block, byte-reversed in both halves: J0 + 1.
-    let one = _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 1);
-    let eight = _mm256_set_epi32(0, 0, 0, 8, 0, 0, 0, 8);
-    let mut base = _mm256_add_epi32(
-        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(j0), rev),
-        one,
+    assert!(
+        available(),
+        "the stitched GCM kernel needs VAES and VPCLMULQDQ"
     );
-
-    let len = data.len();
-    let (input, output, _) = data.into_raw();
-    let steps = len / 128;
-    let zero = [_mm256_setzero_si256(); 4];
-    let mut pending = zero;
-    for i in 0..steps {
-        let ctr = counters(base, rev);
-        base = _mm256_add_epi32(base, eight);
-        // SAFETY: step `i` lies within the `len` bytes of both sides; the
-        // input is read before the output is written (in place, the same
-        // bytes).
-        let x = load4(unsafe { input.add(128 * i) });
-        let out = if open {
-            let ks = step(&sched, &ctr, &reverse4(&x, rev), true, &pairs, &mut s);
-            xor4(&x, &ks)
-        } else {
-            let ks = step(&sched, &ctr, &pending, i > 0, &pairs, &mut s);
-            let out = xor4(&x, &ks);
-            pending = reverse4(&out, rev);
-            out
-        };
-        // SAFETY: as above.
-        store4(unsafe { output.add(128 * i) }, &out);
+    let f = crate::cpu::features();
+    if f.avx512f && f.avx512vl {
+        // SAFETY: the CPU runs AVX-512F and VL, and the rest (asserted).
+        unsafe { run_avx512vl(keys, powers, j0, aad, data, open) }
+    } else {
+        // SAFETY: the CPU runs every feature the kernel enables (asserted).
+        unsafe { run_avx2(keys, powers, j0, aad, data, open) }
     }
-    if !open && steps > 0 {
-        let mut w = Wide2::zero();
-        let first = _mm256_xor_si256(pending[0], vpclmul::zero_extend(s));
-        for (x, h) in [first, pending[1], pending[2], pending[3]]
-            .iter()
-            .zip(&pairs)
-        {
-            vpclmul::mul_add2(&mut w, *x, *h);
-        }
-        s = pclmul::reduce(w.fold());
-    }
-
-    // The last partial step, zero-padded, and the lengths block: the
-    // text's blocks then `[len(A)]_64 ‖ [len(C)]_64` in `hashed`.
-    let done = 128 * steps;
-    let n = len - done;
-    let mut text = [0u8; 128];
-    let mut hashed = [0u8; 144];
-    if n > 0 {
-        // SAFETY: the last `n` bytes of the input, into a 128-byte buffer.
-        unsafe { core::ptr::copy_nonoverlapping(input.add(done), text.as_mut_ptr(), n) };
-        let ctr = counters(base, rev);
-        let ks = step(&sched, &ctr, &zero, false, &pairs, &mut s);
-        let out = xor4(&load4(text.as_ptr()), &ks);
-        if open {
-            hashed[..n].copy_from_slice(&text[..n]);
-        }
-        store4(text.as_mut_ptr(), &out);
-        // SAFETY: the last `n` bytes of the output.
-        unsafe { core::ptr::copy_nonoverlapping(text.as_ptr(), output.add(done), n) };
-        if !open {
-            hashed[..n].copy_from_slice(&text[..n]);
-        }
-    }
-    let blocks = n.div_ceil(16);
-    hashed[16 * blocks..16 * blocks + 8].copy_from_slice(&((aad.len() as u64) * 8).to_be_bytes());
-    hashed[16 * blocks + 8..16 * blocks + 16].copy_from_slice(&((len as u64) * 8).to_be_bytes());
-    let hashed_len = 16 * (blocks + 1);
-    for group in hashed[..hashed_len].chunks(128) {
-        s = pclmul::absorb(powers, s, group, rev128);
-    }
-    wipe(&mut text);
-    wipe(&mut hashed);
-
-    // The tag: E(K, J0) ⊕ S, S back in GHASH's byte order.
-    let tag = _mm_xor_si128(_mm_shuffle_epi8(s, rev128), ek_j0);
-    let mut out = [0u8; 16];
-    // SAFETY: `out` is 16 bytes.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), tag) };
-    out
 }

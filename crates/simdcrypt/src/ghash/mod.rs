@@ -60,6 +60,9 @@ use crate::rung::rungs;
 /// The key and block length in bytes.
 pub const BLOCK_LEN: usize = 16;
 
+/// How many powers of `H` a key holds.
+pub(crate) const POWERS: usize = 16;
+
 rungs! {
     primitive = "ghash";
     /// The rungs of GHASH and POLYVAL, slowest first.
@@ -119,10 +122,11 @@ pub(crate) struct Key {
     variant: Variant,
     /// `H` as the caller gave it.
     h: [u8; 16],
-    /// In POLYVAL's field, `H^8` first and `H^1` last: `powers[i]` is
-    /// `H^(8−i)` as `dot` multiplies (each carries the factor `x^128`
-    /// that `dot` divides out, `H_k = dot(H_{k−1}, H_1)`).
-    pub(crate) powers: [u128; 8],
+    /// In POLYVAL's field, `H^16` first and `H^1` last: `powers[i]` is
+    /// `H^(16−i)` as `dot` multiplies (each carries the factor `x^128`
+    /// that `dot` divides out, `H_k = dot(H_{k−1}, H_1)`). The rungs use
+    /// the last 8, GCM's stitched kernel all 16.
+    pub(crate) powers: [u128; POWERS],
 }
 
 /// Multiplication by `x` in POLYVAL's field (`mulX_POLYVAL`, RFC 8452
@@ -141,9 +145,9 @@ impl Key {
             Variant::Polyval => u128::from_le_bytes(*h),
         };
         let imp = Impl::best();
-        let mut powers = [0u128; 8];
-        powers[7] = h1;
-        for i in (0..7).rev() {
+        let mut powers = [0u128; POWERS];
+        powers[POWERS - 1] = h1;
+        for i in (0..POWERS - 1).rev() {
             powers[i] = dot(imp, powers[i + 1], h1);
         }
         Key {
@@ -172,16 +176,21 @@ impl Key {
         let reversed = self.variant == Variant::Ghash;
         match self.imp {
             Impl::Reference => self.reference_update(acc, blocks),
-            Impl::Soft64 => soft64::update(self.powers[7], acc, blocks, reversed),
+            Impl::Soft64 => soft64::update(self.powers[POWERS - 1], acc, blocks, reversed),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung was checked available (`require` or `best`).
-            Impl::Pclmul => unsafe { pclmul::update(&self.powers, acc, blocks, reversed) },
+            Impl::Pclmul => unsafe { pclmul::update(self.last8(), acc, blocks, reversed) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Impl::Vpclmul => unsafe { vpclmul::update(&self.powers, acc, blocks, reversed) },
+            Impl::Vpclmul => unsafe { vpclmul::update(self.last8(), acc, blocks, reversed) },
             #[cfg(not(target_arch = "x86_64"))]
             Impl::Pclmul | Impl::Vpclmul => unreachable!("no SIMD rung off x86-64"),
         }
+    }
+
+    /// `H^8 … H^1`, what the rungs multiply 8 blocks by.
+    pub(crate) fn last8(&self) -> &[u128; 8] {
+        self.powers[POWERS - 8..].try_into().expect("8 powers")
     }
 
     /// Absorbs `data`, then zeros up to the next block boundary: GCM's and

@@ -12,6 +12,7 @@ use core::arch::x86_64::{
 };
 
 use super::pclmul::{self, Wide};
+use core::arch::x86_64::__m128i;
 
 /// Two sums of products before reduction, one per 128-bit half.
 #[derive(Clone, Copy)]
@@ -48,25 +49,58 @@ impl Wide2 {
     }
 }
 
+/// A pair of powers as Karatsuba multiplies by them: the powers, and in
+/// the low word of each half the XOR of that half's two words.
+#[derive(Clone, Copy)]
+pub(crate) struct Pair {
+    h: __m256i,
+    sum: __m256i,
+}
+
 /// Adds `a · h` to `w` in each half: three carry-less products.
 #[target_feature(enable = "avx2,vpclmulqdq")]
 #[inline]
-pub(crate) fn mul_add2(w: &mut Wide2, a: __m256i, h: __m256i) {
-    w.lo = _mm256_xor_si256(w.lo, _mm256_clmulepi64_epi128::<0x00>(a, h));
-    w.hi = _mm256_xor_si256(w.hi, _mm256_clmulepi64_epi128::<0x11>(a, h));
+pub(crate) fn mul_add2(w: &mut Wide2, a: __m256i, h: &Pair) {
+    w.lo = _mm256_xor_si256(w.lo, _mm256_clmulepi64_epi128::<0x00>(a, h.h));
+    w.hi = _mm256_xor_si256(w.hi, _mm256_clmulepi64_epi128::<0x11>(a, h.h));
     let a_sum = _mm256_xor_si256(a, _mm256_shuffle_epi32::<0x4e>(a));
-    let h_sum = _mm256_xor_si256(h, _mm256_shuffle_epi32::<0x4e>(h));
-    w.mid = _mm256_xor_si256(w.mid, _mm256_clmulepi64_epi128::<0x00>(a_sum, h_sum));
+    w.mid = _mm256_xor_si256(w.mid, _mm256_clmulepi64_epi128::<0x00>(a_sum, h.sum));
 }
 
-/// The powers by pairs: register `j` holds `H^(8−2j)` in its low half and
-/// `H^(7−2j)` in its high half, the multipliers of blocks `2j` and
-/// `2j + 1` of a step.
+/// The powers by pairs: of `N` pairs (`2N` powers, the highest first),
+/// register `j` holds `H^(2N−2j)` in its low half and `H^(2N−2j−1)` in
+/// its high half, the multipliers of blocks `2j` and `2j + 1` of a run of
+/// `2N` blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(crate) fn power_pairs(powers: &[u128; 8]) -> [__m256i; 4] {
-    // SAFETY: `powers[2j..2j + 2]` is 32 bytes, the size of each load.
-    std::array::from_fn(|j| unsafe { _mm256_loadu_si256(powers[2 * j..].as_ptr().cast()) })
+pub(crate) fn power_pairs<const N: usize>(powers: &[u128]) -> [Pair; N] {
+    let powers = &powers[powers.len() - 2 * N..];
+    std::array::from_fn(|j| {
+        // SAFETY: `powers[2j..2j + 2]` is 32 bytes, the size of the load.
+        let h = unsafe { _mm256_loadu_si256(powers[2 * j..].as_ptr().cast()) };
+        Pair {
+            h,
+            sum: _mm256_xor_si256(h, _mm256_shuffle_epi32::<0x4e>(h)),
+        }
+    })
+}
+
+/// `s` after absorbing the `2N` blocks of the registers `g` (in field
+/// order), `s` joining the first, by `pairs`, in one reduction.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq")]
+#[inline]
+pub(crate) fn absorb_regs<const N: usize>(
+    s: __m128i,
+    g: &[__m256i; N],
+    pairs: &[Pair; N],
+) -> __m128i {
+    // The registers that do not depend on `s` first.
+    let mut w = Wide2::zero();
+    for j in 1..N {
+        mul_add2(&mut w, g[j], &pairs[j]);
+    }
+    mul_add2(&mut w, _mm256_xor_si256(g[0], zero_extend(s)), &pairs[0]);
+    pclmul::reduce(w.fold())
 }
 
 /// Register `j` of a step: blocks `2j` and `2j + 1` of `step` (128 bytes),
@@ -85,21 +119,13 @@ pub(crate) fn load_pair(step: &[u8], j: usize, order: __m256i) -> __m256i {
 #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,ssse3")]
 pub(crate) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
     let order = _mm256_broadcastsi128_si256(pclmul::byte_order(reversed));
-    let pairs = power_pairs(powers);
+    let pairs = power_pairs::<4>(powers);
     let mut s = pclmul::load(acc);
     let steps = blocks.chunks_exact(128);
     let rest = steps.remainder();
     for step in steps {
-        let mut w = Wide2::zero();
-        for (j, pair) in pairs.iter().enumerate() {
-            let mut x = load_pair(step, j, order);
-            if j == 0 {
-                // The accumulator joins the first block.
-                x = _mm256_xor_si256(x, zero_extend(s));
-            }
-            mul_add2(&mut w, x, *pair);
-        }
-        s = pclmul::reduce(w.fold());
+        let g: [__m256i; 4] = std::array::from_fn(|j| load_pair(step, j, order));
+        s = absorb_regs(s, &g, &pairs);
     }
     *acc = pclmul::store(s);
     if !rest.is_empty() {
