@@ -3,13 +3,18 @@
 //! 2024 (Biggers' `aes-gcm-avx2-x86_64`), written here from its
 //! description.
 //!
-//! A step is 8 blocks (128 bytes) as four registers of two blocks each:
-//! the eight counter blocks go through the AES rounds while, between the
-//! first rounds, the four registers of ciphertext of the step before
-//! (encryption) or of this step (decryption) are multiplied by the powers
-//! `H^8 … H^1` (`ghash::vpclmul`: three carry-less products per register,
-//! Karatsuba) and reduced once — so the AES and the carry-less
-//! multiplication units work side by side rather than one after the other.
+//! A step is 16 blocks (256 bytes) as eight registers of two blocks each:
+//! the sixteen counter blocks go through the AES rounds while, one
+//! register after each of the first eight rounds, the eight registers of
+//! ciphertext of the step before (encryption) or of this step (decryption)
+//! are multiplied by the powers `H^16 … H^1` (`ghash::vpclmul`: four
+//! carry-less products per register, schoolbook) and reduced once after
+//! the ninth — so the AES and the carry-less multiplication units work
+//! side by side rather than one after the other, and eight independent AES
+//! chains per round cover the instructions' latency. The register that
+//! the accumulator joins is multiplied last, so that one step's reduction
+//! waits on one product of the step before. A last run of 8 to 15 blocks
+//! takes one 8-block step.
 //! The 32-bit `inc32` counter wraps modulo 2^32 as SP 800-38D's does
 //! (see `Counters`). GHASH runs in POLYVAL's field
 //! (blocks byte-reversed, RFC 8452 Appendix A), as every GHASH rung does.
@@ -270,7 +275,7 @@ macro_rules! step {
         }
         round(&mut b, k[n + 1]);
         if hash {
-            *s = pclmul::reduce(w.fold());
+            *s = pclmul::reduce_parts(w.fold());
         }
         for key in &k[n + 2..sched.rounds] {
             round(&mut b, *key);

@@ -6,7 +6,7 @@
 //! | `reference` | any | SP 800-38D Algorithm 1 and RFC 8452 §3 bit by bit | no (`hazmat`) |
 //! | `soft64` | any | integer multiplications "with holes" (BearSSL's `ghash_ctmul64`), Karatsuba | yes |
 //! | `pclmul` | PCLMULQDQ, SSSE3 | Karatsuba, one reduction per 8 blocks with `H^8 … H^1` | yes |
-//! | `vpclmul` | VPCLMULQDQ, AVX2 | the same with two blocks per ymm register | yes |
+//! | `vpclmul` | VPCLMULQDQ, AVX2 | two blocks per ymm register, schoolbook, one reduction per 8 blocks | yes |
 //!
 //! Every rung but the reference computes in POLYVAL's field: GHASH's key
 //! `H` becomes `mulX_POLYVAL(ByteReverse(H))`, its blocks are

@@ -99,6 +99,15 @@ pub(crate) fn mul_add(w: &mut Wide, a: __m128i, h: __m128i) {
 #[inline]
 pub(crate) fn reduce(w: Wide) -> __m128i {
     let mid = _mm_xor_si128(w.mid, _mm_xor_si128(w.lo, w.hi));
+    reduce_parts(Wide { mid, ..w })
+}
+
+/// As [`reduce`], the middle term already the sum of the cross products
+/// (schoolbook's, not Karatsuba's).
+#[target_feature(enable = "pclmulqdq,sse2")]
+#[inline]
+pub(crate) fn reduce_parts(w: Wide) -> __m128i {
+    let mid = w.mid;
     let lo = _mm_xor_si128(w.lo, _mm_slli_si128::<8>(mid));
     let hi = _mm_xor_si128(w.hi, _mm_srli_si128::<8>(mid));
     let poly = _mm_set_epi64x(0, 0xc200_0000_0000_0000_u64 as i64);
