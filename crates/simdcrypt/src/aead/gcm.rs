@@ -202,12 +202,13 @@ impl<K: KeySize> AesGcm<K> {
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(aad, data.len())?;
         if self.stitched {
-            return Ok(super::gcm_vaes::seal(
+            return Ok(super::gcm_vaes::tag(
                 self.aes.round_keys(),
                 &self.hash.powers,
                 j0,
                 aad,
                 data,
+                false,
             ));
         }
         let len = data.len();
@@ -236,12 +237,13 @@ impl<K: KeySize> AesGcm<K> {
         check_len(aad, data.len())?;
         let len = data.len();
         let expected = if self.stitched {
-            super::gcm_vaes::open(
+            super::gcm_vaes::tag(
                 self.aes.round_keys(),
                 &self.hash.powers,
                 j0,
                 aad,
                 data.reborrow(),
+                true,
             )
         } else {
             let mut acc = 0;

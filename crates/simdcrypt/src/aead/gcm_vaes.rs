@@ -50,44 +50,28 @@ pub(crate) fn available() -> bool {
     false
 }
 
-/// GCM-AE (SP 800-38D §7.1) of `data` under the round keys `keys` (FIPS
-/// 197 order, `w[0]` first), GHASH's `powers` (`H^8` first) and the
-/// pre-counter block `j0`: the tag.
+/// GCM-AE (SP 800-38D §7.1, `open` false) or GCM-AD (§7.2) of `data`
+/// under the round keys `keys` (FIPS 197 order, `w[0]` first), GHASH's
+/// `powers` (`H^16` first) and the pre-counter block `j0`, in place or from
+/// its input into its output: the tag — of the message sealed, or the one
+/// an opened ciphertext should carry, for the caller to compare (and to
+/// zero the output when it does not match).
 ///
 /// # Panics
 ///
 /// When the CPU lacks the kernel's instructions ([`available`]).
-pub(crate) fn seal(
+pub(crate) fn tag(
     keys: &[[u8; 16]],
     powers: &[u128; 16],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
+    open: bool,
 ) -> [u8; 16] {
     #[cfg(target_arch = "x86_64")]
-    return run(keys, powers, j0, aad, data, false);
+    return run(keys, powers, j0, aad, data, open);
     #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("{keys:?} {powers:?} {j0:?} {aad:?} {}", data.len())
-}
-
-/// GCM-AD (SP 800-38D §7.2) of `data` into its output: the tag the
-/// ciphertext should carry, for the caller to compare (and to zero the
-/// output when it does not match).
-///
-/// # Panics
-///
-/// When the CPU lacks the kernel's instructions ([`available`]).
-pub(crate) fn open(
-    keys: &[[u8; 16]],
-    powers: &[u128; 16],
-    j0: &[u8; 16],
-    aad: &[u8],
-    data: InOut<'_>,
-) -> [u8; 16] {
-    #[cfg(target_arch = "x86_64")]
-    return run(keys, powers, j0, aad, data, true);
-    #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("{keys:?} {powers:?} {j0:?} {aad:?} {}", data.len())
+    unreachable!("{keys:?} {powers:?} {j0:?} {aad:?} {} {open}", data.len())
 }
 
 /// The round keys, each in both halves of a register.
