@@ -379,3 +379,39 @@ aead_methods! {
     check = check_len,
     refused = "the message is longer than [`GCM_P_MAX`] bytes ([`Error::MessageTooLong`])",
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_of_sp_800_38d_are_errors() {
+        assert!(check_len(&[], GCM_P_MAX as usize).is_ok());
+        assert!(matches!(
+            check_len(&[], GCM_P_MAX as usize + 1),
+            Err(Error::MessageTooLong { max: GCM_P_MAX, .. })
+        ));
+        // 2^32 − 2 blocks: the counter blocks inc32(J0) … never reach J0
+        // again, whatever J0's last 32 bits.
+        assert_eq!(GCM_P_MAX, ((1u64 << 32) - 2) * 16);
+    }
+
+    #[test]
+    fn an_empty_iv_is_refused() {
+        let aead = Aes128Gcm::new(&[0; 16]);
+        assert!(matches!(
+            aead.encrypt_with_iv(&[], b"", b"x"),
+            Err(Error::BadLength {
+                what: "IV",
+                len: 0,
+                ..
+            })
+        ));
+        let mut data = [1u8; 4];
+        assert!(
+            aead.decrypt_in_place_detached_with_iv(&[], b"", &mut data, &[0; 16])
+                .is_err()
+        );
+        assert_eq!(data, [1; 4], "nothing decrypted");
+    }
+}

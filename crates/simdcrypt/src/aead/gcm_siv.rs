@@ -252,3 +252,17 @@ aead_methods! {
     check = check_len,
     refused = "the message or the associated data is longer than [`GCM_SIV_P_MAX`] bytes ([`Error::MessageTooLong`])",
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_of_rfc_8452_are_errors() {
+        assert!(check_len(&[], GCM_SIV_P_MAX as usize).is_ok());
+        assert!(matches!(
+            check_len(&[], GCM_SIV_P_MAX as usize + 1),
+            Err(Error::MessageTooLong { .. })
+        ));
+    }
+}
