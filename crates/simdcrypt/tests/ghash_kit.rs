@@ -8,5 +8,6 @@ mod common;
 
 #[test]
 fn every_ghash_rung_passes_every_check() {
-    common::kit::every_check_passes("ghash", 2 * 3 * 4);
+    // Two hashes, three checks, on at least the two portable rungs.
+    common::kit::every_check_passes("ghash", 2 * 3 * 2);
 }
