@@ -379,7 +379,7 @@ macro_rules! gcm_run {
             open: bool,
         ) -> [u8; 16] {
             let rev128 = pclmul::byte_order(true);
-            let k = Kernel {
+            let mut k = Kernel {
                 sched: schedule(keys),
                 rev: _mm256_broadcastsi128_si256(rev128),
                 powers,
@@ -500,6 +500,13 @@ macro_rules! gcm_run {
             }
             wipe(&mut text);
             wipe(&mut hashed);
+
+            // The round keys' broadcast copies on the stack are wiped (the
+            // vector registers are not, as in the library's other kernels).
+            for key in k.sched.k.iter_mut() {
+                *key = _mm256_setzero_si256();
+            }
+            std::hint::black_box(&mut k.sched);
 
             // The tag: E(K, J0) ⊕ S, S back in GHASH's byte order.
             let tag = _mm_xor_si128(_mm_shuffle_epi8(s, rev128), ek_j0);
