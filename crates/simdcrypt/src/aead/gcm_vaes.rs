@@ -406,44 +406,29 @@ macro_rules! gcm_run {
                 // Each loop with `open` and the hashing fixed, so that the steps
                 // carry no branch on them. (256 bytes from `done` are within the
                 // message at each step.)
+                macro_rules! step256 {
+                    ($have_pending:literal, $open:literal) => {
+                        run_step!(
+                            &k,
+                            counters,
+                            &pairs,
+                            at(done),
+                            &mut pending,
+                            $have_pending,
+                            $open,
+                            &mut s
+                        );
+                        done += 256;
+                    };
+                }
                 if open {
                     while len - done >= 256 {
-                        run_step!(
-                            &k,
-                            counters,
-                            &pairs,
-                            at(done),
-                            &mut pending,
-                            true,
-                            true,
-                            &mut s
-                        );
-                        done += 256;
+                        step256!(true, true);
                     }
                 } else {
-                    run_step!(
-                        &k,
-                        counters,
-                        &pairs,
-                        at(done),
-                        &mut pending,
-                        false,
-                        false,
-                        &mut s
-                    );
-                    done += 256;
+                    step256!(false, false);
                     while len - done >= 256 {
-                        run_step!(
-                            &k,
-                            counters,
-                            &pairs,
-                            at(done),
-                            &mut pending,
-                            true,
-                            false,
-                            &mut s
-                        );
-                        done += 256;
+                        step256!(true, false);
                     }
                     s = vpclmul::absorb_regs(s, &pending, &pairs);
                 }
