@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 
+pub mod gcm;
 pub mod peers;
 
 /// The message sizes every bench runs, with ids that sort in size order.

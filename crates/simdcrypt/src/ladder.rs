@@ -227,6 +227,11 @@ impl Primitive {
 }
 
 impl Primitive {
+    /// The same primitive with other key lengths.
+    pub(crate) const fn key_lens(self, key_lens: &'static [usize]) -> Primitive {
+        Primitive { key_lens, ..self }
+    }
+
     /// The same primitive with its specification's spelling of the name.
     pub(crate) const fn display(self, display: &'static str) -> Primitive {
         Primitive { display, ..self }
@@ -344,7 +349,9 @@ pub fn ladders() -> &'static [Ladder] {
         crate::chacha20::LADDER,
         crate::poly1305::LADDER,
         crate::aead::LADDER,
+        crate::aead::GCM_LADDER,
         crate::aes::LADDER,
+        crate::ghash::LADDER,
         crate::hash::sha256::LADDER,
         crate::hash::sha512::LADDER,
         crate::hash::sha1::LADDER,

@@ -74,6 +74,7 @@ pub mod chacha20;
 pub mod cpu;
 pub mod dynamic;
 mod error;
+pub mod ghash;
 pub mod hash;
 pub mod hmac;
 pub mod kdf;

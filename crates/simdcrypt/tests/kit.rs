@@ -29,6 +29,8 @@ common::kit::kit_tests! {
     kdf => "kdf": [vectors, cross_check],
     scrypt => "scrypt": [vectors, cross_check],
     aes => "aes": [vectors, cross_check, round_trip],
+    ghash => "ghash": [vectors, cross_check, round_trip],
+    aes_gcm => "aes-gcm": [vectors, cross_check, round_trip],
 }
 
 /// Every ladder of the table has its tests above: a new ladder cannot go

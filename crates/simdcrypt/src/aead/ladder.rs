@@ -1,5 +1,5 @@
-//! The AEADs' entry in the table of ladders: no rungs of their own, they
-//! run on their cipher's and Poly1305's.
+//! The AEADs' entries in the table of ladders: no rungs of their own, they
+//! run on their cipher's and Poly1305's, or on AES's and GHASH's.
 
 use super::{NONCE_LEN, XNONCE_LEN};
 use crate::Error;
@@ -38,6 +38,54 @@ pub(crate) const LADDER: Ladder = Ladder {
     checks: crate::aead::checks::run,
 };
 
+/// AES-GCM and AES-GCM-SIV.
+pub(crate) const GCM_LADDER: Ladder = Ladder {
+    name: "aes-gcm",
+    primitives: &[
+        Primitive::aead(
+            "aes-128-gcm",
+            "AES-128-GCM (NIST SP 800-38D): ciphertext ‖ tag",
+            NONCE_LEN,
+            true,
+            aes_128_gcm,
+        )
+        .key_lens(&[16]),
+        Primitive::aead(
+            "aes-192-gcm",
+            "AES-192-GCM (NIST SP 800-38D): ciphertext ‖ tag",
+            NONCE_LEN,
+            true,
+            aes_192_gcm,
+        )
+        .key_lens(&[24]),
+        Primitive::aead(
+            "aes-256-gcm",
+            "AES-256-GCM (NIST SP 800-38D): ciphertext ‖ tag",
+            NONCE_LEN,
+            true,
+            aes_256_gcm,
+        ),
+        Primitive::aead(
+            "aes-128-gcm-siv",
+            "AES-128-GCM-SIV (RFC 8452), nonce-misuse resistant: ciphertext ‖ tag",
+            NONCE_LEN,
+            true,
+            aes_128_gcm_siv,
+        )
+        .key_lens(&[16]),
+        Primitive::aead(
+            "aes-256-gcm-siv",
+            "AES-256-GCM-SIV (RFC 8452), nonce-misuse resistant: ciphertext ‖ tag",
+            NONCE_LEN,
+            true,
+            aes_256_gcm_siv,
+        ),
+    ],
+    rungs: Rungs::ComposedOf(&["aes", "ghash"]),
+    #[cfg(feature = "kit")]
+    checks: crate::aead::gcm_checks::run,
+};
+
 /// Implements [`DynAead`] for the AEAD types and defines their
 /// constructors.
 macro_rules! dyn_aead {
@@ -69,7 +117,7 @@ macro_rules! dyn_aead {
             }
         }
 
-        #[doc = concat!("`", $name, "` keyed with a 32-byte key.")]
+        #[doc = concat!("`", $name, "` keyed with `key`.")]
         fn $new(key: &[u8]) -> Result<Box<dyn DynAead>, Error> {
             Ok(Box::new(crate::aead::$t::new(exact($name, "key", key)?)))
         }
@@ -80,4 +128,9 @@ dyn_aead! {
     ChaCha20Poly1305, "chacha20-poly1305" => chacha20_poly1305;
     XChaCha20Poly1305, "xchacha20-poly1305" => xchacha20_poly1305;
     XSalsa20Poly1305, "xsalsa20-poly1305" => xsalsa20_poly1305;
+    Aes128Gcm, "aes-128-gcm" => aes_128_gcm;
+    Aes192Gcm, "aes-192-gcm" => aes_192_gcm;
+    Aes256Gcm, "aes-256-gcm" => aes_256_gcm;
+    Aes128GcmSiv, "aes-128-gcm-siv" => aes_128_gcm_siv;
+    Aes256GcmSiv, "aes-256-gcm-siv" => aes_256_gcm_siv;
 }

@@ -1,11 +1,13 @@
 //! Authenticated encryption with associated data built on ChaCha20, XSalsa20
-//! and Poly1305:
+//! and Poly1305, and on AES with GHASH or POLYVAL:
 //!
 //! | type | construction | nonce | sealed form |
 //! |---|---|---|---|
 //! | [`ChaCha20Poly1305`] | RFC 8439 §2.8 | 96 bits | ciphertext ‖ tag |
 //! | [`XChaCha20Poly1305`] | draft-irtf-cfrg-xchacha-03 §2.3: RFC 8439 §2.8 keyed by HChaCha20 | 192 bits | ciphertext ‖ tag |
 //! | [`XSalsa20Poly1305`] | NaCl's `crypto_secretbox` (libsodium's `crypto_secretbox_easy`) | 192 bits | tag ‖ ciphertext |
+//! | [`Aes128Gcm`], [`Aes192Gcm`], [`Aes256Gcm`] | NIST SP 800-38D | 96 bits (any non-zero length through `_with_iv`) | ciphertext ‖ tag |
+//! | [`Aes128GcmSiv`], [`Aes256GcmSiv`] | RFC 8452 | 96 bits | ciphertext ‖ tag |
 //!
 //! Each comes in three forms: combined into a buffer of the caller's
 //! (`encrypt_into`/`decrypt_into`: the plaintext read, the sealed form
@@ -62,8 +64,16 @@
 pub(crate) mod avx2_stitched;
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
+mod gcm;
+#[cfg(feature = "kit")]
+pub(crate) mod gcm_checks;
+mod gcm_siv;
+pub(crate) mod gcm_vaes;
 mod ladder;
-pub(crate) use ladder::LADDER;
+pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_A_MAX, GCM_P_MAX};
+pub use gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, AesGcmSiv, GCM_SIV_P_MAX, SivKeySize};
+pub(crate) use ladder::{GCM_LADDER, LADDER};
+
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
 
@@ -349,7 +359,7 @@ fn sealed_parts(
     })
 }
 
-/// The associated data a method declared by [`aead!`] was given: its `aad`
+/// The associated data a method declared by [`aead_methods!`] was given: its `aad`
 /// argument, or none for a type whose methods have no such argument.
 macro_rules! aad_or_none {
     () => {
@@ -359,41 +369,30 @@ macro_rules! aad_or_none {
         $aad
     };
 }
+pub(crate) use aad_or_none;
 
-/// Declares an AEAD type: its key, the detached forms from `seal`/`open`
-/// with the type's own `check` of the arguments, the combined forms, and a
-/// `Debug` that shows no key.
-///
-/// `aad = [aad]` gives every public method an `aad: &[u8]` argument after
-/// the nonce; `aad = []` gives them none (`crypto_secretbox`), and they
-/// pass empty associated data to the same private core, `seal_inout` and
-/// `open_inout`, which keep their `aad` for the RustCrypto traits and the
-/// dynamic layer. `with_aad` is what the documentation says of it.
-macro_rules! aead {
+/// The public methods every AEAD type has — the combined forms into a
+/// buffer and allocating, and the detached forms in place — over the
+/// type's own `seal_inout` and `open_inout` and its `check` of the
+/// arguments. `aad = [aad]` gives every method an `aad: &[u8]` argument
+/// after the nonce; `aad = []` gives them none (`crypto_secretbox`), and
+/// they pass empty associated data to the same private core, which keeps
+/// its `aad` for the RustCrypto traits and the dynamic layer. `with_aad`
+/// is what the documentation says of it.
+macro_rules! aead_methods {
     (
-        $(#[$meta:meta])*
-        pub struct $t:ident;
+        impl[$($g:tt)*] $t:ty;
+        name = $name:expr,
         nonce = $nonce:ty,
         tag_first = $tag_first:literal,
         aad = [$($aad:ident)?],
         with_aad = $with_aad:literal,
         check = $check:path,
         refused = $refused:literal,
-        cipher = |$key:ident, $n:ident| $cipher:expr,
-        layout = $layout:expr,
     ) => {
-        $(#[$meta])*
-        #[derive(Clone)]
-        pub struct $t(SecretKey);
-
-        impl $t {
+        impl<$($g)*> $t {
             /// Whether the sealed form puts the tag before the ciphertext.
             pub(crate) const TAG_FIRST: bool = $tag_first;
-
-            /// A new key's AEAD.
-            pub fn new(key: &[u8; KEY_LEN]) -> Self {
-                $t(SecretKey(*key))
-            }
 
             #[doc = concat!("Seals `plaintext`", $with_aad, " under `nonce` into `sealed`,")]
             /// which must be [`TAG_LEN`] bytes longer: the ciphertext and
@@ -421,7 +420,7 @@ macro_rules! aead {
                     (tag, ct)
                 };
                 let data = InOut::apart(plaintext, ciphertext)?;
-                tag.copy_from_slice(&self.seal_inout(nonce, aad_or_none!($($aad)?), data)?);
+                tag.copy_from_slice(&self.seal_inout(nonce, $crate::aead::aad_or_none!($($aad)?), data)?);
                 Ok(())
             }
 
@@ -446,7 +445,7 @@ macro_rules! aead {
                 sealed: &[u8],
                 plaintext: &mut [u8],
             ) -> Result<(), Error> {
-                let aad: &[u8] = aad_or_none!($($aad)?);
+                let aad: &[u8] = $crate::aead::aad_or_none!($($aad)?);
                 let checked = sealed_parts(sealed.len(), plaintext.len(), $tag_first)
                     .and_then(|parts| $check(aad, plaintext.len()).map(|()| parts));
                 let (tag_at, ct_at) = match checked {
@@ -477,7 +476,7 @@ macro_rules! aead {
             ) -> [u8; TAG_LEN] {
                 match self.try_encrypt_in_place_detached(nonce, $($aad,)? data) {
                     Ok(tag) => tag,
-                    Err(e) => panic!("{}: {e}", stringify!($t)),
+                    Err(e) => panic!("{}: {e}", $name),
                 }
             }
 
@@ -493,7 +492,7 @@ macro_rules! aead {
                 $($aad: &[u8],)?
                 data: &mut [u8],
             ) -> Result<[u8; TAG_LEN], Error> {
-                self.seal_inout(nonce, aad_or_none!($($aad)?), InOut::in_place(data))
+                self.seal_inout(nonce, $crate::aead::aad_or_none!($($aad)?), InOut::in_place(data))
             }
 
             #[doc = concat!("Checks `tag` of the ciphertext in `data`", $with_aad, " under")]
@@ -511,7 +510,80 @@ macro_rules! aead {
                 data: &mut [u8],
                 tag: &[u8; TAG_LEN],
             ) -> Result<(), Error> {
-                self.open_inout(nonce, aad_or_none!($($aad)?), InOut::in_place(data), tag)
+                self.open_inout(nonce, $crate::aead::aad_or_none!($($aad)?), InOut::in_place(data), tag)
+            }
+
+            #[doc = concat!("Seals `plaintext`", $with_aad, " under `nonce`: a new vector")]
+            /// holding the ciphertext and the 16-byte tag (see the type's
+            /// documentation for their order), made by
+            /// [`Self::encrypt_into`].
+            ///
+            /// # Panics
+            ///
+            /// As [`Self::encrypt_in_place_detached`].
+            pub fn encrypt(&self, nonce: &$nonce, $($aad: &[u8],)? plaintext: &[u8]) -> Vec<u8> {
+                let mut sealed = vec![0u8; plaintext.len() + TAG_LEN];
+                match self.encrypt_into(nonce, $($aad,)? plaintext, &mut sealed) {
+                    Ok(()) => sealed,
+                    Err(e) => panic!("{}: {e}", $name),
+                }
+            }
+
+            #[doc = concat!("Opens `sealed` (as [`Self::encrypt`] makes it)", $with_aad)]
+            /// under `nonce`: the plaintext, made by [`Self::decrypt_into`].
+            ///
+            /// # Errors
+            ///
+            /// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
+            /// [`Error::AuthenticationFailed`] when the tag does not match
+            /// (no plaintext is returned), and as [`Self::decrypt_into`].
+            pub fn decrypt(
+                &self,
+                nonce: &$nonce,
+                $($aad: &[u8],)?
+                sealed: &[u8],
+            ) -> Result<Vec<u8>, Error> {
+                let Some(len) = sealed.len().checked_sub(TAG_LEN) else {
+                    return Err(Error::SealedTooShort {
+                        len: sealed.len(),
+                        tag_len: TAG_LEN,
+                    });
+                };
+                let mut plaintext = vec![0u8; len];
+                self.decrypt_into(nonce, $($aad,)? sealed, &mut plaintext)?;
+                Ok(plaintext)
+            }
+        }
+    };
+}
+
+pub(crate) use aead_methods;
+
+/// Declares a ChaCha20- or Salsa20-based AEAD type: its key, the detached
+/// forms from `seal`/`open` with the type's own `check` of the arguments,
+/// the public methods of [`aead_methods!`], and a `Debug` that shows no
+/// key.
+macro_rules! aead {
+    (
+        $(#[$meta:meta])*
+        pub struct $t:ident;
+        nonce = $nonce:ty,
+        tag_first = $tag_first:literal,
+        aad = [$($aad:ident)?],
+        with_aad = $with_aad:literal,
+        check = $check:path,
+        refused = $refused:literal,
+        cipher = |$key:ident, $n:ident| $cipher:expr,
+        layout = $layout:expr,
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone)]
+        pub struct $t(SecretKey);
+
+        impl $t {
+            /// A new key's AEAD.
+            pub fn new(key: &[u8; KEY_LEN]) -> Self {
+                $t(SecretKey(*key))
             }
 
             /// The detached seal of `data`, in place or from its input into
@@ -544,53 +616,23 @@ macro_rules! aead {
                 let ($key, $n) = (&self.0.0, nonce);
                 open($cipher, $layout, aad, data, tag)
             }
-
-            #[doc = concat!("Seals `plaintext`", $with_aad, " under `nonce`: a new vector")]
-            /// holding the ciphertext and the 16-byte tag (see the type's
-            /// documentation for their order), made by
-            /// [`Self::encrypt_into`].
-            ///
-            /// # Panics
-            ///
-            /// As [`Self::encrypt_in_place_detached`].
-            pub fn encrypt(&self, nonce: &$nonce, $($aad: &[u8],)? plaintext: &[u8]) -> Vec<u8> {
-                let mut sealed = vec![0u8; plaintext.len() + TAG_LEN];
-                match self.encrypt_into(nonce, $($aad,)? plaintext, &mut sealed) {
-                    Ok(()) => sealed,
-                    Err(e) => panic!("{}: {e}", stringify!($t)),
-                }
-            }
-
-            #[doc = concat!("Opens `sealed` (as [`Self::encrypt`] makes it)", $with_aad)]
-            /// under `nonce`: the plaintext, made by [`Self::decrypt_into`].
-            ///
-            /// # Errors
-            ///
-            /// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
-            /// [`Error::AuthenticationFailed`] when the tag does not match
-            /// (no plaintext is returned), and as [`Self::decrypt_into`].
-            pub fn decrypt(
-                &self,
-                nonce: &$nonce,
-                $($aad: &[u8],)?
-                sealed: &[u8],
-            ) -> Result<Vec<u8>, Error> {
-                let Some(len) = sealed.len().checked_sub(TAG_LEN) else {
-                    return Err(Error::SealedTooShort {
-                        len: sealed.len(),
-                        tag_len: TAG_LEN,
-                    });
-                };
-                let mut plaintext = vec![0u8; len];
-                self.decrypt_into(nonce, $($aad,)? sealed, &mut plaintext)?;
-                Ok(plaintext)
-            }
         }
 
         impl fmt::Debug for $t {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($t)).finish_non_exhaustive()
             }
+        }
+
+        aead_methods! {
+            impl[] $t;
+            name = stringify!($t),
+            nonce = $nonce,
+            tag_first = $tag_first,
+            aad = [$($aad)?],
+            with_aad = $with_aad,
+            check = $check,
+            refused = $refused,
         }
     };
 }

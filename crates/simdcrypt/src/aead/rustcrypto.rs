@@ -29,7 +29,10 @@ use aead::consts::{U12, U16, U24, U32};
 use aead::inout::InOutBuf;
 use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
 
-use super::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
+use super::{
+    Aes128Gcm, Aes128GcmSiv, Aes192Gcm, Aes256Gcm, Aes256GcmSiv, ChaCha20Poly1305,
+    XChaCha20Poly1305, XSalsa20Poly1305,
+};
 use crate::rustcrypto::parts;
 use crate::xor::{InOut, Parts};
 
@@ -43,13 +46,13 @@ fn inout<'a>(buffer: InOutBuf<'a, 'a, u8>) -> InOut<'a> {
     }
 }
 
-/// Implements the traits for `$t` with a nonce of `$nonce` bytes and the tag
-/// at `$position`.
+/// Implements the traits for `$t` with a key of `$key` bytes, a nonce of
+/// `$nonce` bytes and the tag at `$position`.
 macro_rules! aead_traits {
-    ($t:ident, $nonce:ty, $position:expr) => {
+    ($t:ident, $key:ty, $nonce:ty, $position:expr) => {
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
         impl KeySizeUser for $t {
-            type KeySize = U32;
+            type KeySize = $key;
         }
 
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
@@ -98,6 +101,11 @@ macro_rules! aead_traits {
     };
 }
 
-aead_traits!(ChaCha20Poly1305, U12, TagPosition::Postfix);
-aead_traits!(XChaCha20Poly1305, U24, TagPosition::Postfix);
-aead_traits!(XSalsa20Poly1305, U24, TagPosition::Prefix);
+aead_traits!(ChaCha20Poly1305, U32, U12, TagPosition::Postfix);
+aead_traits!(XChaCha20Poly1305, U32, U24, TagPosition::Postfix);
+aead_traits!(XSalsa20Poly1305, U32, U24, TagPosition::Prefix);
+aead_traits!(Aes128Gcm, U16, U12, TagPosition::Postfix);
+aead_traits!(Aes192Gcm, U24, U12, TagPosition::Postfix);
+aead_traits!(Aes256Gcm, U32, U12, TagPosition::Postfix);
+aead_traits!(Aes128GcmSiv, U16, U12, TagPosition::Postfix);
+aead_traits!(Aes256GcmSiv, U32, U12, TagPosition::Postfix);

@@ -310,6 +310,13 @@ impl<K: KeySize> Aes<K> {
         self.imp
     }
 
+    /// The cipher's round keys, `w[0]` first (FIPS 197 §5.2), for
+    /// kernels that run AES rounds of their own (GCM's stitched kernel).
+    #[allow(dead_code)] // used only where such a kernel is compiled
+    pub(crate) fn round_keys(&self) -> &[[u8; 16]] {
+        self.keys.enc()
+    }
+
     /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
     ///
     /// # Errors

@@ -14,7 +14,7 @@ use crate::xor::InOut;
 ///
 /// Unauthenticated: a receiver that reports bad padding apart from other
 /// failures is a padding oracle (Vaudenay 2002). [`Cbc::decrypt_padded_vec`]
-/// and [`PaddedDecryptor`] fail with one opaque error, but only a MAC
+/// and [`PaddedDecryptor`](super::PaddedDecryptor) fail with one opaque error, but only a MAC
 /// checked before decrypting (or an AEAD) makes CBC safe to receive.
 ///
 /// ```

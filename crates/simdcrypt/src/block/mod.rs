@@ -41,6 +41,7 @@
 mod cbc;
 mod cfb;
 mod cmac;
+mod counter32;
 mod ctr;
 pub(crate) mod dynamic;
 mod ecb;
@@ -50,6 +51,7 @@ pub mod padding;
 pub use cbc::Cbc;
 pub use cfb::Cfb;
 pub use cmac::Cmac;
+pub(crate) use counter32::Counter32;
 pub use ctr::Ctr;
 pub use ecb::Ecb;
 pub use ofb::Ofb;
@@ -196,7 +198,34 @@ pub(crate) mod sealed {
         /// CBC decryption of whole blocks, as [`Core::cbc_encrypt`]; the
         /// default is [`super::cbc_decrypt_by_blocks`].
         fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>);
+        /// CTR with a 32-bit counter inside the block (GCM's `inc32`,
+        /// AES-GCM-SIV's little-endian counter; see [`super::Counter32`]):
+        /// XORs E(`counter`), E(`counter` + 1), … into `data`, which may end
+        /// inside a block, the counter wrapping modulo 2^32 and the rest of
+        /// the block unchanged. The caller bounds the length (2^32 blocks at
+        /// most). Rungs with a kernel of their own override
+        /// [`super::ctr32_by_blocks`].
+        fn ctr32(&self, counter: &[u8; 16], data: InOut<'_>, at: super::Counter32)
+        where
+            Self: super::BlockCipher,
+        {
+            super::ctr32_by_blocks(self, counter, data, at);
+        }
     }
+}
+
+/// CTR with a 32-bit counter from whole-block encryptions: as
+/// [`ctr_by_blocks`], the counter blocks advanced by [`Counter32::add`].
+pub(crate) fn ctr32_by_blocks<C: BlockCipher>(
+    cipher: &C,
+    counter: &[u8; 16],
+    data: InOut<'_>,
+    at: Counter32,
+) {
+    ctr_with(cipher, counter, data, |next| {
+        let block: &mut [u8; 16] = next.try_into().expect("16-byte blocks");
+        at.add(block, 1);
+    });
 }
 
 /// `Ok` when `len` is a whole number of `C`'s blocks.
@@ -234,6 +263,18 @@ pub(crate) fn add_be(block: &mut [u8], n: u128) {
 /// data. Counters are public, so the stack copy holds nothing secret
 /// beyond the keystream, which is wiped.
 pub(crate) fn ctr_by_blocks<C: BlockCipher>(cipher: &C, counter: &[u8], data: InOut<'_>) {
+    ctr_with(cipher, counter, data, |next| add_be(next, 1));
+}
+
+/// CTR from whole-block encryptions, the counter block advanced by
+/// `advance` after each use: the body of [`ctr_by_blocks`] and
+/// [`ctr32_by_blocks`].
+fn ctr_with<C: BlockCipher>(
+    cipher: &C,
+    counter: &[u8],
+    data: InOut<'_>,
+    advance: impl Fn(&mut [u8]),
+) {
     let bl = C::BLOCK_LEN;
     let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
     let mut next = [0u8; 16];
@@ -244,7 +285,7 @@ pub(crate) fn ctr_by_blocks<C: BlockCipher>(cipher: &C, counter: &[u8], data: In
         let len = chunk.len().div_ceil(bl) * bl;
         for block in keystream[..len].chunks_exact_mut(bl) {
             block.copy_from_slice(next);
-            add_be(next, 1);
+            advance(next);
         }
         cipher.encrypt(InOut::in_place(&mut keystream[..len]));
         Xor::Simd128.apply(chunk, &keystream[..len]);

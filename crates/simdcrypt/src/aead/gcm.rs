@@ -1,0 +1,419 @@
+//! AES-GCM (NIST SP 800-38D): AES in counter mode with the 32-bit
+//! `inc32` counter (§6.2, §6.5), and GHASH (§6.4) of the associated data
+//! and the ciphertext, the tag `E(K, J0) ⊕ S` (§7.1).
+//!
+//! `H = E(K, 0^128)` and its powers are computed once, at [`AesGcm::new`],
+//! so that short messages pay only for their own blocks. Where the CPU has
+//! VAES and VPCLMULQDQ, every message runs through one stitched kernel
+//! (`gcm_vaes`): AES-CTR on eight blocks at a time interleaved with the
+//! GHASH of eight blocks of ciphertext. Elsewhere, or on rungs chosen with
+//! [`AesGcm::with_impl`], the message is encrypted a chunk at a time on
+//! AES's rung and hashed on GHASH's while the chunk is still in cache;
+//! decryption hashes a chunk, then decrypts it, and zeroes the whole output
+//! when the tag does not match.
+
+use std::fmt;
+
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use super::{NONCE_LEN, TAG_LEN, aead_methods, sealed_parts};
+use crate::Error;
+use crate::aes::{self, Aes, Bits128, Bits192, Bits256, KeySize};
+use crate::block::BlockCipher;
+use crate::block::Counter32;
+use crate::block::sealed::Core;
+use crate::ghash::{self, Variant};
+use crate::xor::InOut;
+
+/// The longest plaintext, in bytes: 2^32 − 2 blocks (SP 800-38D §5.2.1.1,
+/// `len(P) ≤ 2^39 − 256` bits), so that no counter block repeats.
+pub const GCM_P_MAX: u64 = (1 << 36) - 32;
+/// The longest associated data, in bytes (`len(A) ≤ 2^64 − 1` bits).
+pub const GCM_A_MAX: u64 = (1 << 61) - 1;
+
+/// How much is encrypted and then hashed at a time off the stitched
+/// kernel: a multiple of the block, small enough to stay in L1/L2.
+const CHUNK: usize = 16 << 10;
+
+/// The counter of GCM: `inc32`, the last 32 bits big-endian (§6.2).
+const INC32: Counter32 = Counter32::LastBigEndian;
+
+/// AES-GCM with a key of size `K` (NIST SP 800-38D): use the aliases
+/// [`Aes128Gcm`], [`Aes192Gcm`], [`Aes256Gcm`]. 96-bit nonces through the
+/// methods every AEAD here has; IVs of any other non-zero length through
+/// the `_with_iv` forms. The tag (16 bytes) follows the ciphertext.
+/// Plaintexts up to [`GCM_P_MAX`] bytes. The key schedule, `H` and its
+/// powers are zeroized on drop.
+///
+/// ```
+/// use simdcrypt::aead::Aes128Gcm;
+///
+/// let aead = Aes128Gcm::new(&[0x42; 16]);
+/// let sealed = aead.encrypt(&[7; 12], b"header", b"a secret");
+/// assert_eq!(aead.decrypt(&[7; 12], b"header", &sealed)?, b"a secret");
+/// // An IV of another length (J0 then comes from GHASH, §7.1 step 2).
+/// let sealed = aead.encrypt_with_iv(&[7; 8], b"header", b"a secret")?;
+/// assert_eq!(aead.decrypt_with_iv(&[7; 8], b"header", &sealed)?, b"a secret");
+/// assert!(aead.encrypt_with_iv(&[], b"", b"").is_err());
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct AesGcm<K: KeySize> {
+    aes: Aes<K>,
+    /// GHASH under `H`, with `H^8 … H^1`.
+    hash: ghash::Key,
+    /// Whether messages run through the stitched kernel.
+    stitched: bool,
+}
+
+/// AES-128-GCM (`AEAD_AES_128_GCM`, RFC 5116 §5.1).
+pub type Aes128Gcm = AesGcm<Bits128>;
+/// AES-192-GCM.
+pub type Aes192Gcm = AesGcm<Bits192>;
+/// AES-256-GCM (`AEAD_AES_256_GCM`, RFC 5116 §5.2).
+pub type Aes256Gcm = AesGcm<Bits256>;
+
+/// The primitive's name in the table and in messages.
+fn name<K: KeySize>() -> &'static str {
+    match K::LEN {
+        16 => "aes-128-gcm",
+        24 => "aes-192-gcm",
+        _ => "aes-256-gcm",
+    }
+}
+
+/// Refuses what SP 800-38D §5.2.1.1 does not allow: a plaintext over
+/// [`GCM_P_MAX`] bytes or associated data over [`GCM_A_MAX`].
+fn check_len(aad: &[u8], len: usize) -> Result<(), Error> {
+    for (len, max) in [(len, GCM_P_MAX), (aad.len(), GCM_A_MAX)] {
+        if len as u64 > max {
+            return Err(Error::MessageTooLong {
+                len: len as u64,
+                max,
+            });
+        }
+    }
+    Ok(())
+}
+
+impl<K: KeySize> AesGcm<K> {
+    /// The AEAD under `key`: the AES key schedule, `H = E(K, 0^128)` and
+    /// its powers, on the fastest rungs (the stitched kernel where the CPU
+    /// runs it).
+    pub fn new(key: &K::Key) -> Self {
+        Self::from_cipher(Aes::new(key))
+    }
+
+    /// The AEAD over the cipher `aes`.
+    fn from_cipher(aes: Aes<K>) -> Self {
+        let mut h = [0u8; 16];
+        aes.encrypt_block(&mut h);
+        let hash = ghash::Key::new(Variant::Ghash, &h);
+        h.zeroize();
+        AesGcm {
+            aes,
+            hash,
+            stitched: super::gcm_vaes::available(),
+        }
+    }
+
+    /// The same key with AES on rung `aes` and GHASH on rung `ghash`,
+    /// off the stitched kernel.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks a rung,
+    /// [`Error::VariableTimeRung`] for a `reference` rung without the
+    /// `hazmat` feature.
+    pub fn with_impl(self, aes: aes::Impl, ghash: ghash::Impl) -> Result<Self, Error> {
+        Ok(AesGcm {
+            aes: self.aes.with_impl(aes)?,
+            hash: self.hash.with_impl(ghash)?,
+            stitched: false,
+        })
+    }
+
+    /// The rungs of AES and GHASH in use, and whether messages run
+    /// through the stitched VAES/VPCLMULQDQ kernel instead.
+    pub fn implementation(&self) -> (aes::Impl, ghash::Impl, bool) {
+        (
+            self.aes.implementation(),
+            self.hash.implementation(),
+            self.stitched,
+        )
+    }
+
+    /// `J0 = IV ‖ 0^31 ‖ 1` for a 96-bit IV (§7.1, step 2).
+    fn j0_of_nonce(nonce: &[u8; NONCE_LEN]) -> [u8; 16] {
+        let mut j0 = [0u8; 16];
+        j0[..NONCE_LEN].copy_from_slice(nonce);
+        j0[15] = 1;
+        j0
+    }
+
+    /// `J0` for an IV of any non-zero length (§7.1, step 2): as above for
+    /// 96 bits, else `GHASH_H(IV ‖ 0^(s+64) ‖ [len(IV)]_64)`.
+    fn j0_of_iv(&self, iv: &[u8]) -> Result<[u8; 16], Error> {
+        if let Ok(nonce) = iv.try_into() {
+            return Ok(Self::j0_of_nonce(nonce));
+        }
+        let bits = (iv.len() as u64).checked_mul(8);
+        let Some(bits) = bits.filter(|&b| b > 0) else {
+            return Err(Error::BadLength {
+                primitive: name::<K>(),
+                what: "IV",
+                len: iv.len(),
+                expected: "at least 1 byte (12 recommended)".to_owned(),
+            });
+        };
+        let mut acc = 0;
+        self.hash.update_padded(&mut acc, iv);
+        let mut lengths = [0u8; 16];
+        lengths[8..].copy_from_slice(&bits.to_be_bytes());
+        self.hash.update(&mut acc, &lengths);
+        Ok(self.hash.output(acc))
+    }
+
+    /// The tag from the GHASH accumulator over `A` and `C`: the lengths
+    /// block `[len(A)]_64 ‖ [len(C)]_64` absorbed, then `E(K, J0) ⊕ S`
+    /// (§7.1, steps 5–6).
+    fn tag(&self, mut acc: u128, aad_len: usize, ct_len: usize, j0: &[u8; 16]) -> [u8; TAG_LEN] {
+        let mut lengths = [0u8; 16];
+        lengths[..8].copy_from_slice(&((aad_len as u64) * 8).to_be_bytes());
+        lengths[8..].copy_from_slice(&((ct_len as u64) * 8).to_be_bytes());
+        self.hash.update(&mut acc, &lengths);
+        let s = self.hash.output(acc);
+        let mut tag = *j0;
+        self.aes.encrypt_block(&mut tag);
+        for (t, s) in tag.iter_mut().zip(s) {
+            *t ^= s;
+        }
+        tag
+    }
+
+    /// GCM-AE (§7.1) of `data` (in place, or from its input into its
+    /// output) with the pre-counter block `j0`: the tag.
+    pub(crate) fn seal_j0(
+        &self,
+        j0: &[u8; 16],
+        aad: &[u8],
+        mut data: InOut<'_>,
+    ) -> Result<[u8; TAG_LEN], Error> {
+        check_len(aad, data.len())?;
+        if self.stitched {
+            return Ok(super::gcm_vaes::tag(
+                self.aes.round_keys(),
+                &self.hash.powers,
+                j0,
+                aad,
+                data,
+                false,
+            ));
+        }
+        let len = data.len();
+        let mut acc = 0;
+        self.hash.update_padded(&mut acc, aad);
+        let mut counter = *j0;
+        INC32.add(&mut counter, 1);
+        for mut chunk in data.reborrow().chunks(CHUNK) {
+            let blocks = chunk.len().div_ceil(16) as u32;
+            self.aes.ctr32(&counter, chunk.reborrow(), INC32);
+            self.hash.update_padded(&mut acc, chunk.into_output());
+            INC32.add(&mut counter, blocks);
+        }
+        Ok(self.tag(acc, aad.len(), len, j0))
+    }
+
+    /// GCM-AD (§7.2) of `data` with the pre-counter block `j0`: the
+    /// output holds the plaintext when `tag` matches and zeros when not.
+    pub(crate) fn open_j0(
+        &self,
+        j0: &[u8; 16],
+        aad: &[u8],
+        mut data: InOut<'_>,
+        tag: &[u8; TAG_LEN],
+    ) -> Result<(), Error> {
+        check_len(aad, data.len())?;
+        let len = data.len();
+        let expected = if self.stitched {
+            super::gcm_vaes::tag(
+                self.aes.round_keys(),
+                &self.hash.powers,
+                j0,
+                aad,
+                data.reborrow(),
+                true,
+            )
+        } else {
+            let mut acc = 0;
+            self.hash.update_padded(&mut acc, aad);
+            let mut counter = *j0;
+            INC32.add(&mut counter, 1);
+            for chunk in data.reborrow().chunks(CHUNK) {
+                let blocks = chunk.len().div_ceil(16) as u32;
+                self.hash.update_padded(&mut acc, chunk.input());
+                self.aes.ctr32(&counter, chunk, INC32);
+                INC32.add(&mut counter, blocks);
+            }
+            self.tag(acc, aad.len(), len, j0)
+        };
+        if bool::from(expected.ct_eq(tag)) {
+            Ok(())
+        } else {
+            data.into_output().zeroize();
+            Err(Error::AuthenticationFailed)
+        }
+    }
+
+    /// The detached seal under a 96-bit nonce: what every encrypting
+    /// method of the common AEAD interface comes to.
+    pub(crate) fn seal_inout(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        data: InOut<'_>,
+    ) -> Result<[u8; TAG_LEN], Error> {
+        self.seal_j0(&Self::j0_of_nonce(nonce), aad, data)
+    }
+
+    /// The detached open under a 96-bit nonce.
+    pub(crate) fn open_inout(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        data: InOut<'_>,
+        tag: &[u8; TAG_LEN],
+    ) -> Result<(), Error> {
+        self.open_j0(&Self::j0_of_nonce(nonce), aad, data, tag)
+    }
+
+    /// Seals `plaintext` with `aad` under an IV of any non-zero length
+    /// (§8.2: 96 bits is the length to use; others go through GHASH): the
+    /// ciphertext and the tag.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadLength`] for an empty IV; [`Error::MessageTooLong`]
+    /// past [`GCM_P_MAX`] or [`GCM_A_MAX`].
+    pub fn encrypt_with_iv(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        check_len(aad, plaintext.len())?;
+        let j0 = self.j0_of_iv(iv)?;
+        let mut sealed = vec![0u8; plaintext.len() + TAG_LEN];
+        let (ct, tag) = sealed.split_at_mut(plaintext.len());
+        tag.copy_from_slice(&self.seal_j0(&j0, aad, InOut::apart(plaintext, ct)?)?);
+        Ok(sealed)
+    }
+
+    /// Opens what [`Self::encrypt_with_iv`] sealed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AuthenticationFailed`] when the tag does not match (no
+    /// plaintext is returned); [`Error::SealedTooShort`] when `sealed`
+    /// cannot hold a tag; as [`Self::encrypt_with_iv`].
+    pub fn decrypt_with_iv(&self, iv: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+        let (tag_at, ct_at) =
+            sealed_parts(sealed.len(), sealed.len().saturating_sub(TAG_LEN), false)?;
+        let j0 = self.j0_of_iv(iv)?;
+        let tag: &[u8; TAG_LEN] = sealed[tag_at].try_into().expect("TAG_LEN bytes");
+        let mut plaintext = vec![0u8; ct_at.len()];
+        self.open_j0(&j0, aad, InOut::apart(&sealed[ct_at], &mut plaintext)?, tag)?;
+        Ok(plaintext)
+    }
+
+    /// Encrypts `data` in place under an IV of any non-zero length and
+    /// returns the tag.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::encrypt_with_iv`]; nothing is written then.
+    pub fn encrypt_in_place_detached_with_iv(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+    ) -> Result<[u8; TAG_LEN], Error> {
+        check_len(aad, data.len())?;
+        let j0 = self.j0_of_iv(iv)?;
+        self.seal_j0(&j0, aad, InOut::in_place(data))
+    }
+
+    /// Checks `tag` and decrypts `data` in place under an IV of any
+    /// non-zero length.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::AuthenticationFailed`] when the tag does not match: `data`
+    /// is then all zeros. As [`Self::encrypt_with_iv`] otherwise.
+    pub fn decrypt_in_place_detached_with_iv(
+        &self,
+        iv: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+        tag: &[u8; TAG_LEN],
+    ) -> Result<(), Error> {
+        let j0 = self.j0_of_iv(iv)?;
+        self.open_j0(&j0, aad, InOut::in_place(data), tag)
+    }
+}
+
+impl<K: KeySize> fmt::Debug for AesGcm<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(name::<K>())
+            .field("implementation", &self.implementation())
+            .finish_non_exhaustive()
+    }
+}
+
+aead_methods! {
+    impl[K: KeySize] AesGcm<K>;
+    name = name::<K>(),
+    nonce = [u8; NONCE_LEN],
+    tag_first = false,
+    aad = [aad],
+    with_aad = " with `aad`",
+    check = check_len,
+    refused = "the message is longer than [`GCM_P_MAX`] bytes ([`Error::MessageTooLong`])",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_of_sp_800_38d_are_errors() {
+        assert!(check_len(&[], GCM_P_MAX as usize).is_ok());
+        assert!(matches!(
+            check_len(&[], GCM_P_MAX as usize + 1),
+            Err(Error::MessageTooLong { max: GCM_P_MAX, .. })
+        ));
+        // 2^32 − 2 blocks: the counter blocks inc32(J0) … never reach J0
+        // again, whatever J0's last 32 bits.
+        assert_eq!(GCM_P_MAX, ((1u64 << 32) - 2) * 16);
+    }
+
+    #[test]
+    fn an_empty_iv_is_refused() {
+        let aead = Aes128Gcm::new(&[0; 16]);
+        assert!(matches!(
+            aead.encrypt_with_iv(&[], b"", b"x"),
+            Err(Error::BadLength {
+                what: "IV",
+                len: 0,
+                ..
+            })
+        ));
+        let mut data = [1u8; 4];
+        assert!(
+            aead.decrypt_in_place_detached_with_iv(&[], b"", &mut data, &[0; 16])
+                .is_err()
+        );
+        assert_eq!(data, [1; 4], "nothing decrypted");
+    }
+}

@@ -1,0 +1,270 @@
+//! AES-GCM-SIV (RFC 8452): nonce-misuse-resistant AES-GCM. Per nonce, a
+//! message-authentication key and a message-encryption key are derived
+//! from the key-generating key (§4); the tag is AES, under the encryption
+//! key, of POLYVAL over the associated data, the plaintext and their
+//! lengths, XORed with the nonce (§4); the ciphertext is AES-CTR from the
+//! tag with its top bit set, a 32-bit little-endian counter in its first
+//! four bytes wrapping modulo 2^32. Since the tag depends on the whole
+//! plaintext, encryption reads the plaintext twice; decryption decrypts
+//! into the output, then hashes what it wrote, and zeroes the output when
+//! the tag does not match (§5).
+
+use std::fmt;
+
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+use super::{NONCE_LEN, TAG_LEN, aead_methods, sealed_parts};
+use crate::Error;
+use crate::aes::{self, Aes, Bits128, Bits256, KeySize};
+use crate::block::BlockCipher;
+use crate::block::Counter32;
+use crate::block::sealed::Core;
+use crate::ghash::{self, Variant};
+use crate::xor::InOut;
+
+/// The longest plaintext and associated data, in bytes: `P_MAX` and
+/// `A_MAX` of RFC 8452 §6, 2^36.
+pub const GCM_SIV_P_MAX: u64 = 1 << 36;
+
+/// The key sizes RFC 8452 defines AES-GCM-SIV for: [`Bits128`] and
+/// [`Bits256`]. Sealed.
+pub trait SivKeySize: KeySize + sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl sealed::Sealed for Bits128 {}
+impl sealed::Sealed for Bits256 {}
+impl SivKeySize for Bits128 {}
+impl SivKeySize for Bits256 {}
+
+/// AES-GCM-SIV with a key-generating key of size `K` (RFC 8452): use the
+/// aliases [`Aes128GcmSiv`] and [`Aes256GcmSiv`]. 96-bit nonces; a
+/// repeated nonce reveals only whether two messages (with their
+/// associated data) were equal. The tag follows the ciphertext.
+/// Plaintexts and associated data up to [`GCM_SIV_P_MAX`] bytes. The key
+/// schedules are zeroized on drop.
+///
+/// ```
+/// use simdcrypt::aead::Aes256GcmSiv;
+///
+/// let aead = Aes256GcmSiv::new(&[0x42; 32]);
+/// let sealed = aead.encrypt(&[7; 12], b"header", b"a secret");
+/// assert_eq!(aead.decrypt(&[7; 12], b"header", &sealed)?, b"a secret");
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct AesGcmSiv<K: SivKeySize> {
+    /// AES under the key-generating key.
+    aes: Aes<K>,
+    /// The rung POLYVAL runs on.
+    polyval: ghash::Impl,
+}
+
+/// `AEAD_AES_128_GCM_SIV` (RFC 8452 §4).
+pub type Aes128GcmSiv = AesGcmSiv<Bits128>;
+/// `AEAD_AES_256_GCM_SIV` (RFC 8452 §4).
+pub type Aes256GcmSiv = AesGcmSiv<Bits256>;
+
+/// The primitive's name in the table and in messages.
+fn name<K: KeySize>() -> &'static str {
+    match K::LEN {
+        16 => "aes-128-gcm-siv",
+        _ => "aes-256-gcm-siv",
+    }
+}
+
+/// Refuses a plaintext or associated data over [`GCM_SIV_P_MAX`] bytes.
+fn check_len(aad: &[u8], len: usize) -> Result<(), Error> {
+    for len in [len, aad.len()] {
+        if len as u64 > GCM_SIV_P_MAX {
+            return Err(Error::MessageTooLong {
+                len: len as u64,
+                max: GCM_SIV_P_MAX,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The counter of GCM-SIV: the first 32 bits, little-endian (§4).
+const COUNTER: Counter32 = Counter32::FirstLittleEndian;
+
+/// The keys of one nonce (§4): POLYVAL under the message-authentication
+/// key and AES under the message-encryption key.
+struct MessageKeys<K: KeySize> {
+    polyval: ghash::Key,
+    aes: Aes<K>,
+}
+
+impl<K: SivKeySize> AesGcmSiv<K> {
+    /// The AEAD under the key-generating key `key`, on the fastest rungs.
+    pub fn new(key: &K::Key) -> Self {
+        AesGcmSiv {
+            aes: Aes::new(key),
+            polyval: ghash::Impl::best(),
+        }
+    }
+
+    /// The same key with AES on rung `aes` and POLYVAL on rung `polyval`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks a rung,
+    /// [`Error::VariableTimeRung`] for a `reference` rung without the
+    /// `hazmat` feature.
+    pub fn with_impl(self, aes: aes::Impl, polyval: ghash::Impl) -> Result<Self, Error> {
+        Ok(AesGcmSiv {
+            aes: self.aes.with_impl(aes)?,
+            polyval: polyval.require()?,
+        })
+    }
+
+    /// The rungs of AES and POLYVAL in use.
+    pub fn implementation(&self) -> (aes::Impl, ghash::Impl) {
+        (self.aes.implementation(), self.polyval)
+    }
+
+    /// The keys of `nonce` (§4): the first 8 bytes of
+    /// `AES(K, le32(i) ‖ nonce)` for `i = 0, 1` (authentication) and
+    /// `i = 2 … 3` or `2 … 5` (encryption).
+    fn derive(&self, nonce: &[u8; NONCE_LEN]) -> Result<MessageKeys<K>, Error> {
+        let mut halves = [0u8; 48];
+        let n = 2 + K::LEN / 8;
+        for (i, half) in halves[..8 * n].chunks_exact_mut(8).enumerate() {
+            let mut block = [0u8; 16];
+            block[..4].copy_from_slice(&(i as u32).to_le_bytes());
+            block[4..].copy_from_slice(nonce);
+            self.aes.encrypt_block(&mut block);
+            half.copy_from_slice(&block[..8]);
+            block.zeroize();
+        }
+        let auth: [u8; 16] = halves[..16].try_into().expect("16 bytes");
+        let keys = Aes::<K>::from_slice(&halves[16..8 * n])
+            .and_then(|aes| {
+                // On the key-generating key's rung (`with_impl` only when
+                // that is not the default, which needs no `hazmat`).
+                let imp = self.aes.implementation();
+                if aes.implementation() == imp {
+                    Ok(aes)
+                } else {
+                    aes.with_impl(imp)
+                }
+            })
+            .and_then(|aes| {
+                Ok(MessageKeys {
+                    polyval: ghash::Key::new(Variant::Polyval, &auth).with_impl(self.polyval)?,
+                    aes,
+                })
+            });
+        halves.zeroize();
+        let mut auth = auth;
+        auth.zeroize();
+        keys
+    }
+
+    /// The tag (§4): POLYVAL of the padded associated data, the padded
+    /// plaintext and their lengths in bits (64-bit little-endian), XORed
+    /// with the nonce, its top bit cleared, encrypted.
+    fn tag(
+        keys: &MessageKeys<K>,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> [u8; 16] {
+        let mut acc = 0;
+        keys.polyval.update_padded(&mut acc, aad);
+        keys.polyval.update_padded(&mut acc, plaintext);
+        let mut lengths = [0u8; 16];
+        lengths[..8].copy_from_slice(&((aad.len() as u64) * 8).to_le_bytes());
+        lengths[8..].copy_from_slice(&((plaintext.len() as u64) * 8).to_le_bytes());
+        keys.polyval.update(&mut acc, &lengths);
+        let mut s = keys.polyval.output(acc);
+        for (s, n) in s.iter_mut().zip(nonce) {
+            *s ^= n;
+        }
+        s[15] &= 0x7f;
+        keys.aes.encrypt_block(&mut s);
+        s
+    }
+
+    /// The first counter block: the tag with its top bit set (§4).
+    fn counter(tag: &[u8; 16]) -> [u8; 16] {
+        let mut counter = *tag;
+        counter[15] |= 0x80;
+        counter
+    }
+
+    /// Encryption (§4) of `data` in place or from its input into its
+    /// output: the tag.
+    pub(crate) fn seal_inout(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        data: InOut<'_>,
+    ) -> Result<[u8; TAG_LEN], Error> {
+        check_len(aad, data.len())?;
+        let keys = self.derive(nonce)?;
+        let tag = Self::tag(&keys, nonce, aad, data.input());
+        keys.aes.ctr32(&Self::counter(&tag), data, COUNTER);
+        Ok(tag)
+    }
+
+    /// Decryption (§5): the output holds the plaintext when `tag` matches
+    /// and zeros when not.
+    pub(crate) fn open_inout(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        mut data: InOut<'_>,
+        tag: &[u8; TAG_LEN],
+    ) -> Result<(), Error> {
+        check_len(aad, data.len())?;
+        let keys = self.derive(nonce)?;
+        keys.aes
+            .ctr32(&Self::counter(tag), data.reborrow(), COUNTER);
+        let plaintext = data.into_output();
+        let expected = Self::tag(&keys, nonce, aad, plaintext);
+        if bool::from(expected.ct_eq(tag)) {
+            Ok(())
+        } else {
+            plaintext.zeroize();
+            Err(Error::AuthenticationFailed)
+        }
+    }
+}
+
+impl<K: SivKeySize> fmt::Debug for AesGcmSiv<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(name::<K>())
+            .field("implementation", &self.implementation())
+            .finish_non_exhaustive()
+    }
+}
+
+aead_methods! {
+    impl[K: SivKeySize] AesGcmSiv<K>;
+    name = name::<K>(),
+    nonce = [u8; NONCE_LEN],
+    tag_first = false,
+    aad = [aad],
+    with_aad = " with `aad`",
+    check = check_len,
+    refused = "the message or the associated data is longer than [`GCM_SIV_P_MAX`] bytes ([`Error::MessageTooLong`])",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limits_of_rfc_8452_are_errors() {
+        assert!(check_len(&[], GCM_SIV_P_MAX as usize).is_ok());
+        assert!(matches!(
+            check_len(&[], GCM_SIV_P_MAX as usize + 1),
+            Err(Error::MessageTooLong { .. })
+        ));
+    }
+}
