@@ -12,7 +12,7 @@ use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 use crate::cli::AeadArgs;
 use crate::error::CliError;
 use crate::io::Input;
-use crate::key::parse_hex;
+use crate::key::{parse_hex, parse_table_key};
 use crate::output::{Content, Output};
 
 /// The largest message `aead` holds in memory.
@@ -28,12 +28,7 @@ const TAG_LEN: usize = 16;
 /// written; opening, a tag that does not verify (then nothing is written).
 pub fn run(args: &AeadArgs) -> Result<(), CliError> {
     let (primitive, new) = aead(&args.cipher)?;
-    let key = parse_hex(
-        "--key",
-        &args.key,
-        primitive.key_lens,
-        &format!("{} key", primitive.name),
-    )?;
+    let key = parse_table_key(&args.key, primitive)?;
     let nonce_len = primitive.nonce_len.unwrap_or(0);
     let nonce = parse_hex(
         "--nonce",

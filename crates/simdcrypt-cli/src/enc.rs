@@ -9,7 +9,7 @@ use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 use crate::cli::EncArgs;
 use crate::error::CliError;
 use crate::io::Input;
-use crate::key::parse_hex;
+use crate::key::{parse_hex, parse_table_key};
 use crate::output::{Content, Output};
 
 /// Bytes read and processed at a time, per thread.
@@ -23,12 +23,7 @@ const BUFFER: usize = 1 << 20;
 /// lacks; decrypting, bad padding (then no output file is left).
 pub fn run(args: &EncArgs) -> Result<(), CliError> {
     let (primitive, new) = mode(&args.cipher)?;
-    let key = parse_hex(
-        "--key",
-        &args.key,
-        primitive.key_lens,
-        &format!("{} key", primitive.name),
-    )?;
+    let key = parse_table_key(&args.key, primitive)?;
     let iv = match (primitive.nonce_len, &args.iv) {
         (Some(len), Some(iv)) => parse_hex("--iv", iv, &[len], &format!("{} IV", primitive.name))?,
         (Some(len), None) => {

@@ -98,6 +98,20 @@ pub fn parse_hex(
     ))
 }
 
+/// Parses `--key` for `primitive` of the table: hex of one of its key
+/// lengths (any length for a MAC that takes any).
+pub fn parse_table_key(
+    arg: &str,
+    primitive: &simdcrypt::ladder::Primitive,
+) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    parse_hex(
+        "--key",
+        arg,
+        primitive.key_lens,
+        &format!("{} key", primitive.name),
+    )
+}
+
 /// The hex digits of `arg`, each 0..=15, or a message naming the first bad
 /// character and its position.
 fn check_hex(arg: &str, expected: &str) -> Result<Zeroizing<Vec<u8>>, String> {

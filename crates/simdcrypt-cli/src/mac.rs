@@ -14,7 +14,7 @@ use crate::cli::MacArgs;
 use crate::error::CliError;
 use crate::hash::format::{LineStyle, push_line, quotef, strerror};
 use crate::io::Input;
-use crate::key::parse_hex;
+use crate::key::{parse_hex, parse_table_key};
 
 /// Runs the command.
 ///
@@ -26,7 +26,7 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
     let (primitive, new) = mac(&args.algo)?;
     let what = format!("{} key", primitive.name);
     let key = match (&args.key, &args.key_file) {
-        (Some(hex), _) => parse_hex("--key", hex, primitive.key_lens, &what)?,
+        (Some(hex), _) => parse_table_key(hex, primitive)?,
         (None, Some(path)) => {
             let mut bytes = Zeroizing::new(Vec::new());
             Input::open(path)?

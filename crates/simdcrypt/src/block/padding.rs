@@ -170,6 +170,20 @@ macro_rules! fork_and_advance {
     };
 }
 
+/// The end of a message without padding: nothing left to write, or the
+/// `buffered` bytes of a partial block, which are an error.
+fn unpadded_end<C: BlockCipher>(buffered: usize) -> Result<usize, Error> {
+    if buffered == 0 {
+        Ok(0)
+    } else {
+        Err(Error::NotWholeBlocks {
+            primitive: C::NAME,
+            len: buffered,
+            block_len: C::BLOCK_LEN,
+        })
+    }
+}
+
 /// An error for an output buffer without room for what a call writes.
 fn room(need: usize, got: usize) -> Result<(), Error> {
     if got < need {
@@ -263,12 +277,7 @@ impl<M: BlockMode> PaddedEncryptor<M> {
     pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
         let bl = M::Cipher::BLOCK_LEN;
         match self.padding {
-            Padding::None if self.buffered == 0 => Ok(0),
-            Padding::None => Err(Error::NotWholeBlocks {
-                primitive: M::Cipher::NAME,
-                len: self.buffered,
-                block_len: bl,
-            }),
+            Padding::None => unpadded_end::<M::Cipher>(self.buffered),
             Padding::Pkcs7 => {
                 room(bl, output.len())?;
                 pad(&mut self.partial[..bl], self.buffered);
@@ -375,12 +384,7 @@ impl<M: BlockMode> PaddedDecryptor<M> {
     pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
         let bl = M::Cipher::BLOCK_LEN;
         match self.padding {
-            Padding::None if self.buffered == 0 => Ok(0),
-            Padding::None => Err(Error::NotWholeBlocks {
-                primitive: M::Cipher::NAME,
-                len: self.buffered,
-                block_len: bl,
-            }),
+            Padding::None => unpadded_end::<M::Cipher>(self.buffered),
             Padding::Pkcs7 if self.buffered != bl => Err(Error::BadPadding),
             Padding::Pkcs7 => {
                 let mut block = [0u8; 16];
