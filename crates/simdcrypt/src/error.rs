@@ -192,6 +192,14 @@ pub enum Error {
     /// not said, on purpose (no padding oracle).
     #[error("bad decrypt: the padding is not valid (wrong key, IV or ciphertext)")]
     BadPadding,
+    /// An S-box set for GOST 28147-89 that is not known or not valid.
+    #[error("{what}: expected {expected}")]
+    BadSBox {
+        /// What was given, and what was wrong with it.
+        what: String,
+        /// What is accepted.
+        expected: String,
+    },
     /// An output buffer has no room for what the call writes.
     #[error("output buffer is {got} bytes: {need} are needed")]
     OutputTooShort {

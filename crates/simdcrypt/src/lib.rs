@@ -75,6 +75,7 @@ pub mod cpu;
 pub mod dynamic;
 mod error;
 pub mod ghash;
+pub mod gost28147;
 pub mod hash;
 pub mod hmac;
 pub mod kdf;
@@ -82,6 +83,7 @@ pub mod kdf;
 #[cfg_attr(docsrs, doc(cfg(feature = "kit")))]
 pub mod kit;
 pub mod ladder;
+pub mod magma;
 pub mod poly1305;
 mod rung;
 #[cfg(feature = "rustcrypto")]

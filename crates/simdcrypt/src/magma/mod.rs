@@ -1,0 +1,106 @@
+//! Magma, the 64-bit block cipher of GOST R 34.12-2015 (RFC 8891): GOST
+//! 28147-89 with its S-box fixed to `π'` (the set `param-z`) and its
+//! blocks and key read big-endian, on the same ladder
+//! ([`Impl`], shared with [`crate::gost28147`]); with the modes of
+//! GOST R 34.13-2015 over the block layer.
+//!
+//! ```
+//! use simdcrypt::magma::Magma;
+//!
+//! // RFC 8891 Appendix A.5.
+//! let key: [u8; 32] = core::array::from_fn(|i| {
+//!     if i < 16 { 0xff - 0x11 * i as u8 } else { 0xf0 + (i - 16) as u8 }
+//! });
+//! let mut block = 0xfedcba9876543210u64.to_be_bytes();
+//! Magma::new(&key).encrypt_blocks(&mut block)?;
+//! assert_eq!(block, 0x4ee901e5c2d8ca3du64.to_be_bytes());
+//! # Ok::<(), simdcrypt::Error>(())
+//! ```
+
+use crate::Error;
+use crate::block::{BlockCipher, Cbc, Cfb, Cmac, Ecb, Ofb};
+pub use crate::gost28147::{BLOCK_LEN, Impl, KEY_LEN};
+use crate::gost28147::{Engine, Order, SBox, engine_block_cipher};
+
+/// Magma (GOST R 34.12-2015, RFC 8891) under a 256-bit key, on one rung.
+#[derive(Clone)]
+pub struct Magma {
+    engine: Engine,
+}
+
+/// ECB under Magma (GOST R 34.13-2015 §5.1; [`Ecb`]).
+pub type MagmaEcb = Ecb<Magma>;
+/// CBC under Magma with a one-block IV ([`Cbc`]).
+pub type MagmaCbc = Cbc<Magma>;
+/// Full-block CFB under Magma with a one-block IV ([`Cfb`]).
+pub type MagmaCfb = Cfb<Magma>;
+/// OFB under Magma with a one-block IV ([`Ofb`]).
+pub type MagmaOfb = Ofb<Magma>;
+/// The MAC of GOST R 34.13-2015 §5.6 under Magma: OMAC1 with
+/// B64 = 0^59‖11011, the same construction as CMAC ([`Cmac`]).
+pub type MagmaMac = Cmac<Magma>;
+
+impl Magma {
+    /// The key schedule of `key` (RFC 8891 §4.3), on the fastest
+    /// constant-time rung.
+    pub fn new(key: &[u8; KEY_LEN]) -> Self {
+        Magma {
+            engine: Engine::new(key, SBox::PARAM_Z, Order::Be),
+        }
+    }
+
+    /// The same key on rung `imp`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks the rung;
+    /// [`Error::VariableTimeRung`] for `reference` and `tables` without
+    /// the `hazmat` feature.
+    pub fn with_impl(self, imp: Impl) -> Result<Self, Error> {
+        Ok(Magma {
+            engine: self.engine.with_impl(imp)?,
+        })
+    }
+
+    /// The rung in use.
+    pub fn implementation(&self) -> Impl {
+        self.engine.implementation()
+    }
+
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 8 bytes.
+    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        BlockCipher::encrypt_blocks(self, data)
+    }
+
+    /// Decrypts whole blocks in place: [`BlockCipher::decrypt_blocks`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 8 bytes.
+    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
+        BlockCipher::decrypt_blocks(self, data)
+    }
+}
+
+/// The rung; never the key.
+impl std::fmt::Debug for Magma {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Magma")
+            .field("implementation", &self.engine.implementation())
+            .finish_non_exhaustive()
+    }
+}
+
+engine_block_cipher!(Magma, "magma", |key| Magma::new(key));
