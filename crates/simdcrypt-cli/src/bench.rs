@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use simdcrypt::Error;
 use simdcrypt::block::Padding;
-use simdcrypt::dynamic::{ModeOptions, StreamOptions};
+use simdcrypt::dynamic::{MacOptions, ModeOptions, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Ladder, Primitive};
 use simdcrypt::timer::{self, UNIT, Unit};
 
@@ -213,9 +213,13 @@ impl Subject {
                 })
             }
             Construct::Mac(new) => {
-                drop(new(key, imp)?);
+                let options = MacOptions {
+                    imp,
+                    ..Default::default()
+                };
+                drop(new(key, &options)?);
                 Box::new(move |buf| {
-                    let mut mac = new(key, imp)?;
+                    let mut mac = new(key, &options)?;
                     mac.update(buf);
                     let mut tag = [0u8; 64];
                     mac.finalize_into(&mut tag[..out_len]);

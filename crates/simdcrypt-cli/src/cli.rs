@@ -145,6 +145,9 @@ pub struct EncArgs {
     #[arg(long = "impl", value_name = "NAME")]
     pub imp: Option<String>,
 
+    #[command(flatten)]
+    pub params: CipherParamArgs,
+
     /// Input file, `-` for stdin.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
@@ -156,6 +159,33 @@ pub struct EncArgs {
     /// Overwrite an existing output file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// The parameters a few ciphers take beyond key and IV (GOST 28147-89's),
+/// for `enc` and `mac`; refused by the others.
+#[derive(Debug, Args)]
+pub struct CipherParamArgs {
+    /// GOST 28147-89's S-box set: cryptopro-a, cryptopro-b, cryptopro-c,
+    /// cryptopro-d, test, test-3411, param-z, an OID or its name, or 128
+    /// hex digits (K1's 16 outputs first). Default: the cipher's, as
+    /// OpenSSL's GOST engine has it
+    #[arg(long, value_name = "NAME")]
+    pub sbox: Option<String>,
+
+    /// Turn CryptoPro key meshing (RFC 4357 §2.3) off where the cipher
+    /// uses it by default
+    #[arg(long)]
+    pub no_key_meshing: bool,
+}
+
+impl CipherParamArgs {
+    /// The library's form.
+    pub fn params(&self) -> simdcrypt::dynamic::CipherParams<'_> {
+        simdcrypt::dynamic::CipherParams {
+            sbox: self.sbox.as_deref(),
+            key_meshing: self.no_key_meshing.then_some(false),
+        }
+    }
 }
 
 /// `simdcrypt aead`.
@@ -221,6 +251,9 @@ pub struct MacArgs {
     /// exit 1 on a mismatch.
     #[arg(long, value_name = "HEX")]
     pub verify: Option<String>,
+
+    #[command(flatten)]
+    pub params: CipherParamArgs,
 
     /// The files, `-` for stdin (the default).
     #[arg(value_name = "FILE", default_value = "-")]

@@ -54,6 +54,7 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
             Padding::Pkcs7
         },
         imp: args.imp.as_deref(),
+        params: args.params.params(),
     };
     let mut mode = new(&key, &iv, &options)?;
     drop(key);

@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 
-use simdcrypt::dynamic::MacConstructor;
+use simdcrypt::dynamic::{MacConstructor, MacOptions};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
@@ -64,15 +64,19 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
             )
         })
         .transpose()?;
-    // Every file's MAC is computed with a fresh instance: the key is
-    // checked (and a rung chosen) once, up front.
-    new(&key, None)?;
+    // Every file's MAC is computed with a fresh instance: the key and
+    // parameters are checked (and a rung chosen) once, up front.
+    let options = MacOptions {
+        imp: None,
+        params: args.params.params(),
+    };
+    new(&key, &options)?;
     let mut stdout = crate::io::stdout();
     let mut failed = false;
     let mut buf = vec![0u8; 1 << 16];
     for path in &args.files {
         let name = path.as_os_str().as_encoded_bytes();
-        let tag = tag_of(new, &key, path, tag_len, &mut buf);
+        let tag = tag_of(new, &key, &options, path, tag_len, &mut buf);
         let mut line = Vec::new();
         match tag {
             Ok(tag) => match &expected {
@@ -112,11 +116,12 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
 fn tag_of(
     new: MacConstructor,
     key: &[u8],
+    options: &MacOptions<'_>,
     path: &std::path::Path,
     tag_len: usize,
     buf: &mut [u8],
 ) -> Result<Vec<u8>, String> {
-    let mut mac = new(key, None).map_err(|e| e.to_string())?;
+    let mut mac = new(key, options).map_err(|e| e.to_string())?;
     let mut input = Input::open(path).map_err(|e| e.to_string())?;
     loop {
         match input.read(buf) {

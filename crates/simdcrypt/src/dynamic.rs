@@ -75,8 +75,51 @@ pub trait DynHash: DynDigest {
 /// Builds a hash on a rung (the fastest when `None`).
 pub type HashConstructor = fn(imp: Option<&str>) -> Result<Box<dyn DynHash>, Error>;
 
-/// Builds a MAC from a key, on a rung (the fastest when `None`).
-pub type MacConstructor = fn(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error>;
+/// How a MAC is built: its rung and its cipher's parameters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MacOptions<'a> {
+    /// A rung by name, or the fastest.
+    pub imp: Option<&'a str>,
+    /// The cipher's parameters beyond the key (GOST 28147-89's S-box set
+    /// and key meshing); the primitive's defaults where `None`.
+    pub params: CipherParams<'a>,
+}
+
+/// Builds a MAC from a key, on the rung and with the parameters `options`
+/// name.
+pub type MacConstructor =
+    fn(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error>;
+
+/// The parameters a few ciphers take beyond their key and IV, as the
+/// command line gives them; `None` keeps the primitive's default (its
+/// [`Param`](crate::ladder::Param)s say which it takes).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CipherParams<'a> {
+    /// GOST 28147-89's S-box set: a short name (`cryptopro-a`), an OID or
+    /// its name, or 128 hexadecimal digits
+    /// ([`SBox::from_name`](crate::gost28147::SBox::from_name)).
+    pub sbox: Option<&'a str>,
+    /// CryptoPro key meshing (RFC 4357 §2.3) on or off.
+    pub key_meshing: Option<bool>,
+}
+
+impl CipherParams<'_> {
+    /// `Ok` when no parameter is given: for the primitives that take none.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ParamUnsupported`] naming the first one given.
+    pub fn none_for(&self, primitive: &'static str) -> Result<(), Error> {
+        let given = [
+            self.sbox.map(|_| "sbox"),
+            self.key_meshing.map(|_| "key-meshing"),
+        ];
+        match given.into_iter().flatten().next() {
+            Some(param) => Err(Error::ParamUnsupported { primitive, param }),
+            None => Ok(()),
+        }
+    }
+}
 
 /// The digests of many messages of one hash at once, one per lane, on a
 /// multi-buffer rung (the fastest for that hash when `None`).
@@ -196,6 +239,9 @@ pub struct ModeOptions<'a> {
     pub padding: crate::block::padding::Padding,
     /// A rung by name, or the fastest.
     pub imp: Option<&'a str>,
+    /// The cipher's parameters beyond the key and IV; the primitive's
+    /// defaults where `None`.
+    pub params: CipherParams<'a>,
 }
 
 /// Builds a block-cipher mode from a key and an IV (ignored by ECB).

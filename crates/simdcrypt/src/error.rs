@@ -192,6 +192,14 @@ pub enum Error {
     /// not said, on purpose (no padding oracle).
     #[error("bad decrypt: the padding is not valid (wrong key, IV or ciphertext)")]
     BadPadding,
+    /// A parameter was given to a primitive that takes none of that name.
+    #[error("{primitive} takes no {param} parameter")]
+    ParamUnsupported {
+        /// The primitive, e.g. `aes-128-cbc`.
+        primitive: &'static str,
+        /// The parameter, e.g. `sbox`.
+        param: &'static str,
+    },
     /// An S-box set for GOST 28147-89 that is not known or not valid.
     #[error("{what}: expected {expected}")]
     BadSBox {

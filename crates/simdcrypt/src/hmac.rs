@@ -289,9 +289,10 @@ impl<H: Hash + Clone + Send + Sync + 'static> crate::dynamic::DynDigest for Hmac
 /// hash's rung is the fastest; `imp` names none but `default`).
 fn dyn_hmac<H: Hash + Clone + Send + Sync + 'static>(
     key: &[u8],
-    imp: Option<&str>,
+    options: &crate::dynamic::MacOptions<'_>,
 ) -> Result<Box<dyn crate::dynamic::DynDigest>, crate::Error> {
-    match imp {
+    options.params.none_for("hmac")?;
+    match options.imp {
         None | Some("default") => Ok(Box::new(Hmac::<H>::new(key))),
         Some(name) => Err(crate::Error::UnknownImpl {
             primitive: "hmac",

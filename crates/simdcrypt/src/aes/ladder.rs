@@ -5,7 +5,7 @@ use super::{Aes, BLOCK_LEN, Bits128, Bits192, Bits256, Impl, KeySize};
 use crate::Error;
 use crate::block::Cmac;
 use crate::block::dynamic::{ModeKind, construct};
-use crate::dynamic::DynDigest;
+use crate::dynamic::{DynDigest, MacOptions};
 use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 
 /// A primitive of the AES ladder.
@@ -156,7 +156,9 @@ impl<K: KeySize> DynDigest for Cmac<Aes<K>> {
 }
 
 /// AES-CMAC under a key of any AES size.
-fn cmac(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error> {
+fn cmac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
+    options.params.none_for("aes-cmac")?;
+    let imp = options.imp;
     fn sized<K: KeySize>(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error> {
         let mut aes = Aes::<K>::from_slice(key)?;
         if let Some(name) = imp {

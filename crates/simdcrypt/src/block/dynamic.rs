@@ -31,6 +31,7 @@ where
     C: BlockCipher + Send + 'static,
     C::Impl: FromStr<Err = Error>,
 {
+    options.params.none_for(C::NAME)?;
     let mut cipher = C::from_slice(key)?;
     if let Some(name) = options.imp {
         cipher = cipher.with_impl(name.parse()?)?;

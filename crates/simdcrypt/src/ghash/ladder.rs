@@ -4,6 +4,7 @@
 
 use super::{BLOCK_LEN, Ghash, Impl, Polyval};
 use crate::Error;
+use crate::dynamic::MacOptions;
 use crate::dynamic::{DynDigest, exact};
 use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 
@@ -59,10 +60,11 @@ macro_rules! dyn_hash {
             }
         }
 
-        #[doc = concat!("`", $name, "` keyed with `H`, on the rung named `imp` (the fastest when `None`).")]
-        fn $new(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error> {
+        #[doc = concat!("`", $name, "` keyed with `H`, on the rung `options` name (the fastest when `None`).")]
+        fn $new(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
+            options.params.none_for($name)?;
             let mut hash = $t::new(exact($name, "key", key)?);
-            if let Some(name) = imp {
+            if let Some(name) = options.imp {
                 hash = hash.with_impl(Impl::from_name(name)?)?;
             }
             Ok(Box::new(hash))

@@ -514,8 +514,10 @@ impl crate::dynamic::DynDigest for Poly1305 {
 /// the table's constructor.
 fn dyn_poly1305(
     key: &[u8],
-    imp: Option<&str>,
+    options: &crate::dynamic::MacOptions<'_>,
 ) -> Result<Box<dyn crate::dynamic::DynDigest>, Error> {
+    options.params.none_for("poly1305")?;
+    let imp = options.imp;
     let mut mac = Poly1305::new(crate::dynamic::exact("poly1305", "key", key)?);
     if let Some(name) = imp {
         mac = mac.with_impl(name.parse()?)?;
