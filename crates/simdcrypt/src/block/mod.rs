@@ -52,7 +52,7 @@ pub use cbc::Cbc;
 pub use cfb::Cfb;
 pub use cmac::Cmac;
 pub(crate) use counter32::Counter32;
-pub use ctr::Ctr;
+pub use ctr::{CounterWidth, Ctr, FullBlock, HalfBlock};
 pub use ecb::Ecb;
 pub use ofb::Ofb;
 pub use padding::{BlockMode, PaddedDecryptor, PaddedEncryptor, Padding};
