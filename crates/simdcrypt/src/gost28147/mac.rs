@@ -119,7 +119,10 @@ impl Gost28147Mac {
     /// One block through the 16 rounds (RFC 5830 §8), the key meshed
     /// first after each 1024 bytes.
     fn absorb(&mut self, block: &[u8; BLOCK_LEN]) {
-        if self.meshing && self.blocks > 0 && self.blocks % (SECTION / BLOCK_LEN) as u64 == 0 {
+        if self.meshing
+            && self.blocks > 0
+            && self.blocks.is_multiple_of((SECTION / BLOCK_LEN) as u64)
+        {
             mesh(self.cipher.engine_mut(), None);
         }
         for (s, b) in self.state.iter_mut().zip(block) {

@@ -297,6 +297,9 @@ aead_methods! {
     refused = "the nonce's first bit is 1 or the associated data or the message is longer than [`MGM_MAX`] bytes",
 }
 
+// The sealed form is ciphertext ‖ tag.
+const _: () = assert!(!MagmaMgm::TAG_FIRST);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,6 +325,3 @@ mod tests {
         }
     }
 }
-
-// The sealed form is ciphertext ‖ tag.
-const _: () = assert!(!MagmaMgm::TAG_FIRST);

@@ -109,10 +109,6 @@ impl Magma {
         &self.engine
     }
 
-    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
     /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
     ///
     /// # Errors
@@ -141,4 +137,4 @@ impl std::fmt::Debug for Magma {
     }
 }
 
-engine_block_cipher!(Magma, "magma", |key| Magma::new(key));
+engine_block_cipher!(Magma, "magma", Magma::new);
