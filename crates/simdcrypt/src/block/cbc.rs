@@ -1,11 +1,13 @@
 //! Cipher block chaining (SP 800-38A §6.2): each plaintext block XORed with
 //! the ciphertext block before it (the IV for the first), then enciphered.
 //! Encryption is a chain, one block at a time; decryption deciphers every
-//! block at once and XORs afterwards.
+//! block at once and XORs afterwards. GOST R 34.13-2015 §5.4 widens the IV
+//! to m = z·n bits, a shift register of z blocks: each plaintext block is
+//! XORed with the ciphertext block z before it ([`Cbc::with_iv_register`]).
 
 use super::padding::sealed::Sealed;
 use super::padding::{BlockMode, padded_forms};
-use super::{BlockCipher, whole_blocks};
+use super::{BlockCipher, cbc_decrypt_by_blocks, cbc_encrypt_by_blocks, iv_register, whole_blocks};
 use crate::Error;
 use crate::xor::InOut;
 
@@ -33,7 +35,9 @@ use crate::xor::InOut;
 #[derive(Clone)]
 pub struct Cbc<C: BlockCipher> {
     cipher: C,
-    chain: C::Block,
+    /// The register R of z blocks: the IV, then the last z ciphertext
+    /// blocks, the oldest first.
+    chain: Vec<u8>,
 }
 
 impl<C: BlockCipher> Cbc<C> {
@@ -44,7 +48,33 @@ impl<C: BlockCipher> Cbc<C> {
 
     /// CBC over a cipher already keyed (on any rung).
     pub fn from_cipher(cipher: C, iv: &C::Block) -> Self {
-        Cbc { cipher, chain: *iv }
+        Cbc {
+            cipher,
+            chain: iv.as_ref().to_vec(),
+        }
+    }
+
+    /// CBC of GOST R 34.13-2015 §5.4 under `key` with an IV of z blocks
+    /// (m = z·n bits; z = 1 is [`Cbc::new`]): block i is chained on the
+    /// ciphertext block i − z.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadLength`] when `iv` is empty or not whole blocks.
+    pub fn with_iv_register(key: &C::Key, iv: &[u8]) -> Result<Self, Error> {
+        Self::from_cipher_with_iv_register(C::new(key), iv)
+    }
+
+    /// [`Cbc::with_iv_register`] over a cipher already keyed.
+    ///
+    /// # Errors
+    ///
+    /// As [`Cbc::with_iv_register`].
+    pub fn from_cipher_with_iv_register(cipher: C, iv: &[u8]) -> Result<Self, Error> {
+        Ok(Cbc {
+            cipher,
+            chain: iv_register::<C>(iv)?,
+        })
     }
 
     /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
@@ -64,8 +94,9 @@ impl<C: BlockCipher> Cbc<C> {
         &self.cipher
     }
 
-    /// The chaining value: the IV, then the last ciphertext block.
-    pub fn chain(&self) -> &C::Block {
+    /// The chaining register: the IV, then the last z ciphertext blocks
+    /// (the last one for a one-block IV).
+    pub fn chain(&self) -> &[u8] {
         &self.chain
     }
 
@@ -124,11 +155,19 @@ impl<C: BlockCipher> BlockMode for Cbc<C> {
 
 impl<C: BlockCipher> Sealed for Cbc<C> {
     fn encrypt_blocks(&mut self, data: InOut<'_>) {
-        self.cipher.cbc_encrypt(self.chain.as_mut(), data);
+        if self.chain.len() == C::BLOCK_LEN {
+            self.cipher.cbc_encrypt(&mut self.chain, data);
+        } else {
+            cbc_encrypt_by_blocks(&self.cipher, &mut self.chain, data);
+        }
     }
 
     fn decrypt_blocks(&mut self, data: InOut<'_>) {
-        self.cipher.cbc_decrypt(self.chain.as_mut(), data);
+        if self.chain.len() == C::BLOCK_LEN {
+            self.cipher.cbc_decrypt(&mut self.chain, data);
+        } else {
+            cbc_decrypt_by_blocks(&self.cipher, &mut self.chain, data);
+        }
     }
 
     fn skipped(&self, skip: &[u8], decrypt: bool) -> Option<Self> {
@@ -136,9 +175,7 @@ impl<C: BlockCipher> Sealed for Cbc<C> {
             return None;
         }
         let mut next = self.clone();
-        if let Some(last) = skip.len().checked_sub(C::BLOCK_LEN) {
-            next.chain.as_mut().copy_from_slice(&skip[last..]);
-        }
+        super::shift_in(&mut next.chain, skip);
         Some(next)
     }
 }

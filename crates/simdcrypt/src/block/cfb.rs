@@ -1,11 +1,14 @@
 //! Cipher feedback with a full-block segment (SP 800-38A §6.3, CFB128 for
 //! AES): each ciphertext block is the plaintext XOR the cipher of the
 //! ciphertext block before it (the IV first). Encryption is a chain;
-//! decryption enciphers every ciphertext block at once.
+//! decryption enciphers every ciphertext block at once. GOST R 34.13-2015
+//! §5.5 (with s = n) widens the IV to m = z·n bits, a shift register of z
+//! blocks: each block's gamma is the cipher of the ciphertext block z
+//! before it ([`Cfb::with_iv_register`]).
 
 use zeroize::Zeroize;
 
-use super::BlockCipher;
+use super::{BlockCipher, iv_register, shift_in, xor_feedback};
 use crate::xor::InOut;
 use crate::{Error, Xor};
 
@@ -17,9 +20,11 @@ const BATCH: usize = 512;
 #[derive(Clone)]
 pub struct Cfb<C: BlockCipher> {
     cipher: C,
-    /// The feedback: the last ciphertext block (the IV at first), built
-    /// up byte by byte inside a block.
-    register: C::Block,
+    /// The feedback register R of z blocks: the IV, then the last z
+    /// ciphertext blocks, the oldest first; inside a block, its first
+    /// block is where the current ciphertext block is built up byte by
+    /// byte (its old value went into `pad`).
+    register: Vec<u8>,
     /// CIPH(register) as it was when the current block began.
     pad: C::Block,
     /// How many bytes of the current block are done; the block length
@@ -37,10 +42,47 @@ impl<C: BlockCipher> Cfb<C> {
     pub fn from_cipher(cipher: C, iv: &C::Block) -> Self {
         Cfb {
             cipher,
-            register: *iv,
+            register: iv.as_ref().to_vec(),
             pad: C::Block::default(),
             used: C::BLOCK_LEN,
         }
+    }
+
+    /// CFB of GOST R 34.13-2015 §5.5 (s = n) under `key` with an IV of z
+    /// blocks (m = z·n bits; z = 1 is [`Cfb::new`]): block i's gamma is the
+    /// cipher of ciphertext block i − z.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadLength`] when `iv` is empty or not whole blocks.
+    pub fn with_iv_register(key: &C::Key, iv: &[u8]) -> Result<Self, Error> {
+        Self::from_cipher_with_iv_register(C::new(key), iv)
+    }
+
+    /// [`Cfb::with_iv_register`] over a cipher already keyed.
+    ///
+    /// # Errors
+    ///
+    /// As [`Cfb::with_iv_register`].
+    pub fn from_cipher_with_iv_register(cipher: C, iv: &[u8]) -> Result<Self, Error> {
+        Ok(Cfb {
+            cipher,
+            register: iv_register::<C>(iv)?,
+            pad: C::Block::default(),
+            used: C::BLOCK_LEN,
+        })
+    }
+
+    /// Whether the mode stands at a block boundary.
+    pub(crate) fn at_boundary(&self) -> bool {
+        self.used == C::BLOCK_LEN
+    }
+
+    /// The cipher and the register (the last ciphertext block, for a
+    /// one-block IV at a block boundary), for GOST 28147-89's key meshing
+    /// to change both.
+    pub(crate) fn cipher_and_register(&mut self) -> (&mut C, &mut [u8]) {
+        (&mut self.cipher, &mut self.register)
     }
 
     /// The block cipher.
@@ -96,13 +138,12 @@ impl<C: BlockCipher> Cfb<C> {
             return None;
         }
         let mut next = self.clone();
-        if let Some(last) = skip.len().checked_sub(C::BLOCK_LEN) {
-            next.register.as_mut().copy_from_slice(&skip[last..]);
-        }
+        shift_in(&mut next.register, skip);
         Some(next)
     }
 
-    fn run(&mut self, data: InOut<'_>, encrypt: bool) {
+    /// Encrypts (`encrypt`) or decrypts `data`.
+    pub(crate) fn run(&mut self, data: InOut<'_>, encrypt: bool) {
         let bl = C::BLOCK_LEN;
         let mut rest = data;
         while !rest.is_empty() {
@@ -111,7 +152,7 @@ impl<C: BlockCipher> Cfb<C> {
                 continue;
             }
             if self.used == bl {
-                self.pad = self.register;
+                self.pad.as_mut().copy_from_slice(&self.register[..bl]);
                 self.cipher.encrypt_block(&mut self.pad);
                 self.used = 0;
             }
@@ -119,7 +160,7 @@ impl<C: BlockCipher> Cfb<C> {
             let (head, tail) = rest.split_at(take);
             let at = self.used..self.used + take;
             if !encrypt {
-                self.register.as_mut()[at.clone()].copy_from_slice(head.input());
+                self.register[at.clone()].copy_from_slice(head.input());
             }
             let out = {
                 let mut head = head;
@@ -127,17 +168,21 @@ impl<C: BlockCipher> Cfb<C> {
                 head.into_output()
             };
             if encrypt {
-                self.register.as_mut()[at].copy_from_slice(out);
+                self.register[at].copy_from_slice(out);
             }
             self.used += take;
+            if self.used == bl {
+                // The block just built goes to the register's end.
+                self.register.rotate_left(bl);
+            }
             rest = tail;
         }
     }
 
     /// Decrypts the whole blocks at the start of `data` (at least two, at
     /// a block boundary) a batch at a time: the batch's keystream is the
-    /// cipher of the register and every ciphertext block but the batch's
-    /// last, all at once. Returns what is left.
+    /// cipher of the blocks z before each (the register's, then the
+    /// batch's own), all at once. Returns what is left.
     fn decrypt_blocks<'a>(&mut self, data: InOut<'a>) -> InOut<'a> {
         let bl = C::BLOCK_LEN;
         let whole = data.len() / bl * bl;
@@ -145,11 +190,9 @@ impl<C: BlockCipher> Cfb<C> {
         let mut keystream = [0u8; BATCH];
         for chunk in blocks.chunks(BATCH) {
             let len = chunk.len();
-            keystream[..bl].copy_from_slice(self.register.as_ref());
-            keystream[bl..len].copy_from_slice(&chunk.input()[..len - bl]);
-            self.register
-                .as_mut()
-                .copy_from_slice(&chunk.input()[len - bl..]);
+            keystream[..len].fill(0);
+            xor_feedback(&mut keystream[..len], &self.register, chunk.input());
+            shift_in(&mut self.register, chunk.input());
             self.cipher.encrypt(InOut::in_place(&mut keystream[..len]));
             Xor::Simd128.apply(chunk, &keystream[..len]);
         }

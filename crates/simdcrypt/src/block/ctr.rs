@@ -3,15 +3,43 @@
 //! integer and wrapping modulo 2^(8·block length), as OpenSSL counts.
 //! Every counter block of a keystream is distinct (Appendix B): the
 //! keystream ends after 2^(8·block length) blocks, and a request beyond
-//! that is refused.
+//! that is refused. GOST R 34.13-2015 §5.2 counts in half a block (the IV
+//! fills the other half): its keystream ends after 2^(4·block length)
+//! blocks ([`HalfBlock`]).
 
 use super::{BlockCipher, add_be};
 use crate::Error;
 use crate::stream::{BlockKeystream, Position, keystream};
 use crate::xor::InOut;
 
+/// How much of the counter block counts: the width of the counter, and so
+/// the length of the keystream.
+pub trait CounterWidth: Clone + Send + Sync + 'static {
+    /// The counter holds 1/`DIVISOR` of the block's bits (its last ones).
+    const DIVISOR: usize;
+}
+
+/// The whole block counts (SP 800-38A, OpenSSL): 2^(8·block length) blocks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FullBlock;
+
+impl CounterWidth for FullBlock {
+    const DIVISOR: usize = 1;
+}
+
+/// Half the block counts (GOST R 34.13-2015 §5.2: the counter block is
+/// IV ‖ 0^(n/2)): 2^(n/2) blocks, never wrapping into the IV.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HalfBlock;
+
+impl CounterWidth for HalfBlock {
+    const DIVISOR: usize = 2;
+}
+
 /// CTR over the block cipher `C`: a [`KeyStream`](crate::KeyStream) from a
-/// full-block initial counter, seekable to any byte.
+/// full-block initial counter, seekable to any byte; `W` says how many
+/// blocks the keystream has ([`FullBlock`] by default, [`HalfBlock`] for
+/// GOST R 34.13-2015).
 ///
 /// For AES the keystream has 2^128 blocks; its byte positions, `u128`s,
 /// reach the first 2^128 − 1 bytes of it.
@@ -33,19 +61,20 @@ use crate::xor::InOut;
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 #[derive(Clone)]
-pub struct Ctr<C: BlockCipher> {
-    core: CtrCore<C>,
+pub struct Ctr<C: BlockCipher, W: CounterWidth = FullBlock> {
+    core: CtrCore<C, W>,
     position: Position,
 }
 
 /// The cipher and the initial counter block: keystream by block number.
 #[derive(Clone)]
-pub(crate) struct CtrCore<C: BlockCipher> {
+pub(crate) struct CtrCore<C: BlockCipher, W: CounterWidth> {
     cipher: C,
     iv: C::Block,
+    width: std::marker::PhantomData<W>,
 }
 
-impl<C: BlockCipher> CtrCore<C> {
+impl<C: BlockCipher, W: CounterWidth> CtrCore<C, W> {
     /// Counter block number `counter`: IV + `counter`, wrapping.
     #[inline]
     fn at(&self, counter: u128) -> C::Block {
@@ -55,10 +84,10 @@ impl<C: BlockCipher> CtrCore<C> {
     }
 }
 
-impl<C: BlockCipher> BlockKeystream for CtrCore<C> {
+impl<C: BlockCipher, W: CounterWidth> BlockKeystream for CtrCore<C, W> {
     const PRIMITIVE: &'static str = C::NAME;
     const BLOCK_LEN: usize = C::BLOCK_LEN;
-    const LAST_BLOCK: u128 = u128::MAX >> (128 - 8 * C::BLOCK_LEN);
+    const LAST_BLOCK: u128 = u128::MAX >> (128 - 8 * C::BLOCK_LEN / W::DIVISOR);
 
     #[inline]
     fn xor_blocks(&self, counter: u128, data: InOut<'_>) {
@@ -82,8 +111,41 @@ impl<C: BlockCipher> Ctr<C> {
 
     /// CTR over a cipher already keyed (on any rung).
     pub fn from_cipher(cipher: C, iv: &C::Block) -> Self {
+        Ctr::from_counter_block(cipher, *iv)
+    }
+}
+
+impl<C: BlockCipher> Ctr<C, HalfBlock> {
+    /// CTR of GOST R 34.13-2015 §5.2 over a cipher already keyed (on any
+    /// rung), from an IV of half a block: the counter block IV ‖ 0^(n/2).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadLength`] when `iv` is not half a block.
+    pub fn from_cipher_half_iv(cipher: C, iv: &[u8]) -> Result<Self, Error> {
+        let half = C::BLOCK_LEN / 2;
+        if iv.len() != half {
+            return Err(Error::BadLength {
+                primitive: C::NAME,
+                what: "CTR IV",
+                len: iv.len(),
+                expected: half.to_string(),
+            });
+        }
+        let mut block = C::Block::default();
+        block.as_mut()[..half].copy_from_slice(iv);
+        Ok(Ctr::from_counter_block(cipher, block))
+    }
+}
+
+impl<C: BlockCipher, W: CounterWidth> Ctr<C, W> {
+    fn from_counter_block(cipher: C, iv: C::Block) -> Self {
         Ctr {
-            core: CtrCore { cipher, iv: *iv },
+            core: CtrCore {
+                cipher,
+                iv,
+                width: std::marker::PhantomData,
+            },
             position: Position::default(),
         }
     }
@@ -98,6 +160,7 @@ impl<C: BlockCipher> Ctr<C> {
             core: CtrCore {
                 cipher: self.core.cipher.with_impl(imp)?,
                 iv: self.core.iv,
+                width: std::marker::PhantomData,
             },
             position: self.position,
         })
@@ -114,4 +177,4 @@ impl<C: BlockCipher> Ctr<C> {
     }
 }
 
-keystream!([C: BlockCipher] Ctr<C>, core = CtrCore<C>);
+keystream!([C: BlockCipher, W: CounterWidth] Ctr<C, W>, core = CtrCore<C, W>);

@@ -52,7 +52,7 @@ pub use cbc::Cbc;
 pub use cfb::Cfb;
 pub use cmac::Cmac;
 pub(crate) use counter32::Counter32;
-pub use ctr::Ctr;
+pub use ctr::{CounterWidth, Ctr, FullBlock, HalfBlock};
 pub use ecb::Ecb;
 pub use ofb::Ofb;
 pub use padding::{BlockMode, PaddedDecryptor, PaddedEncryptor, Padding};
@@ -293,43 +293,78 @@ fn ctr_with<C: BlockCipher>(
     zeroize::Zeroize::zeroize(&mut keystream);
 }
 
-/// CBC encryption one block at a time (SP 800-38A §6.2): each block XORed
-/// with the chaining value, enciphered, and made the chaining value.
+/// CBC encryption one block at a time (SP 800-38A §6.2; GOST R 34.13-2015
+/// §5.4 with a register of z = `chain.len() / BLOCK_LEN` blocks): each
+/// block XORed with the register's first block, enciphered, and shifted
+/// into the register.
 pub(crate) fn cbc_encrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8], data: InOut<'_>) {
     let bl = C::BLOCK_LEN;
     let mut x = C::Block::default();
     for block in data.chunks(bl) {
-        x.as_mut().copy_from_slice(chain);
+        x.as_mut().copy_from_slice(&chain[..bl]);
         xor_in(x.as_mut(), block.input());
         cipher.encrypt_block(&mut x);
         block.into_output().copy_from_slice(x.as_ref());
-        chain.copy_from_slice(x.as_ref());
+        shift_in(chain, x.as_ref());
     }
 }
 
-/// CBC decryption from whole-block decryptions (SP 800-38A §6.2): each
-/// batch decrypted at the rung's width, then XORed with the ciphertext
-/// blocks before it. In place, the batch's ciphertext is kept on the stack
-/// first (it is public).
+/// CBC decryption from whole-block decryptions (SP 800-38A §6.2; GOST R
+/// 34.13-2015 §5.4 with a register of z blocks): each batch decrypted at
+/// the rung's width, then XORed with the ciphertext blocks z before it
+/// (the register's, then the batch's own). In place, the batch's
+/// ciphertext is kept on the stack first (it is public).
 pub(crate) fn cbc_decrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8], data: InOut<'_>) {
     let bl = C::BLOCK_LEN;
     let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
-    let mut saved = [0u8; BATCH + 16];
+    let mut saved = [0u8; BATCH];
     for chunk in data.chunks(batch) {
         let len = chunk.len();
-        // saved = chain ‖ this batch's ciphertext.
-        saved[..bl].copy_from_slice(chain);
-        saved[bl..bl + len].copy_from_slice(chunk.input());
+        saved[..len].copy_from_slice(chunk.input());
         let output = {
             let mut chunk = chunk;
             cipher.decrypt(chunk.reborrow());
             chunk.into_output()
         };
-        for (o, c) in output.iter_mut().zip(&saved[..len]) {
-            *o ^= c;
-        }
-        chain.copy_from_slice(&saved[len..len + bl]);
+        xor_feedback(output, chain, &saved[..len]);
+        shift_in(chain, &saved[..len]);
     }
+}
+
+/// The shift register of GOST R 34.13-2015's modes (§5.3–§5.5) from an
+/// IV of m = z·n bits: z ≥ 1 whole blocks, the first the oldest.
+pub(crate) fn iv_register<C: BlockCipher>(iv: &[u8]) -> Result<Vec<u8>, Error> {
+    if iv.is_empty() || !iv.len().is_multiple_of(C::BLOCK_LEN) {
+        return Err(Error::BadLength {
+            primitive: C::NAME,
+            what: "IV",
+            len: iv.len(),
+            expected: format!("a positive multiple of {}", C::BLOCK_LEN),
+        });
+    }
+    Ok(iv.to_vec())
+}
+
+/// The register after the whole blocks `blocks` have gone in at its end:
+/// the last z blocks of `register ‖ blocks` (R = LSB_{m−n}(R) ‖ block,
+/// once a block).
+#[inline]
+pub(crate) fn shift_in(register: &mut [u8], blocks: &[u8]) {
+    let n = blocks.len().min(register.len());
+    let len = register.len();
+    register.rotate_left(n);
+    register[len - n..].copy_from_slice(&blocks[blocks.len() - n..]);
+}
+
+/// `out[i] ^= (register ‖ blocks)[i]`: each block of a batch XORed with
+/// the block z before it, the register's first and then the batch's own
+/// (CBC and CFB decryption with a register of z blocks).
+#[inline]
+pub(crate) fn xor_feedback(out: &mut [u8], register: &[u8], blocks: &[u8]) {
+    let k = out.len().min(register.len());
+    xor_in(&mut out[..k], &register[..k]);
+    let rest = out.len() - k;
+    xor_in(&mut out[k..], &blocks[..rest]);
 }
 
 /// The XOR of two equally long byte strings into the first.

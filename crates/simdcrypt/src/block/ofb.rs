@@ -3,7 +3,7 @@
 
 use zeroize::Zeroize;
 
-use super::BlockCipher;
+use super::{BlockCipher, iv_register};
 use crate::Error;
 use crate::xor::InOut;
 
@@ -12,9 +12,10 @@ use crate::xor::InOut;
 #[derive(Clone)]
 pub struct Ofb<C: BlockCipher> {
     cipher: C,
-    /// The last output block O_j.
-    register: C::Block,
-    /// How many bytes of `register` are used.
+    /// The register R of z blocks, the oldest first: the IV, then the
+    /// last z output blocks; the last is the current keystream block.
+    register: Vec<u8>,
+    /// How many bytes of the current keystream block are used.
     used: usize,
 }
 
@@ -28,9 +29,32 @@ impl<C: BlockCipher> Ofb<C> {
     pub fn from_cipher(cipher: C, iv: &C::Block) -> Self {
         Ofb {
             cipher,
-            register: *iv,
+            register: iv.as_ref().to_vec(),
             used: C::BLOCK_LEN,
         }
+    }
+
+    /// OFB of GOST R 34.13-2015 §5.3 (s = n) under `key` with an IV of z
+    /// blocks (m = z·n bits; z = 1 is [`Ofb::new`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadLength`] when `iv` is empty or not whole blocks.
+    pub fn with_iv_register(key: &C::Key, iv: &[u8]) -> Result<Self, Error> {
+        Self::from_cipher_with_iv_register(C::new(key), iv)
+    }
+
+    /// [`Ofb::with_iv_register`] over a cipher already keyed.
+    ///
+    /// # Errors
+    ///
+    /// As [`Ofb::with_iv_register`].
+    pub fn from_cipher_with_iv_register(cipher: C, iv: &[u8]) -> Result<Self, Error> {
+        Ok(Ofb {
+            cipher,
+            register: iv_register::<C>(iv)?,
+            used: C::BLOCK_LEN,
+        })
     }
 
     /// The block cipher.
@@ -65,15 +89,18 @@ impl<C: BlockCipher> Ofb<C> {
 
     fn apply(&mut self, data: InOut<'_>) {
         let bl = C::BLOCK_LEN;
+        let last = self.register.len() - bl;
         let mut rest = data;
         while !rest.is_empty() {
             if self.used == bl {
-                self.cipher.encrypt_block(&mut self.register);
+                // O_j = CIPH(O_{j−z}), then shifted in at the end.
+                self.cipher.encrypt_one(&mut self.register[..bl]);
+                self.register.rotate_left(bl);
                 self.used = 0;
             }
             let take = rest.len().min(bl - self.used);
             let (head, tail) = rest.split_at(take);
-            head.xor_bytewise(&self.register.as_ref()[self.used..]);
+            head.xor_bytewise(&self.register[last + self.used..]);
             self.used += take;
             rest = tail;
         }
@@ -82,6 +109,6 @@ impl<C: BlockCipher> Ofb<C> {
 
 impl<C: BlockCipher> Drop for Ofb<C> {
     fn drop(&mut self) {
-        self.register.as_mut().zeroize();
+        self.register.zeroize();
     }
 }

@@ -1,5 +1,6 @@
-//! PKCS#7 padding (RFC 5652 §6.3) for ECB and CBC, and the streaming
-//! encryptor and decryptor that add and remove it.
+//! PKCS#7 padding (RFC 5652 §6.3) and GOST R 34.13-2015's padding
+//! procedures 1–3 (§4.1) for ECB and CBC, and the streaming encryptor and
+//! decryptor that add and remove them.
 //!
 //! Removal is constant-time: every byte of the last block is examined
 //! whatever it holds, and every failure — a last byte of 0 or above the
@@ -9,7 +10,7 @@
 //! it does not make unauthenticated CBC safe to receive (see
 //! [`Cbc`](super::Cbc)).
 
-use subtle::{ConstantTimeEq, ConstantTimeGreater};
+use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
 use zeroize::Zeroize;
 
 use super::BlockCipher;
@@ -24,6 +25,48 @@ pub enum Padding {
     Pkcs7,
     /// None: the message must be a whole number of blocks.
     None,
+    /// GOST R 34.13-2015 §4.1.1, procedure 1: zeros up to a whole block,
+    /// none when the message already is one. Not removable (the length
+    /// must be known otherwise): decryption returns every block.
+    GostZeros,
+    /// GOST R 34.13-2015 §4.1.2, procedure 2 (ISO/IEC 7816-4): a one bit
+    /// then zeros, 1 to a whole block of bytes (0x80 0x00 …); removed in
+    /// constant time.
+    GostOneZeros,
+    /// GOST R 34.13-2015 §4.1.3, procedure 3: none for a message of whole
+    /// blocks, procedure 2 otherwise (the MAC's padding). Not removable:
+    /// decryption returns every block.
+    GostOneZerosIfPartial,
+}
+
+impl Padding {
+    /// Whether decryption removes the padding (and so holds the last block
+    /// back until the end).
+    fn removable(self) -> bool {
+        matches!(self, Padding::Pkcs7 | Padding::GostOneZeros)
+    }
+
+    /// Pads the `buffered` bytes at the start of `block` (less than a
+    /// block); `false` when the scheme adds nothing to them.
+    fn pad(self, block: &mut [u8], buffered: usize) -> bool {
+        match self {
+            Padding::None => false,
+            Padding::Pkcs7 => {
+                pad(block, buffered);
+                true
+            }
+            Padding::GostZeros | Padding::GostOneZerosIfPartial if buffered == 0 => false,
+            Padding::GostZeros => {
+                block[buffered..].fill(0);
+                true
+            }
+            Padding::GostOneZeros | Padding::GostOneZerosIfPartial => {
+                block[buffered] = 0x80;
+                block[buffered + 1..].fill(0);
+                true
+            }
+        }
+    }
 }
 
 /// A mode that enciphers whole blocks, carrying its state (ECB, CBC).
@@ -140,6 +183,28 @@ fn unpad(block: &[u8]) -> Result<usize, Error> {
     }
     if bool::from(good) {
         Ok(block.len() - usize::from(n))
+    } else {
+        Err(Error::BadPadding)
+    }
+}
+
+/// The length of the message in `block` (a whole decrypted last block)
+/// once GOST R 34.13-2015's procedure 2 (0x80, then zeros) is removed,
+/// found in constant time: the last non-zero byte must be 0x80.
+fn unpad_one_zeros(block: &[u8]) -> Result<usize, Error> {
+    // Scanning from the end: `zeros` stays set while only zeros were seen;
+    // the first byte after them must be 0x80, and its index is the length.
+    let mut zeros = subtle::Choice::from(1);
+    let mut good = subtle::Choice::from(0);
+    let mut len = 0u32;
+    for (i, &b) in block.iter().enumerate().rev() {
+        let here = zeros & b.ct_eq(&0x80);
+        good |= here;
+        len = u32::conditional_select(&len, &(i as u32), here);
+        zeros &= b.ct_eq(&0);
+    }
+    if bool::from(good) {
+        Ok(len as usize)
     } else {
         Err(Error::BadPadding)
     }
@@ -265,8 +330,9 @@ impl<M: BlockMode> PaddedEncryptor<M> {
         Ok(total)
     }
 
-    /// Ends the message: with PKCS#7, writes its last, padded block (the
-    /// block length, into `output`); with no padding writes nothing.
+    /// Ends the message: writes its last, padded block (the block length,
+    /// into `output`) unless the scheme adds nothing (no padding; GOST
+    /// procedures 1 and 3 after whole blocks).
     /// Returns how many bytes it wrote.
     ///
     /// # Errors
@@ -276,16 +342,14 @@ impl<M: BlockMode> PaddedEncryptor<M> {
     /// message did not end on a block boundary.
     pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
         let bl = M::Cipher::BLOCK_LEN;
-        match self.padding {
-            Padding::None => unpadded_end::<M::Cipher>(self.buffered),
-            Padding::Pkcs7 => {
-                room(bl, output.len())?;
-                pad(&mut self.partial[..bl], self.buffered);
-                self.mode
-                    .encrypt_blocks(InOut::apart(&self.partial[..bl], &mut output[..bl])?);
-                Ok(bl)
-            }
+        let buffered = self.buffered;
+        if !self.padding.pad(&mut self.partial[..bl], buffered) {
+            return unpadded_end::<M::Cipher>(buffered);
         }
+        room(bl, output.len())?;
+        self.mode
+            .encrypt_blocks(InOut::apart(&self.partial[..bl], &mut output[..bl])?);
+        Ok(bl)
     }
 }
 
@@ -331,10 +395,11 @@ impl<M: BlockMode> PaddedDecryptor<M> {
     pub fn update_len(&self, input_len: usize) -> usize {
         let bl = M::Cipher::BLOCK_LEN;
         let total = self.buffered + input_len;
-        match self.padding {
+        if self.padding.removable() {
             // The last whole block stays back: it may be the padding.
-            Padding::Pkcs7 => total.saturating_sub(1) / bl * bl,
-            Padding::None => total / bl * bl,
+            total.saturating_sub(1) / bl * bl
+        } else {
+            total / bl * bl
         }
     }
 
@@ -384,13 +449,18 @@ impl<M: BlockMode> PaddedDecryptor<M> {
     pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
         let bl = M::Cipher::BLOCK_LEN;
         match self.padding {
-            Padding::None => unpadded_end::<M::Cipher>(self.buffered),
-            Padding::Pkcs7 if self.buffered != bl => Err(Error::BadPadding),
-            Padding::Pkcs7 => {
+            p if !p.removable() => unpadded_end::<M::Cipher>(self.buffered),
+            _ if self.buffered != bl => Err(Error::BadPadding),
+            p => {
                 let mut block = [0u8; 16];
                 self.mode
                     .decrypt_blocks(InOut::apart(&self.held[..bl], &mut block[..bl])?);
-                let result = unpad(&block[..bl]).and_then(|n| {
+                let unpadded = if p == Padding::Pkcs7 {
+                    unpad(&block[..bl])
+                } else {
+                    unpad_one_zeros(&block[..bl])
+                };
+                let result = unpadded.and_then(|n| {
                     room(n, output.len())?;
                     output[..n].copy_from_slice(&block[..n]);
                     Ok(n)
@@ -410,8 +480,34 @@ impl<M: BlockMode> Drop for PaddedDecryptor<M> {
 
 #[cfg(test)]
 mod tests {
-    use super::{pad, unpad};
+    use super::{Padding, pad, unpad, unpad_one_zeros};
     use crate::Error;
+
+    #[test]
+    fn gost_procedures_pad_and_procedure_2_removes() {
+        for bl in [8usize, 16] {
+            for buffered in 0..bl {
+                let mut block = vec![0xa5u8; bl];
+                block[..buffered].fill(0);
+                assert!(Padding::GostOneZeros.pad(&mut block, buffered));
+                assert_eq!(block[buffered], 0x80);
+                assert_eq!(unpad_one_zeros(&block), Ok(buffered));
+                let mut z = vec![0xa5u8; bl];
+                assert_eq!(Padding::GostZeros.pad(&mut z, buffered), buffered > 0);
+                assert_eq!(
+                    Padding::GostOneZerosIfPartial.pad(&mut z, buffered),
+                    buffered > 0
+                );
+            }
+            assert_eq!(unpad_one_zeros(&vec![0u8; bl]), Err(Error::BadPadding));
+            let mut block = vec![0u8; bl];
+            block[bl - 1] = 0x81;
+            assert_eq!(unpad_one_zeros(&block), Err(Error::BadPadding));
+            block[bl - 1] = 0x80;
+            block[0] = 0x80;
+            assert_eq!(unpad_one_zeros(&block), Ok(bl - 1));
+        }
+    }
 
     #[test]
     fn every_padding_length_round_trips_and_every_bad_one_fails_alike() {

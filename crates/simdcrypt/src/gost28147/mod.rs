@@ -55,6 +55,11 @@ mod bitsliced;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
 
+mod cfb;
+mod cnt;
+mod mac;
+mod meshing;
+
 use std::sync::OnceLock;
 
 use zeroize::Zeroize;
@@ -63,7 +68,17 @@ use crate::Error;
 use crate::block::BlockCipher;
 use crate::rung::rungs;
 use crate::xor::InOut;
+pub use cfb::Gost28147Cfb;
+pub use cnt::Gost28147Cnt;
+pub use mac::{Gost28147Mac, MAC_LEN};
 pub use sbox::SBox;
+
+/// GOST 28147-89 in ECB ("simple replacement", RFC 5830 §5).
+pub type Gost28147Ecb = crate::block::Ecb<Gost28147>;
+/// GOST 28147-89 in CBC, as gost-engine's `gost89-cbc`: a one-block IV,
+/// no key meshing (gost-engine meshes none in CBC), PKCS#7 padding through
+/// the block layer's padded forms.
+pub type Gost28147Cbc = crate::block::Cbc<Gost28147>;
 
 /// The block length in bytes.
 pub const BLOCK_LEN: usize = 8;

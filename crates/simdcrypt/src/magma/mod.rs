@@ -17,8 +17,14 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+mod mgm;
+#[cfg(target_arch = "x86_64")]
+mod pclmul;
+
+pub use mgm::{MGM_MAX, MagmaMgm, NONCE_LEN as MGM_NONCE_LEN, TAG_LEN as MGM_TAG_LEN};
+
 use crate::Error;
-use crate::block::{BlockCipher, Cbc, Cfb, Cmac, Ecb, Ofb};
+use crate::block::{BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, HalfBlock, Ofb};
 pub use crate::gost28147::{BLOCK_LEN, Impl, KEY_LEN};
 use crate::gost28147::{Engine, Order, SBox, engine_block_cipher};
 
@@ -30,12 +36,44 @@ pub struct Magma {
 
 /// ECB under Magma (GOST R 34.13-2015 §5.1; [`Ecb`]).
 pub type MagmaEcb = Ecb<Magma>;
-/// CBC under Magma with a one-block IV ([`Cbc`]).
+/// CBC under Magma (GOST R 34.13-2015 §5.4; [`Cbc`]): `new` with a
+/// one-block IV, `with_iv_register` with the standard's IV of z blocks
+/// (A.2.4 uses three).
 pub type MagmaCbc = Cbc<Magma>;
-/// Full-block CFB under Magma with a one-block IV ([`Cfb`]).
+/// CFB under Magma with s = n (GOST R 34.13-2015 §5.5; [`Cfb`]): `new`
+/// with a one-block IV, `with_iv_register` with z blocks (A.2.5 uses two).
 pub type MagmaCfb = Cfb<Magma>;
-/// OFB under Magma with a one-block IV ([`Ofb`]).
+/// OFB under Magma with s = n (GOST R 34.13-2015 §5.3; [`Ofb`]): `new`
+/// with a one-block IV, `with_iv_register` with z blocks (A.2.3 uses two).
 pub type MagmaOfb = Ofb<Magma>;
+/// CTR under Magma (GOST R 34.13-2015 §5.2; [`Ctr`] counting in half a
+/// block): the counter block is IV ‖ 0^32 for a 4-byte IV, and the
+/// keystream ends after 2^32 blocks (32 GiB): a request past it is
+/// [`Error::KeystreamExhausted`], never a wrap (gost-engine's `magma-ctr`
+/// wraps into the IV).
+///
+/// ```
+/// use simdcrypt::magma::MagmaCtr;
+///
+/// let mut ctr = MagmaCtr::new(&[1; 32], &[0x12, 0x34, 0x56, 0x78]);
+/// assert_eq!(ctr.keystream_len(), 8 << 32);
+/// ctr.seek((8 << 32) - 1)?;
+/// ctr.apply_keystream(&mut [0u8; 1])?;
+/// assert!(ctr.apply_keystream(&mut [0u8; 1]).is_err());
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+pub type MagmaCtr = Ctr<Magma, HalfBlock>;
+
+/// The length of MagmaCtr's IV (n/2 bits), in bytes.
+pub const CTR_IV_LEN: usize = BLOCK_LEN / 2;
+
+impl Ctr<Magma, HalfBlock> {
+    /// CTR under `key` from the 4-byte `iv` (GOST R 34.13-2015 §5.2), on
+    /// the fastest constant-time rung.
+    pub fn new(key: &[u8; KEY_LEN], iv: &[u8; CTR_IV_LEN]) -> Self {
+        Self::from_cipher_half_iv(Magma::new(key), iv).expect("a 4-byte IV")
+    }
+}
 /// The MAC of GOST R 34.13-2015 §5.6 under Magma: OMAC1 with
 /// B64 = 0^59‖11011, the same construction as CMAC ([`Cmac`]).
 pub type MagmaMac = Cmac<Magma>;
@@ -71,10 +109,6 @@ impl Magma {
         &self.engine
     }
 
-    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
     /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
     ///
     /// # Errors
@@ -103,4 +137,4 @@ impl std::fmt::Debug for Magma {
     }
 }
 
-engine_block_cipher!(Magma, "magma", |key| Magma::new(key));
+engine_block_cipher!(Magma, "magma", Magma::new);
