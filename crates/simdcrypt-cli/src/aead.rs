@@ -17,8 +17,6 @@ use crate::output::{Content, Output};
 
 /// The largest message `aead` holds in memory.
 const MAX_MESSAGE: u64 = 1 << 30;
-/// The tag length of every AEAD of the table.
-const TAG_LEN: usize = 16;
 
 /// Runs the command.
 ///
@@ -61,43 +59,45 @@ pub fn run(args: &AeadArgs) -> Result<(), CliError> {
         ));
     }
     let tag_first = aead.tag_first();
+    let tag_len = aead.tag_len();
     let result = if args.decrypt {
-        if message.len() < TAG_LEN {
+        if message.len() < tag_len {
             return Err(simdcrypt::Error::SealedTooShort {
                 len: message.len(),
-                tag_len: TAG_LEN,
+                tag_len,
             }
             .into());
         }
         let at = if tag_first {
             0
         } else {
-            message.len() - TAG_LEN
+            message.len() - tag_len
         };
-        let tag: [u8; TAG_LEN] = message[at..at + TAG_LEN].try_into().expect("16 bytes");
+        let tag = message[at..at + tag_len].to_vec();
         let data = if tag_first {
-            &mut message[TAG_LEN..]
+            &mut message[tag_len..]
         } else {
             &mut message[..at]
         };
         aead.decrypt_in_place_detached(&nonce, &aad, data, &tag)?;
         if tag_first {
-            TAG_LEN..message.len()
+            tag_len..message.len()
         } else {
             0..at
         }
     } else {
+        let mut tag = vec![0u8; tag_len];
         if tag_first {
-            message.splice(0..0, [0; TAG_LEN]);
+            message.splice(0..0, std::iter::repeat_n(0, tag_len));
         }
         let data = if tag_first {
-            &mut message[TAG_LEN..]
+            &mut message[tag_len..]
         } else {
             &mut message[..]
         };
-        let tag = aead.encrypt_in_place_detached(&nonce, &aad, data)?;
+        aead.encrypt_in_place_detached(&nonce, &aad, data, &mut tag)?;
         if tag_first {
-            message[..TAG_LEN].copy_from_slice(&tag);
+            message[..tag_len].copy_from_slice(&tag);
         } else {
             message.extend_from_slice(&tag);
         }

@@ -52,6 +52,22 @@ pub(crate) fn exact<'a, const N: usize>(
     })
 }
 
+/// `bytes` as a mutable array of `N`, or the error naming `what` of
+/// `primitive` and the length expected.
+pub(crate) fn exact_mut<'a, const N: usize>(
+    primitive: &'static str,
+    what: &'static str,
+    bytes: &'a mut [u8],
+) -> Result<&'a mut [u8; N], Error> {
+    let len = bytes.len();
+    bytes.try_into().map_err(|_| Error::BadLength {
+        primitive,
+        what,
+        len,
+        expected: N.to_string(),
+    })
+}
+
 /// A hash or a keyed MAC absorbing a message, whatever its type.
 pub trait DynDigest: Send + Sync {
     /// Absorbs `data`; any split of the calls gives the same output.
@@ -134,19 +150,28 @@ pub type ManyConstructor = fn(imp: Option<&str>, messages: &[&[u8]]) -> Result<V
 ///
 /// [`Construct::Aead`]: crate::ladder::Construct::Aead
 pub trait DynAead: Send + Sync {
-    /// Encrypts `data` in place and returns the tag.
+    /// The tag length in bytes (16 for the AEADs over 128-bit blocks, 8 for
+    /// MGM over Magma).
+    fn tag_len(&self) -> usize {
+        16
+    }
+
+    /// Encrypts `data` in place and writes the tag into `tag`, which is
+    /// [`tag_len`](DynAead::tag_len) bytes long.
     ///
     /// # Errors
     ///
-    /// A nonce of the wrong length; associated data given to an AEAD that
-    /// authenticates none ([`Error::AssociatedDataUnsupported`]); a
-    /// message longer than the AEAD allows. Nothing is written then.
+    /// A nonce or tag buffer of the wrong length; associated data given to
+    /// an AEAD that authenticates none
+    /// ([`Error::AssociatedDataUnsupported`]); a message longer than the
+    /// AEAD allows. Nothing is written then.
     fn encrypt_in_place_detached(
         &self,
         nonce: &[u8],
         aad: &[u8],
         data: &mut [u8],
-    ) -> Result<[u8; 16], Error>;
+        tag: &mut [u8],
+    ) -> Result<(), Error>;
 
     /// Checks `tag` and decrypts `data` in place.
     ///
@@ -159,7 +184,7 @@ pub trait DynAead: Send + Sync {
         nonce: &[u8],
         aad: &[u8],
         data: &mut [u8],
-        tag: &[u8; 16],
+        tag: &[u8],
     ) -> Result<(), Error>;
 
     /// Whether the type's own `encrypt` puts the tag before the ciphertext

@@ -228,6 +228,15 @@ impl Primitive {
 
 impl Primitive {
     /// The same primitive with other key lengths.
+    /// The same AEAD with a tag of `tag_len` bytes.
+    pub(crate) const fn tag_len(self, tag_len: usize) -> Primitive {
+        Primitive {
+            output_len: Some(tag_len),
+            ..self
+        }
+    }
+
+    /// The same primitive with other key lengths.
     pub(crate) const fn key_lens(self, key_lens: &'static [usize]) -> Primitive {
         Primitive { key_lens, ..self }
     }
@@ -352,6 +361,8 @@ pub fn ladders() -> &'static [Ladder] {
         crate::aead::GCM_LADDER,
         crate::aes::LADDER,
         crate::ghash::LADDER,
+        crate::gost28147::LADDER,
+        crate::magma::LADDER,
         crate::hash::sha256::LADDER,
         crate::hash::sha512::LADDER,
         crate::hash::sha1::LADDER,

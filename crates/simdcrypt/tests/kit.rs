@@ -31,6 +31,8 @@ common::kit::kit_tests! {
     aes => "aes": [vectors, cross_check, round_trip],
     ghash => "ghash": [vectors, cross_check, round_trip],
     aes_gcm => "aes-gcm": [vectors, cross_check, round_trip],
+    gost28147 => "gost28147": [vectors, cross_check, round_trip],
+    magma => "magma": [vectors, cross_check, round_trip],
 }
 
 /// Every ladder of the table has its tests above: a new ladder cannot go

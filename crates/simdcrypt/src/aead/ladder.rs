@@ -3,7 +3,7 @@
 
 use super::{NONCE_LEN, XNONCE_LEN};
 use crate::Error;
-use crate::dynamic::{DynAead, exact};
+use crate::dynamic::{DynAead, exact, exact_mut};
 use crate::ladder::{Ladder, Primitive, Rungs};
 use crate::xor::InOut;
 
@@ -98,18 +98,22 @@ macro_rules! dyn_aead {
                 nonce: &[u8],
                 aad: &[u8],
                 data: &mut [u8],
-            ) -> Result<[u8; 16], Error> {
+                tag: &mut [u8],
+            ) -> Result<(), Error> {
                 let nonce = exact($name, "nonce", nonce)?;
-                self.seal_inout(nonce, aad, InOut::in_place(data))
+                let tag: &mut [u8; 16] = exact_mut($name, "tag", tag)?;
+                *tag = self.seal_inout(nonce, aad, InOut::in_place(data))?;
+                Ok(())
             }
             fn decrypt_in_place_detached(
                 &self,
                 nonce: &[u8],
                 aad: &[u8],
                 data: &mut [u8],
-                tag: &[u8; 16],
+                tag: &[u8],
             ) -> Result<(), Error> {
                 let nonce = exact($name, "nonce", nonce)?;
+                let tag = exact($name, "tag", tag)?;
                 self.open_inout(nonce, aad, InOut::in_place(data), tag)
             }
             fn tag_first(&self) -> bool {

@@ -16,11 +16,15 @@ pub(crate) enum ModeKind {
     Cbc,
     Cfb,
     Ofb,
+    /// CTR from a whole counter block (SP 800-38A §6.5).
     Ctr,
+    /// CTR of GOST R 34.13-2015 §5.2: a half-block IV, the counter block
+    /// IV ‖ 0, a keystream of 2^(4·block length) blocks.
+    CtrHalf,
 }
 
 /// `kind` over the cipher `C` under `key`, from `iv` (unused by ECB), on
-/// the rung and in the direction `options` say.
+/// the rung and in the direction `options` say; `C` takes no parameters.
 pub(crate) fn construct<C>(
     kind: ModeKind,
     key: &[u8],
@@ -32,29 +36,125 @@ where
     C::Impl: FromStr<Err = Error>,
 {
     options.params.none_for(C::NAME)?;
-    let mut cipher = C::from_slice(key)?;
+    construct_with(kind, C::from_slice(key)?, iv, options)
+}
+
+/// `kind` over `cipher` (keyed, with its parameters), from `iv`: CBC, CFB
+/// and OFB take an IV of one or more blocks (GOST R 34.13-2015's
+/// registers), on the rung `options` name.
+pub(crate) fn construct_with<C>(
+    kind: ModeKind,
+    mut cipher: C,
+    iv: &[u8],
+    options: &ModeOptions<'_>,
+) -> Result<Box<dyn DynMode>, Error>
+where
+    C: BlockCipher + Send + 'static,
+    C::Impl: FromStr<Err = Error>,
+{
     if let Some(name) = options.imp {
         cipher = cipher.with_impl(name.parse()?)?;
     }
-    let iv = || {
-        C::Block::try_from(iv).map_err(|_| Error::BadLength {
-            primitive: C::NAME,
-            what: "IV",
-            len: iv.len(),
-            expected: C::BLOCK_LEN.to_string(),
-        })
-    };
     let decrypt = options.direction == Direction::Decrypt;
     let padding = options.padding;
     Ok(match kind {
         ModeKind::Ecb if decrypt => Box::new(Ecb::from_cipher(cipher).decryptor(padding)),
         ModeKind::Ecb => Box::new(Ecb::from_cipher(cipher).encryptor(padding)),
-        ModeKind::Cbc if decrypt => Box::new(Cbc::from_cipher(cipher, &iv()?).decryptor(padding)),
-        ModeKind::Cbc => Box::new(Cbc::from_cipher(cipher, &iv()?).encryptor(padding)),
-        ModeKind::Cfb => Box::new(Streamed::Cfb(Cfb::from_cipher(cipher, &iv()?), decrypt)),
-        ModeKind::Ofb => Box::new(Streamed::Ofb(Ofb::from_cipher(cipher, &iv()?))),
-        ModeKind::Ctr => Box::new(Streamed::Ctr(Ctr::from_cipher(cipher, &iv()?))),
+        ModeKind::Cbc => {
+            let cbc = Cbc::from_cipher_with_iv_register(cipher, iv)?;
+            if decrypt {
+                Box::new(cbc.decryptor(padding))
+            } else {
+                Box::new(cbc.encryptor(padding))
+            }
+        }
+        ModeKind::Cfb => Box::new(Streamed::Cfb(
+            Cfb::from_cipher_with_iv_register(cipher, iv)?,
+            decrypt,
+        )),
+        ModeKind::Ofb => Box::new(Streamed::Ofb(Ofb::from_cipher_with_iv_register(
+            cipher, iv,
+        )?)),
+        ModeKind::Ctr => {
+            let block = C::Block::try_from(iv).map_err(|_| Error::BadLength {
+                primitive: C::NAME,
+                what: "IV",
+                len: iv.len(),
+                expected: C::BLOCK_LEN.to_string(),
+            })?;
+            let ctr = Ctr::from_cipher(cipher, &block);
+            let imp = crate::Rung::name(ctr.implementation());
+            Box::new(KeyStreamMode::new(ctr, imp))
+        }
+        ModeKind::CtrHalf => {
+            let ctr = Ctr::from_cipher_half_iv(cipher, iv)?;
+            let imp = crate::Rung::name(ctr.implementation());
+            Box::new(KeyStreamMode::new(ctr, imp))
+        }
     })
+}
+
+/// Any seekable keystream as a [`DynMode`], cut for the tool's threads by
+/// seeking: CTR and the other counter modes.
+#[derive(Clone)]
+pub(crate) struct KeyStreamMode<K: KeyStream + Clone> {
+    keystream: K,
+    imp: &'static str,
+}
+
+impl<K: KeyStream + Clone> KeyStreamMode<K> {
+    /// `keystream`, running on the rung named `imp`.
+    pub(crate) fn new(keystream: K, imp: &'static str) -> Self {
+        KeyStreamMode { keystream, imp }
+    }
+
+    /// This keystream `skip` bytes further on, where it is at a block's
+    /// start and the keystream reaches there.
+    fn skipped(&self, skip: &[u8]) -> Option<Self> {
+        let ks = &self.keystream;
+        let at = ks.position().checked_add(skip.len() as u128)?;
+        let aligned = ks.position() % ks.block_len() as u128 == 0;
+        let mut next = self.clone();
+        (aligned && next.keystream.seek(at).is_ok()).then_some(next)
+    }
+}
+
+impl<K: KeyStream + Clone + Send + 'static> DynMode for KeyStreamMode<K> {
+    fn update_len(&self, input_len: usize) -> usize {
+        input_len
+    }
+
+    fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
+        let got = output.len();
+        let output = output.get_mut(..input.len()).ok_or(Error::OutputTooShort {
+            need: input.len(),
+            got,
+        })?;
+        self.keystream.xor_into(input, output)?;
+        Ok(input.len())
+    }
+
+    fn finalize(self: Box<Self>, _output: &mut [u8]) -> Result<usize, Error> {
+        Ok(0)
+    }
+
+    fn implementation(&self) -> &'static str {
+        self.imp
+    }
+
+    fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {
+        Some(Box::new(self.skipped(skip)?))
+    }
+
+    fn advance(&mut self, skip: &[u8]) -> bool {
+        match self.skipped(skip) {
+            Some(next) => {
+                *self = next;
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl<M: BlockMode + Send + 'static> DynMode for PaddedEncryptor<M> {
@@ -105,22 +205,16 @@ impl<C: BlockCipher> Streamed<C> {
         match self {
             Streamed::Cfb(cfb, true) => Some(Streamed::Cfb(cfb.skipped(skip)?, true)),
             Streamed::Cfb(_, false) | Streamed::Ofb(_) => None,
-            Streamed::Ctr(ctr) => {
-                let at = ctr.position().checked_add(skip.len() as u128)?;
-                let aligned = ctr.position() % C::BLOCK_LEN as u128 == 0;
-                let mut next = ctr.clone();
-                (aligned && next.seek(at).is_ok()).then_some(Streamed::Ctr(next))
-            }
         }
     }
 }
 
-/// The modes that write every byte as it comes; CFB with its direction.
+/// The chained modes that write every byte as it comes; CFB with its
+/// direction.
 #[derive(Clone)]
 enum Streamed<C: BlockCipher> {
     Cfb(Cfb<C>, bool),
     Ofb(Ofb<C>),
-    Ctr(Ctr<C>),
 }
 
 impl<C: BlockCipher + Send + 'static> DynMode for Streamed<C> {
@@ -138,7 +232,6 @@ impl<C: BlockCipher + Send + 'static> DynMode for Streamed<C> {
             Streamed::Cfb(cfb, true) => cfb.decrypt_into(input, output)?,
             Streamed::Cfb(cfb, false) => cfb.encrypt_into(input, output)?,
             Streamed::Ofb(ofb) => ofb.xor_into(input, output)?,
-            Streamed::Ctr(ctr) => KeyStream::xor_into(ctr, input, output)?,
         }
         Ok(input.len())
     }
@@ -151,7 +244,6 @@ impl<C: BlockCipher + Send + 'static> DynMode for Streamed<C> {
         let cipher = match self {
             Streamed::Cfb(cfb, _) => cfb.cipher(),
             Streamed::Ofb(ofb) => ofb.cipher(),
-            Streamed::Ctr(ctr) => ctr.cipher(),
         };
         crate::Rung::name(cipher.implementation())
     }

@@ -42,6 +42,12 @@
 pub mod reference;
 #[cfg(not(feature = "hazmat"))]
 mod reference;
+// The checks of the kit (`simdcrypt::kit`), beside the entries in the
+// table (this ladder's and Magma's).
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
+mod ladder;
+pub(crate) use ladder::LADDER;
 mod sbox;
 mod tables;
 
@@ -307,14 +313,6 @@ impl Engine {
         self.imp
     }
 
-    pub(crate) fn sbox(&self) -> &SBox {
-        &self.sbox
-    }
-
-    pub(crate) fn order(&self) -> Order {
-        self.order
-    }
-
     pub(crate) fn schedule(&self) -> &Schedule {
         &self.schedule
     }
@@ -549,7 +547,7 @@ macro_rules! engine_block_cipher {
 }
 pub(crate) use engine_block_cipher;
 
-engine_block_cipher!(Gost28147, "gost28147", |key| Gost28147::new(key));
+engine_block_cipher!(Gost28147, "gost28147", Gost28147::new);
 
 #[cfg(test)]
 mod tests {

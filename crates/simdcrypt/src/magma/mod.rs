@@ -17,6 +17,8 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+mod ladder;
+pub(crate) use ladder::LADDER;
 mod mgm;
 #[cfg(target_arch = "x86_64")]
 mod pclmul;

@@ -1,0 +1,169 @@
+//! Magma's entry in the table of ladders: the block cipher, the modes of
+//! GOST R 34.13-2015 under the names of OpenSSL's GOST engine (`magma-cbc`,
+//! `magma-ctr`) and ours where it has none (`magma-ecb`, `magma-ofb` and
+//! `magma-cfb` with the standard's two-block IV of A.2), the MAC
+//! (`magma-mac`, OMAC as §5.6, the engine's 64 bits) and MGM (RFC 9058).
+
+use super::{BLOCK_LEN, Impl, KEY_LEN, Magma, MagmaMac, MagmaMgm};
+use crate::Error;
+use crate::block::dynamic::{ModeKind, construct};
+use crate::dynamic::{DynAead, DynDigest, MacOptions, exact};
+use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
+use crate::xor::InOut;
+
+/// A primitive of the Magma ladder.
+const fn entry(
+    name: &'static str,
+    kind: Kind,
+    summary: &'static str,
+    nonce_len: Option<usize>,
+    output_len: Option<usize>,
+    construct: Construct,
+) -> Primitive {
+    Primitive {
+        name,
+        display: name,
+        kind,
+        summary,
+        key_lens: &[KEY_LEN],
+        nonce_len,
+        block_len: BLOCK_LEN,
+        output_len,
+        params: &[],
+        construct,
+    }
+}
+
+/// Magma (GOST R 34.12-2015) on every rung of GOST 28147-89.
+pub(crate) const LADDER: Ladder = Ladder {
+    name: "magma",
+    primitives: &[
+        entry(
+            "magma",
+            Kind::BlockCipher,
+            "Magma (GOST R 34.12-2015, RFC 8891), 64-bit blocks",
+            None,
+            None,
+            Construct::Typed,
+        ),
+        entry(
+            "magma-ecb",
+            Kind::Mode,
+            "Magma in ECB mode (GOST R 34.13-2015 §5.1), PKCS#7 padding",
+            None,
+            None,
+            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Ecb, k, iv, o)),
+        ),
+        entry(
+            "magma-cbc",
+            Kind::Mode,
+            "Magma in CBC mode (GOST R 34.13-2015 §5.4, m = n), PKCS#7 padding, as gost-engine's",
+            Some(BLOCK_LEN),
+            None,
+            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Cbc, k, iv, o)),
+        ),
+        entry(
+            "magma-ctr",
+            Kind::Mode,
+            "Magma in CTR mode (GOST R 34.13-2015 §5.2): a 32-bit IV, 2^32 blocks at most",
+            Some(BLOCK_LEN / 2),
+            None,
+            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::CtrHalf, k, iv, o)),
+        ),
+        entry(
+            "magma-ofb",
+            Kind::Mode,
+            "Magma in OFB mode (GOST R 34.13-2015 §5.3, m = 2n, s = n)",
+            Some(2 * BLOCK_LEN),
+            None,
+            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Ofb, k, iv, o)),
+        ),
+        entry(
+            "magma-cfb",
+            Kind::Mode,
+            "Magma in CFB mode (GOST R 34.13-2015 §5.5, m = 2n, s = n)",
+            Some(2 * BLOCK_LEN),
+            None,
+            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Cfb, k, iv, o)),
+        ),
+        entry(
+            "magma-mac",
+            Kind::Mac,
+            "Magma MAC (GOST R 34.13-2015 §5.6, OMAC), 64 bits as gost-engine's magma-mac",
+            None,
+            Some(BLOCK_LEN),
+            Construct::Mac(mac),
+        ),
+        Primitive::aead(
+            "magma-mgm",
+            "Magma in MGM (RFC 9058): a 64-bit nonce (first bit 0), ciphertext ‖ 64-bit tag",
+            super::MGM_NONCE_LEN,
+            true,
+            mgm,
+        )
+        .tag_len(super::MGM_TAG_LEN),
+    ],
+    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    #[cfg(feature = "kit")]
+    checks: crate::gost28147::checks::run_magma,
+};
+
+/// The MAC under `key`, on the rung `options` names.
+fn mac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
+    options.params.none_for("magma-mac")?;
+    let mut magma = Magma::new(exact("magma-mac", "key", key)?);
+    if let Some(name) = options.imp {
+        magma = magma.with_impl(name.parse()?)?;
+    }
+    Ok(Box::new(MagmaMac::from_cipher(magma)))
+}
+
+impl DynDigest for MagmaMac {
+    fn update(&mut self, data: &[u8]) {
+        MagmaMac::update(self, data);
+    }
+
+    fn finalize_into(self: Box<Self>, out: &mut [u8]) {
+        out.copy_from_slice(&MagmaMac::finalize(*self));
+    }
+
+    fn implementation(&self) -> &'static str {
+        self.cipher().implementation().name()
+    }
+}
+
+/// MGM under `key`.
+fn mgm(key: &[u8]) -> Result<Box<dyn DynAead>, Error> {
+    Ok(Box::new(MagmaMgm::new(exact("magma-mgm", "key", key)?)))
+}
+
+impl DynAead for MagmaMgm {
+    fn tag_len(&self) -> usize {
+        super::MGM_TAG_LEN
+    }
+
+    fn encrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), Error> {
+        let nonce = exact("magma-mgm", "nonce", nonce)?;
+        let tag: &mut [u8; super::MGM_TAG_LEN] = crate::dynamic::exact_mut("magma-mgm", "tag", tag)?;
+        *tag = self.seal_inout(nonce, aad, InOut::in_place(data))?;
+        Ok(())
+    }
+
+    fn decrypt_in_place_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let nonce = exact("magma-mgm", "nonce", nonce)?;
+        let tag = exact("magma-mgm", "tag", tag)?;
+        self.open_inout(nonce, aad, InOut::in_place(data), tag)
+    }
+}
