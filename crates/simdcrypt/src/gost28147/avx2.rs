@@ -1,5 +1,5 @@
 //! AVX2, eight blocks a ymm register pair: the `ssse3` rung's SIMD S-box
-//! ([`super::nibbles`]) on ymm, `vpblendw` building the indexes, two
+//! ([`super::nibbles`]) on ymm, `vpblendw` building the indexes, eight
 //! groups interleaved; the single-block rounds are the `ssse3` rung's
 //! (every AVX2 CPU has SSSE3).
 
@@ -15,8 +15,8 @@ pub(super) use super::nibbles::Tables;
 use super::nibbles::nibble_rung;
 use crate::xor::InOut;
 
-/// Two groups of eight blocks.
-pub(super) const PAR_BLOCKS: usize = 16;
+/// [`GROUPS`](super::nibbles::GROUPS) groups of eight blocks.
+pub(super) const PAR_BLOCKS: usize = 8 * super::nibbles::GROUPS;
 
 /// A 16-byte table or shuffle in both 128-bit lanes.
 #[target_feature(enable = "avx2")]
@@ -42,11 +42,11 @@ nibble_rung! {
     loadu = _mm256_loadu_si256, storeu = _mm256_storeu_si256
 }
 
-/// The 32 rounds under `rk` on whole blocks, two groups of eight at a
+/// The 32 rounds under `rk` on whole blocks, eight groups of eight at a
 /// time.
 #[target_feature(enable = "avx2")]
 pub(super) fn crypt(t: &Tables, rk: &[u32; 32], order: Order, blocks: InOut<'_>) {
-    crypt_with::<2>(t, rk, order, blocks);
+    crypt_with(t, rk, order, blocks);
 }
 
 /// The rounds under `rk` of one block: the `ssse3` rung's.

