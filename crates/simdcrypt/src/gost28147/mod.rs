@@ -59,6 +59,8 @@ mod avx2_bytesliced;
 mod avx512;
 mod bitsliced;
 #[cfg(target_arch = "x86_64")]
+mod nibbles;
+#[cfg(target_arch = "x86_64")]
 mod ssse3;
 
 mod cfb;
