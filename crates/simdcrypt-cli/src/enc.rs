@@ -97,7 +97,8 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
         if !full {
             break;
         }
-        let carry: [u8; 16] = later.try_into().unwrap_or([0; 16]);
+        let mut carry = [0u8; 16];
+        carry[..bl].copy_from_slice(later);
         buf[..bl].copy_from_slice(&carry[..bl]);
         carried = bl;
     }

@@ -595,12 +595,17 @@ fn dyn_refuses_aad(kind: Kind, key: &[u8; 32], nonce: &[u8], pt: &[u8]) -> bool 
     let unsupported = |e: Option<Error>| matches!(e, Some(Error::AssociatedDataUnsupported { .. }));
     let mut buf = pt.to_vec();
     let mut tag = vec![0u8; aead.tag_len()];
-    if !unsupported(aead.encrypt_in_place_detached(nonce, &[0], &mut buf, &mut tag).err())
-        || buf != pt
+    if !unsupported(
+        aead.encrypt_in_place_detached(nonce, &[0], &mut buf, &mut tag)
+            .err(),
+    ) || buf != pt
     {
         return false;
     }
-    if aead.encrypt_in_place_detached(nonce, &[], &mut buf, &mut tag).is_err() {
+    if aead
+        .encrypt_in_place_detached(nonce, &[], &mut buf, &mut tag)
+        .is_err()
+    {
         return false;
     }
     unsupported(

@@ -13,7 +13,7 @@ use crate::xor::InOut;
 use crate::{Error, Xor};
 
 /// The most bytes decryption enciphers at once on the stack.
-const BATCH: usize = 512;
+const BATCH: usize = 1024;
 
 /// Full-block CFB over the block cipher `C`, resumable at any byte as
 /// OpenSSL's is: calls of 5 and 70 bytes equal one of 75.

@@ -242,7 +242,7 @@ pub(crate) fn whole_blocks<C: BlockCipher>(len: usize) -> Result<(), Error> {
 }
 
 /// The most bytes the generic mode helpers hold on the stack at once.
-const BATCH: usize = 512;
+const BATCH: usize = 1024;
 
 /// Adds `n` to the big-endian integer `block`, modulo 2^(8·`block.len()`).
 #[inline]

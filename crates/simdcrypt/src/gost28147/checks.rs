@@ -129,10 +129,23 @@ struct Case {
 /// `case` through `op` on `imp`: encrypted (or decrypted), or its MAC.
 fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
     let e = |e: crate::Error| e.to_string();
-    let key: &[u8; 32] = case.key.as_slice().try_into().map_err(|_| "a 32-byte key")?;
-    let gost = || Gost28147::with_sbox(key, case.sbox).with_impl(imp).map_err(e);
+    let key: &[u8; 32] = case
+        .key
+        .as_slice()
+        .try_into()
+        .map_err(|_| "a 32-byte key")?;
+    let gost = || {
+        Gost28147::with_sbox(key, case.sbox)
+            .with_impl(imp)
+            .map_err(e)
+    };
     let magma = || Magma::new(key).with_impl(imp).map_err(e);
-    let iv8 = || -> Result<[u8; 8], String> { case.iv.as_slice().try_into().map_err(|_| "an 8-byte IV".into()) };
+    let iv8 = || -> Result<[u8; 8], String> {
+        case.iv
+            .as_slice()
+            .try_into()
+            .map_err(|_| "an 8-byte IV".into())
+    };
     let mut out = case.data.clone();
     // Each piece in place, in turn: what the streaming forms promise.
     let mut each = |f: &mut dyn FnMut(&mut [u8]) -> Result<(), String>| {
@@ -146,14 +159,29 @@ fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, Strin
     match op {
         Op::Ecb => {
             let ecb = Ecb::from_cipher(gost()?);
-            each(&mut |p| if decrypt { ecb.decrypt(p) } else { ecb.encrypt(p) }.map_err(e))?;
+            each(&mut |p| {
+                if decrypt {
+                    ecb.decrypt(p)
+                } else {
+                    ecb.encrypt(p)
+                }
+                .map_err(e)
+            })?;
         }
         Op::MagmaEcb => {
             let ecb = Ecb::from_cipher(magma()?);
-            each(&mut |p| if decrypt { ecb.decrypt(p) } else { ecb.encrypt(p) }.map_err(e))?;
+            each(&mut |p| {
+                if decrypt {
+                    ecb.decrypt(p)
+                } else {
+                    ecb.encrypt(p)
+                }
+                .map_err(e)
+            })?;
         }
         Op::Cfb => {
-            let mut cfb = Gost28147Cfb::from_cipher(gost()?, &iv8()?).with_key_meshing(case.meshing);
+            let mut cfb =
+                Gost28147Cfb::from_cipher(gost()?, &iv8()?).with_key_meshing(case.meshing);
             each(&mut |p| {
                 if decrypt {
                     cfb.decrypt(p);
@@ -164,7 +192,8 @@ fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, Strin
             })?;
         }
         Op::Cnt => {
-            let mut cnt = Gost28147Cnt::from_cipher(gost()?, &iv8()?).with_key_meshing(case.meshing);
+            let mut cnt =
+                Gost28147Cnt::from_cipher(gost()?, &iv8()?).with_key_meshing(case.meshing);
             each(&mut |p| cnt.apply_keystream(p).map_err(e))?;
         }
         Op::MagmaCtr => {
@@ -173,7 +202,14 @@ fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, Strin
         }
         Op::MagmaCbc => {
             let mut cbc = Cbc::from_cipher_with_iv_register(magma()?, &case.iv).map_err(e)?;
-            each(&mut |p| if decrypt { cbc.decrypt(p) } else { cbc.encrypt(p) }.map_err(e))?;
+            each(&mut |p| {
+                if decrypt {
+                    cbc.decrypt(p)
+                } else {
+                    cbc.encrypt(p)
+                }
+                .map_err(e)
+            })?;
         }
         Op::MagmaCfb => {
             let mut cfb = Cfb::from_cipher_with_iv_register(magma()?, &case.iv).map_err(e)?;
@@ -214,11 +250,13 @@ fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, Strin
             let nonce = iv8()?;
             return if decrypt {
                 let mut plain = vec![0u8; case.data.len().saturating_sub(super::BLOCK_LEN)];
-                mgm.decrypt_into(&nonce, &case.aad, &case.data, &mut plain).map_err(e)?;
+                mgm.decrypt_into(&nonce, &case.aad, &case.data, &mut plain)
+                    .map_err(e)?;
                 Ok(plain)
             } else {
                 let mut sealed = vec![0u8; case.data.len() + super::BLOCK_LEN];
-                mgm.encrypt_into(&nonce, &case.aad, &case.data, &mut sealed).map_err(e)?;
+                mgm.encrypt_into(&nonce, &case.aad, &case.data, &mut sealed)
+                    .map_err(e)?;
                 Ok(sealed)
             };
         }
@@ -244,7 +282,10 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                 Op::Cnt => "cnt",
                 _ => "mac",
             };
-            for r in records(&files.gost, "vectors").iter().filter(|r| r["mode"] == mode) {
+            for r in records(&files.gost, "vectors")
+                .iter()
+                .filter(|r| r["mode"] == mode)
+            {
                 let (Some(key), Some(data), Some(sbox)) = (
                     hex_field(r, "key"),
                     hex_field(r, "plaintext"),
@@ -253,21 +294,45 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                     tally.malformed(label(r));
                     continue;
                 };
-                let want = if op == Op::Mac { hex_field(r, "mac32") } else { hex_field(r, "ciphertext") };
+                let want = if op == Op::Mac {
+                    hex_field(r, "mac32")
+                } else {
+                    hex_field(r, "ciphertext")
+                };
                 let iv = hex_field(r, "iv").unwrap_or_default();
-                let case = Case { key, sbox, iv, aad: Vec::new(), pieces: whole(data.len()), data, meshing: true };
+                let case = Case {
+                    key,
+                    sbox,
+                    iv,
+                    aad: Vec::new(),
+                    pieces: whole(data.len()),
+                    data,
+                    meshing: true,
+                };
                 expect(&mut tally, op, imp, r, case, want);
             }
         }
         Op::MagmaEcb => {
-            for r in records(&files.rfc8891, "encryption").iter().chain([&files.a2]) {
+            for r in records(&files.rfc8891, "encryption")
+                .iter()
+                .chain([&files.a2])
+            {
                 let data = hex_field(r, "plaintext");
-                let want = hex_field(r, "ciphertext").or_else(|| hex_field(&r["ecb"], "ciphertext"));
+                let want =
+                    hex_field(r, "ciphertext").or_else(|| hex_field(&r["ecb"], "ciphertext"));
                 let (Some(key), Some(data)) = (hex_field(r, "key"), data) else {
                     tally.malformed(label(r));
                     continue;
                 };
-                let case = Case { key, sbox: zeros, iv: Vec::new(), aad: Vec::new(), pieces: whole(data.len()), data, meshing: false };
+                let case = Case {
+                    key,
+                    sbox: zeros,
+                    iv: Vec::new(),
+                    aad: Vec::new(),
+                    pieces: whole(data.len()),
+                    data,
+                    meshing: false,
+                };
                 expect(&mut tally, op, imp, r, case, want);
             }
         }
@@ -280,7 +345,10 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                 _ => "mac",
             };
             let r = &files.a2[section];
-            let (Some(key), Some(data)) = (hex_field(&files.a2, "key"), hex_field(&files.a2, "plaintext")) else {
+            let (Some(key), Some(data)) = (
+                hex_field(&files.a2, "key"),
+                hex_field(&files.a2, "plaintext"),
+            ) else {
                 tally.malformed(section);
                 return tally;
             };
@@ -290,17 +358,49 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                 hex_field(r, "ciphertext")
             };
             let iv = hex_field(r, "iv").unwrap_or_default();
-            let case = Case { key, sbox: zeros, iv, aad: Vec::new(), pieces: whole(data.len()), data, meshing: false };
+            let case = Case {
+                key,
+                sbox: zeros,
+                iv,
+                aad: Vec::new(),
+                pieces: whole(data.len()),
+                data,
+                meshing: false,
+            };
             expect(&mut tally, op, imp, r, case, want);
         }
         Op::MagmaMgm => {
             let r = &files.rfc9058;
-            let fields = ["key", "nonce", "associated_data", "plaintext", "ciphertext", "tag"].map(|k| hex_field(r, k));
-            let [Some(key), Some(iv), Some(aad), Some(data), Some(ct), Some(tag)] = fields else {
+            let fields = [
+                "key",
+                "nonce",
+                "associated_data",
+                "plaintext",
+                "ciphertext",
+                "tag",
+            ]
+            .map(|k| hex_field(r, k));
+            let [
+                Some(key),
+                Some(iv),
+                Some(aad),
+                Some(data),
+                Some(ct),
+                Some(tag),
+            ] = fields
+            else {
                 tally.malformed("rfc9058");
                 return tally;
             };
-            let case = Case { key, sbox: zeros, iv, aad, pieces: whole(data.len()), data, meshing: false };
+            let case = Case {
+                key,
+                sbox: zeros,
+                iv,
+                aad,
+                pieces: whole(data.len()),
+                data,
+                meshing: false,
+            };
             expect(&mut tally, op, imp, r, case, Some([ct, tag].concat()));
         }
     }
@@ -316,15 +416,27 @@ fn expect(tally: &mut Tally, op: Op, imp: Impl, r: &Value, case: Case, want: Opt
     let mut cuts = vec![whole(case.data.len())];
     if op != Op::MagmaMgm && case.data.len() > 3 {
         let n = case.data.len();
-        let block = if matches!(op, Op::Ecb | Op::MagmaEcb | Op::MagmaCbc) { 8 } else { 3 };
+        let block = if matches!(op, Op::Ecb | Op::MagmaEcb | Op::MagmaCbc) {
+            8
+        } else {
+            3
+        };
         let first = (n / 2) / block * block;
         cuts.push(vec![first, n - first]);
     }
     for pieces in cuts {
-        let case = Case { pieces: pieces.clone(), ..clone_case(&case) };
+        let case = Case {
+            pieces: pieces.clone(),
+            ..clone_case(&case)
+        };
         let got = apply(op, imp, &case, false);
         tally.check(got.as_deref() == Ok(&want[..]), || {
-            format!("{} {}: {:?} in pieces {pieces:?}", op.name(), label(r), got.err())
+            format!(
+                "{} {}: {:?} in pieces {pieces:?}",
+                op.name(),
+                label(r),
+                got.err()
+            )
         });
     }
 }
@@ -405,7 +517,12 @@ fn cross_check(op: Op, imp: Impl, rng: &mut Rng) -> Tally {
         let want = apply(op, Impl::Reference, &case, false);
         let got = apply(op, imp, &case, false);
         tally.check(want.is_ok() && got == want, || {
-            format!("{} {} bytes, pieces {:?}: differs from the reference", op.name(), case.data.len(), case.pieces)
+            format!(
+                "{} {} bytes, pieces {:?}: differs from the reference",
+                op.name(),
+                case.data.len(),
+                case.pieces
+            )
         });
     }
     tally
@@ -431,11 +548,22 @@ fn round_trips(op: Op, imp: Impl, rng: &mut Rng) -> Outcome {
                 continue;
             }
         };
-        let back = Case { data: sealed, pieces: Vec::new(), ..clone_case(&case) };
-        let back = Case { pieces: whole(back.data.len()), ..back };
+        let back = Case {
+            data: sealed,
+            pieces: Vec::new(),
+            ..clone_case(&case)
+        };
+        let back = Case {
+            pieces: whole(back.data.len()),
+            ..back
+        };
         let opened = apply(op, other, &back, true);
         tally.check(opened.as_deref() == Ok(&case.data[..]), || {
-            format!("{} {} bytes: not opened by {other}", op.name(), case.data.len())
+            format!(
+                "{} {} bytes: not opened by {other}",
+                op.name(),
+                case.data.len()
+            )
         });
     }
     Outcome::Ran(tally)

@@ -29,7 +29,7 @@ const SECTION_BLOCKS: u64 = (SECTION / BLOCK_LEN) as u64;
 /// through 2^32 values and N4 through 2^32 − 1 (C1 is prime to it).
 const LAST_BLOCK: u128 = (1u128 << 32) * M as u128 - 1;
 /// The most bytes of gamma enciphered at once on the stack.
-const BATCH: usize = 512;
+const BATCH: usize = 1024;
 
 /// GOST 28147-89 in counter mode ("gamma", RFC 5830 §6), with CryptoPro
 /// key meshing unless turned off: a [`KeyStream`], resumable at any byte and

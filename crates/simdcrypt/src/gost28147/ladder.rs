@@ -139,7 +139,12 @@ pub(crate) const LADDER: Ladder = Ladder {
 
 /// The cipher under `key` with the S-box set `params` name (else
 /// `default`), on the rung `imp` names.
-fn keyed(key: &[u8], params: &CipherParams<'_>, default: SBox, imp: Option<&str>) -> Result<Gost28147, Error> {
+fn keyed(
+    key: &[u8],
+    params: &CipherParams<'_>,
+    default: SBox,
+    imp: Option<&str>,
+) -> Result<Gost28147, Error> {
     let key: &[u8; KEY_LEN] = crate::dynamic::exact("gost28147", "key", key)?;
     let sbox = match params.sbox {
         Some(name) => SBox::from_name(name)?,
@@ -154,17 +159,34 @@ fn keyed(key: &[u8], params: &CipherParams<'_>, default: SBox, imp: Option<&str>
 
 /// ECB and CBC as the block layer has them, with an S-box set and no key
 /// meshing (which gost-engine's CBC does not do either).
-fn block_mode(kind: ModeKind, key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn DynMode>, Error> {
-    let name = if kind == ModeKind::Ecb { "gost89-ecb" } else { "gost89-cbc" };
+fn block_mode(
+    kind: ModeKind,
+    key: &[u8],
+    iv: &[u8],
+    options: &ModeOptions<'_>,
+) -> Result<Box<dyn DynMode>, Error> {
+    let name = if kind == ModeKind::Ecb {
+        "gost89-ecb"
+    } else {
+        "gost89-cbc"
+    };
     if options.params.key_meshing.is_some() {
-        return Err(Error::ParamUnsupported { primitive: name, param: "key-meshing" });
+        return Err(Error::ParamUnsupported {
+            primitive: name,
+            param: "key-meshing",
+        });
     }
     let cipher = keyed(key, &options.params, SBox::PARAM_Z, None)?;
     construct_with(kind, cipher, iv, options)
 }
 
 /// The counter mode, seekable, so cut across threads.
-fn cnt(key: &[u8], iv: &[u8], options: &ModeOptions<'_>, default: SBox) -> Result<Box<dyn DynMode>, Error> {
+fn cnt(
+    key: &[u8],
+    iv: &[u8],
+    options: &ModeOptions<'_>,
+    default: SBox,
+) -> Result<Box<dyn DynMode>, Error> {
     let cipher = keyed(key, &options.params, default, options.imp)?;
     let iv = crate::dynamic::exact("gost89-cnt", "IV", iv)?;
     let cnt = Gost28147Cnt::from_cipher(cipher, iv)
@@ -174,7 +196,12 @@ fn cnt(key: &[u8], iv: &[u8], options: &ModeOptions<'_>, default: SBox) -> Resul
 }
 
 /// Gamma with feedback, in the direction `options` give.
-fn cfb(key: &[u8], iv: &[u8], options: &ModeOptions<'_>, default: SBox) -> Result<Box<dyn DynMode>, Error> {
+fn cfb(
+    key: &[u8],
+    iv: &[u8],
+    options: &ModeOptions<'_>,
+    default: SBox,
+) -> Result<Box<dyn DynMode>, Error> {
     let cipher = keyed(key, &options.params, default, options.imp)?;
     let iv = crate::dynamic::exact("gost89", "IV", iv)?;
     let cfb = Gost28147Cfb::from_cipher(cipher, iv)

@@ -150,7 +150,8 @@ impl DynAead for MagmaMgm {
         tag: &mut [u8],
     ) -> Result<(), Error> {
         let nonce = exact("magma-mgm", "nonce", nonce)?;
-        let tag: &mut [u8; super::MGM_TAG_LEN] = crate::dynamic::exact_mut("magma-mgm", "tag", tag)?;
+        let tag: &mut [u8; super::MGM_TAG_LEN] =
+            crate::dynamic::exact_mut("magma-mgm", "tag", tag)?;
         *tag = self.seal_inout(nonce, aad, InOut::in_place(data))?;
         Ok(())
     }

@@ -26,7 +26,7 @@ pub const TAG_LEN: usize = BLOCK_LEN;
 /// their bit lengths fill 32-bit fields (RFC 9058 §4: |A|, |P| < 2^(n/2)).
 pub const MGM_MAX: u64 = (1 << 29) - 1;
 /// Blocks of Y and of Z enciphered at once.
-const BATCH_BLOCKS: usize = 32;
+const BATCH_BLOCKS: usize = 128;
 
 /// MGM over Magma (RFC 9058): nonce 64 bits with its first bit 0, tag 64
 /// bits after the ciphertext.
