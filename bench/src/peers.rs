@@ -1112,6 +1112,89 @@ pub mod openssl {
     pub fn aes_cbc_decrypt(key: &[u8], iv: &[u8; 16], data: &mut [u8]) {
         aes(true, key, iv, data, false);
     }
+
+    // `OSSL_PROVIDER_load`, which `openssl-sys` does not declare; libcrypto
+    // is linked by it.
+    unsafe extern "C" {
+        fn OSSL_PROVIDER_load(
+            ctx: *mut ffi::OSSL_LIB_CTX,
+            name: *const std::ffi::c_char,
+        ) -> *mut std::ffi::c_void;
+    }
+
+    /// Whether OpenSSL's GOST provider (`gostprov`) loads; loaded (with the
+    /// default provider beside it) into the default library context once.
+    pub fn gost_available() -> bool {
+        static LOADED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *LOADED.get_or_init(|| {
+            ffi::init();
+            // SAFETY: loads providers by NUL-terminated names into the
+            // default context; a null result means it is not there.
+            unsafe {
+                !OSSL_PROVIDER_load(ptr::null_mut(), c"default".as_ptr()).is_null()
+                    && !OSSL_PROVIDER_load(ptr::null_mut(), c"gostprov".as_ptr()).is_null()
+            }
+        })
+    }
+
+    thread_local! {
+        /// The GOST provider's ciphers fetched so far, by name.
+        static GOST: RefCell<Vec<(&'static str, *mut ffi::EVP_CIPHER)>> =
+            const { RefCell::new(Vec::new()) };
+    }
+
+    /// The GOST provider's cipher `name` (`magma-ctr`, `magma-cbc`,
+    /// `gost89-cnt`, …) with its defaults, encrypting `data` in place under
+    /// `key` from `iv` (as long as the cipher's IV), without padding: the
+    /// provider must be there ([`gost_available`]).
+    pub fn gost(name: &'static str, key: &[u8; 32], iv: &[u8], data: &mut [u8]) {
+        assert!(gost_available(), "OpenSSL's GOST provider is not installed");
+        let cipher = GOST.with_borrow_mut(|fetched| {
+            if let Some(&(_, c)) = fetched.iter().find(|(n, _)| *n == name) {
+                return c;
+            }
+            let cname = std::ffi::CString::new(name).expect("no NUL");
+            // SAFETY: fetches a cipher by a NUL-terminated name; checked
+            // for null. Kept for the thread's life (a few, never freed).
+            let c = unsafe { ffi::EVP_CIPHER_fetch(ptr::null_mut(), cname.as_ptr(), ptr::null()) };
+            assert!(!c.is_null(), "EVP_CIPHER_fetch({name}) failed");
+            fetched.push((name, c));
+            c
+        });
+        CIPHER.with_borrow(|ctx| {
+            let ctx = ctx.0;
+            let p = data.as_mut_ptr();
+            let (mut outl, mut finl): (c_int, c_int) = (0, 0);
+            // SAFETY: `ctx` is a live context and `cipher` a fetched one
+            // whose key is 32 bytes and IV at most `iv.len()` (checked);
+            // the update reads and writes `data.len()` bytes at `p` in
+            // place; without padding the final call writes nothing.
+            unsafe {
+                assert!(ffi::EVP_CIPHER_get_iv_length(cipher) as usize <= iv.len());
+                assert_eq!(
+                    ffi::EVP_CipherInit_ex(
+                        ctx,
+                        cipher,
+                        ptr::null_mut(),
+                        key.as_ptr(),
+                        iv.as_ptr(),
+                        1
+                    ),
+                    1
+                );
+                assert_eq!(ffi::EVP_CIPHER_CTX_set_padding(ctx, 0), 1);
+                assert_eq!(
+                    ffi::EVP_CipherUpdate(ctx, p, &mut outl, p, data.len() as c_int),
+                    1
+                );
+                assert_eq!(
+                    ffi::EVP_CipherFinal(ctx, p.add(outl as usize), &mut finl),
+                    1
+                );
+            }
+            assert_eq!((outl as usize, finl), (data.len(), 0), "EVP wrote it all");
+        });
+    }
 }
 
 /// ring's AEAD API (its ChaCha20 and Poly1305 are not public on their own)
