@@ -17,9 +17,12 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+mod acpkm;
 mod mgm;
 #[cfg(target_arch = "x86_64")]
 mod pclmul;
+
+pub use acpkm::{CTR_ACPKM_SECTION_LEN, MagmaCtrAcpkm, MagmaOmacAcpkm};
 
 pub use mgm::{MGM_MAX, MagmaMgm, NONCE_LEN as MGM_NONCE_LEN, TAG_LEN as MGM_TAG_LEN};
 
@@ -107,6 +110,10 @@ impl Magma {
 
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
