@@ -3,16 +3,16 @@
 //! bytes is derived from the key of the section before, so that no key
 //! enciphers more than N bytes.
 //!
-//! - ACPKM (RFC 8645 §6.1): K^(i+1) = MSB_256(E_K^i(D_1) ‖ … ‖ E_K^i(D_4)),
+//! - ACPKM (RFC 8645 §6.2.1): K^(i+1) = MSB_256(E_K^i(D_1) ‖ … ‖ E_K^i(D_4)),
 //!   D = 0x80 ‖ 0x81 ‖ … ‖ 0x9f read as four 64-bit blocks.
 //! - CTR-ACPKM (§6.2.2, [`MagmaCtrAcpkm`]): the counter mode of GOST R
 //!   34.13-2015 (counter block IV ‖ 0^32) whose key moves on by ACPKM after
 //!   every section, the counter running on across sections.
-//! - OMAC-ACPKM (§6.4.2, [`MagmaOmacAcpkm`]): OMAC whose blocks are
-//!   enciphered under the key of their section of N bytes; the section
-//!   keys K^j and their OMAC subkeys K^j_1 are drawn, 40 bytes a section,
-//!   from ACPKM-Master (§6.1.2): CTR-ACPKM under the master key with the
-//!   IV 1^32 and sections of T* bytes, over zeros.
+//! - OMAC-ACPKM (§6.3.6, "OMAC-ACPKM-Master"; [`MagmaOmacAcpkm`]): OMAC
+//!   whose blocks are enciphered under the key of their section of N
+//!   bytes; the section keys K^j and their OMAC subkeys K^j_1 are drawn,
+//!   40 bytes a section, from ACPKM-Master (§6.3.1): CTR-ACPKM under the
+//!   master key with the IV 1^32 and sections of T* bytes, over zeros.
 
 use zeroize::Zeroize;
 
@@ -26,7 +26,7 @@ use crate::{Error, KeyStream};
 /// `key_meshing` of 1024 bytes): [`MagmaCtrAcpkm::new`]'s default.
 pub const CTR_ACPKM_SECTION_LEN: usize = 1024;
 
-/// The constant D of RFC 8645 §6.1: the bytes 0x80 … 0x9f.
+/// The constant D of RFC 8645 §6.2.1: the bytes 0x80 … 0x9f.
 const D: [u8; KEY_LEN] = {
     let mut d = [0u8; KEY_LEN];
     let mut i = 0;
@@ -46,7 +46,7 @@ const KEYSTREAM_LEN: u128 = (LAST_BLOCK + 1) * BLOCK_LEN as u128;
 /// key K^j and its subkey K^j_1 (k + n bits).
 const KEY_MATERIAL_LEN: usize = KEY_LEN + BLOCK_LEN;
 
-/// ACPKM (RFC 8645 §6.1): `cipher`'s key becomes the encryption of D
+/// ACPKM (RFC 8645 §6.2.1): `cipher`'s key becomes the encryption of D
 /// under it, four blocks at once on the cipher's rung.
 fn acpkm(cipher: &mut Magma) {
     let mut key = D;
@@ -326,12 +326,12 @@ impl std::fmt::Debug for MagmaCtrAcpkm {
     }
 }
 
-/// OMAC-ACPKM under Magma (RFC 8645 §6.4.2, R 1323565.1.017-2018): the MAC
-/// of GOST R 34.13-2015 §5.6 whose block i is enciphered under the key
+/// OMAC-ACPKM under Magma (RFC 8645 §6.3.6 "OMAC-ACPKM-Master", R
+/// 1323565.1.017-2018): the MAC of GOST R 34.13-2015 §5.6 whose block i is enciphered under the key
 /// K^j of its section j of N bytes, the last block XORed with that
 /// section's K^j_1 when whole and with K^j_1 doubled (·x in GF(2^64),
 /// B64 = 0^59‖11011) when padded. K^1 ‖ K^1_1 ‖ K^2 ‖ K^2_1 ‖ … is
-/// ACPKM-Master (§6.1.2) of the master key with sections of T* bytes: the
+/// ACPKM-Master (§6.3.1) of the master key with sections of T* bytes: the
 /// CTR-ACPKM keystream under it from the IV 1^32. Streaming:
 /// [`update`](Self::update) with the message in pieces, then
 /// [`finalize`](Self::finalize) or [`verify`](Self::verify).
