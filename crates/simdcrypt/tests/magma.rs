@@ -9,12 +9,14 @@ mod common;
 use common::{bytes, field, hex, hex_array, json};
 use simdcrypt::block::Padding;
 use simdcrypt::magma::{
-    Impl, Magma, MagmaCbc, MagmaCfb, MagmaCtr, MagmaEcb, MagmaMac, MagmaMgm, MagmaOfb,
+    Impl, Magma, MagmaCbc, MagmaCfb, MagmaCtr, MagmaCtrAcpkm, MagmaEcb, MagmaMac, MagmaMgm,
+    MagmaOfb, MagmaOmacAcpkm,
 };
 
 const RFC8891: &str = include_str!("data/gost/rfc8891_magma.json");
 const MODES: &str = include_str!("data/gost/gost_r_34_13_2015_magma_modes.json");
 const MGM: &str = include_str!("data/gost/rfc9058_mgm_magma.json");
+const ACPKM: &str = include_str!("data/gost/rfc8645_acpkm_magma.json");
 
 /// The rungs the tests run: every available one under `hazmat`, the
 /// constant-time ones without it.
@@ -374,5 +376,245 @@ fn padded_ecb_and_cbc_round_trip() {
                 .unwrap(),
             pt
         );
+    }
+}
+
+/// RFC 8645's CTR-ACPKM example for Magma (N = 16 bytes): on every rung,
+/// in one call, in every split into two and three pieces, apart and in
+/// place; decryption inverts it; each section's keystream is plain CTR
+/// under the published section key.
+#[test]
+fn rfc8645_ctr_acpkm() {
+    let v = json(ACPKM);
+    let c = &v["ctr_acpkm"];
+    let key = hex_array(field(c, "key"));
+    let iv = hex_array(field(c, "iv"));
+    let n = common::number(c, "section_len") as usize;
+    let pt = hex(field(c, "plaintext"));
+    let ct = hex(field(c, "ciphertext"));
+    let fresh = |imp| {
+        MagmaCtrAcpkm::with_section_len(&key, &iv, n)
+            .unwrap()
+            .with_impl(imp)
+            .unwrap()
+    };
+    for imp in rungs("rfc8645_ctr_acpkm") {
+        let mut out = vec![0; pt.len()];
+        fresh(imp).xor_into(&pt, &mut out).unwrap();
+        assert_eq!(out, ct, "{imp}");
+        fresh(imp).apply_keystream(&mut out).unwrap();
+        assert_eq!(out, pt, "{imp} decryption");
+        for a in 0..=pt.len() {
+            for b in a..=pt.len() {
+                let mut c = fresh(imp);
+                let mut got = pt.clone();
+                let (x, rest) = got.split_at_mut(a);
+                let (y, z) = rest.split_at_mut(b - a);
+                c.apply_keystream(x).unwrap();
+                c.apply_keystream(y).unwrap();
+                c.apply_keystream(z).unwrap();
+                assert_eq!(got, ct, "{imp} pieces {a} {b}");
+            }
+        }
+    }
+    // Section s + 1 is CTR under K^(s+2) from block 2(s + 1) on.
+    for (s, k) in c["section_keys"].as_array().unwrap().iter().enumerate() {
+        let at = n * (s + 1);
+        let mut ctr = MagmaCtr::new(&hex_array(k.as_str().unwrap()), &iv);
+        ctr.seek(at as u128).unwrap();
+        let end = (at + n).min(pt.len());
+        let mut got = pt[at..end].to_vec();
+        ctr.apply_keystream(&mut got).unwrap();
+        assert_eq!(got, ct[at..end], "section {}", s + 1);
+    }
+}
+
+/// RFC 8645's OMAC-ACPKM examples for Magma (N = 16, T* = 80 bytes): the
+/// ACPKM-Master key material (CTR-ACPKM from the IV 1^32 over zeros), the
+/// tags on every rung and in every split into two pieces, and `verify`.
+#[test]
+fn rfc8645_omac_acpkm() {
+    let v = json(ACPKM);
+    for r in v["omac_acpkm"].as_array().unwrap() {
+        let key = hex_array(field(r, "key"));
+        let n = common::number(r, "section_len") as usize;
+        let t = common::number(r, "key_section_len") as usize;
+        let mut master = hex(field(r, "acpkm_master"));
+        let want = master.clone();
+        master.fill(0);
+        MagmaCtrAcpkm::with_section_len(&key, &[0xff; 4], t)
+            .unwrap()
+            .apply_keystream(&mut master)
+            .unwrap();
+        assert_eq!(master, want, "ACPKM-Master {r}");
+        let msg = hex(field(r, "message"));
+        let tag = hex(field(r, "tag"));
+        for imp in rungs("rfc8645_omac_acpkm") {
+            let fresh = || {
+                MagmaOmacAcpkm::new(&key, n, t)
+                    .unwrap()
+                    .with_impl(imp)
+                    .unwrap()
+            };
+            for split in 0..=msg.len() {
+                let mut mac = fresh();
+                mac.update(&msg[..split]).unwrap();
+                mac.update(&msg[split..]).unwrap();
+                assert_eq!(mac.finalize().to_vec(), tag, "{imp} split {split}");
+            }
+            let mut mac = fresh();
+            mac.update(&msg).unwrap();
+            mac.clone().verify(&tag).unwrap();
+            mac.clone().verify(&tag[..4]).unwrap();
+            assert!(mac.clone().verify(&tag[..3]).is_err());
+            let mut bad = tag.clone();
+            bad[7] ^= 1;
+            assert!(matches!(
+                mac.verify(&bad),
+                Err(simdcrypt::Error::AuthenticationFailed)
+            ));
+        }
+    }
+}
+
+/// CTR-ACPKM: chunks of varying sizes equal one call, and a seek to any
+/// byte (forwards and back, across sections) gives the keystream there;
+/// the section length is a positive multiple of the block, 1024 by
+/// default.
+#[test]
+fn ctr_acpkm_pieces_and_seek_equal_one_call() {
+    let key = hex_array::<32>(&"5c".repeat(32));
+    let iv = [0xa1, 0xb2, 0xc3, 0xd4];
+    assert_eq!(MagmaCtrAcpkm::new(&key, &iv).section_len(), 1024);
+    for bad in [0usize, 4, 12, 1020] {
+        assert!(MagmaCtrAcpkm::with_section_len(&key, &iv, bad).is_err());
+        assert!(MagmaOmacAcpkm::new(&key, bad, 16).is_err());
+        assert!(MagmaOmacAcpkm::new(&key, 16, bad).is_err());
+    }
+    let len = 5000;
+    let pt = bytes(13, len);
+    for imp in rungs("ctr_acpkm_pieces_and_seek_equal_one_call") {
+        for n in [8usize, 24, 136, 1024] {
+            let fresh = || {
+                MagmaCtrAcpkm::with_section_len(&key, &iv, n)
+                    .unwrap()
+                    .with_impl(imp)
+                    .unwrap()
+            };
+            let mut whole = vec![0; len];
+            fresh().xor_into(&pt, &mut whole).unwrap();
+            // The first section is plain CTR under the key.
+            let mut first = pt[..n].to_vec();
+            MagmaCtr::new(&key, &iv)
+                .apply_keystream(&mut first)
+                .unwrap();
+            assert_eq!(first, whole[..n], "{imp} N = {n}");
+            let mut c = fresh();
+            let mut got = pt.clone();
+            let mut at = 0;
+            for step in (1..).map(|i| (i * 37) % 301) {
+                let end = (at + step).min(len);
+                c.apply_keystream(&mut got[at..end]).unwrap();
+                at = end;
+                if at == len {
+                    break;
+                }
+            }
+            assert_eq!(got, whole, "{imp} N = {n} pieces");
+            let mut c = fresh();
+            for at in [4000usize, 3, 1024, 1023, 0, 4999, 2051, 8 * 17 + 5] {
+                c.seek(at as u128).unwrap();
+                let end = (at + 150).min(len);
+                let mut got = pt[at..end].to_vec();
+                c.apply_keystream(&mut got).unwrap();
+                assert_eq!(got, whole[at..end], "{imp} N = {n} seek {at}");
+                assert_eq!(c.position(), end as u128);
+            }
+        }
+    }
+}
+
+/// CTR-ACPKM ends with MagmaCtr's 2^32 blocks: with sections of 2^34
+/// bytes the last two blocks are ECB of IV ‖ 0xfffffffe and IV ‖
+/// 0xffffffff under ACPKM(K); the next byte is refused and nothing is
+/// written.
+#[test]
+fn ctr_acpkm_stops_after_2_pow_32_blocks() {
+    let key = [3u8; 32];
+    let iv = [0xde, 0xad, 0xbe, 0xef];
+    let end = 8u128 << 32;
+    let mut c = MagmaCtrAcpkm::with_section_len(&key, &iv, 1 << 34).unwrap();
+    assert_eq!(c.keystream_len(), end);
+    assert!(c.seek(end + 1).is_err());
+    c.seek(end - 16).unwrap();
+    let mut got = [0u8; 16];
+    c.apply_keystream(&mut got).unwrap();
+    let mut k2: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+    Magma::new(&key).encrypt_blocks(&mut k2).unwrap();
+    let mut want = [
+        0xde, 0xad, 0xbe, 0xef, 0xff, 0xff, 0xff, 0xfe, 0xde, 0xad, 0xbe, 0xef, 0xff, 0xff, 0xff,
+        0xff,
+    ];
+    Magma::new(&k2).encrypt_blocks(&mut want).unwrap();
+    assert_eq!(got, want);
+    let mut more = [7u8; 1];
+    assert!(matches!(
+        c.apply_keystream(&mut more),
+        Err(simdcrypt::Error::KeystreamExhausted { .. })
+    ));
+    assert_eq!(more, [7], "nothing written");
+    c.seek(end - 5).unwrap();
+    let mut over = [1u8; 6];
+    assert!(c.apply_keystream(&mut over).is_err());
+    assert_eq!(over, [1; 6]);
+    assert_eq!(c.position(), end - 5);
+}
+
+/// OMAC-ACPKM against RFC 8645 §6.4.2 written out over the public pieces
+/// (ACPKM-Master through CTR-ACPKM, blocks through Magma ECB): block i in
+/// section ⌈i·n/N⌉, the last one under its own section's key and K^j_1
+/// (whole) or K^j_1·x (padded); in pieces as in one call.
+#[test]
+fn omac_acpkm_follows_the_rfc_text() {
+    let key = hex_array::<32>(&"e7".repeat(32));
+    for (n, t) in [(8usize, 8usize), (16, 80), (24, 40), (64, 32)] {
+        for len in 0..=100usize {
+            let msg = bytes(len as u64 + 1000, len);
+            let m = len.div_ceil(8).max(1);
+            let sections = (m * 8).div_ceil(n);
+            let mut keys = vec![0u8; 40 * sections];
+            MagmaCtrAcpkm::with_section_len(&key, &[0xff; 4], t)
+                .unwrap()
+                .apply_keystream(&mut keys)
+                .unwrap();
+            let cipher = |j: usize| Magma::new(&keys[40 * j..40 * j + 32].try_into().unwrap());
+            let mut c = [0u8; 8];
+            for i in 0..m - 1 {
+                for (x, y) in c.iter_mut().zip(&msg[8 * i..8 * i + 8]) {
+                    *x ^= y;
+                }
+                cipher(i * 8 / n).encrypt_blocks(&mut c).unwrap();
+            }
+            let j = (m - 1) * 8 / n;
+            let k1 = u64::from_be_bytes(keys[40 * j + 32..40 * j + 40].try_into().unwrap());
+            let tail = &msg[8 * (m - 1)..];
+            let mut last = [0u8; 8];
+            last[..tail.len()].copy_from_slice(tail);
+            let k = if tail.len() == 8 {
+                k1
+            } else {
+                last[tail.len()] = 0x80;
+                (k1 << 1) ^ if k1 >> 63 == 1 { 0x1b } else { 0 }
+            };
+            for ((x, y), z) in c.iter_mut().zip(last).zip(k.to_be_bytes()) {
+                *x ^= y ^ z;
+            }
+            cipher(j).encrypt_blocks(&mut c).unwrap();
+            let mut mac = MagmaOmacAcpkm::new(&key, n, t).unwrap();
+            for piece in msg.chunks(7) {
+                mac.update(piece).unwrap();
+            }
+            assert_eq!(mac.finalize(), c, "N = {n} T* = {t} len {len}");
+        }
     }
 }

@@ -17,11 +17,14 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+mod acpkm;
 mod ladder;
 pub(crate) use ladder::LADDER;
 mod mgm;
 #[cfg(target_arch = "x86_64")]
 mod pclmul;
+
+pub use acpkm::{CTR_ACPKM_SECTION_LEN, MagmaCtrAcpkm, MagmaOmacAcpkm};
 
 pub use mgm::{MGM_MAX, MagmaMgm, NONCE_LEN as MGM_NONCE_LEN, TAG_LEN as MGM_TAG_LEN};
 
@@ -109,6 +112,10 @@ impl Magma {
 
     pub(crate) fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 
     /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
