@@ -16,12 +16,13 @@ use crate::KeyStream;
 use crate::block::{Cbc, Cfb, Ecb, Ofb};
 use crate::kit::vectors::{hex_field, label, parse, records};
 use crate::kit::{Outcome, Report, Rng, Tally, others};
-use crate::magma::{Magma, MagmaCtr, MagmaMac, MagmaMgm};
+use crate::magma::{Magma, MagmaCtr, MagmaCtrAcpkm, MagmaMac, MagmaMgm, MagmaOmacAcpkm};
 
 const GOST: &str = include_str!("../../tests/data/gost/gost28147_89.json");
 const RFC8891: &str = include_str!("../../tests/data/gost/rfc8891_magma.json");
 const A2: &str = include_str!("../../tests/data/gost/gost_r_34_13_2015_magma_modes.json");
 const RFC9058: &str = include_str!("../../tests/data/gost/rfc9058_mgm_magma.json");
+const RFC8645: &str = include_str!("../../tests/data/gost/rfc8645_acpkm_magma.json");
 
 /// Random cases per rung and check.
 const CASES: u64 = 96;
@@ -43,6 +44,8 @@ enum Op {
     MagmaOfb,
     MagmaMac,
     MagmaMgm,
+    MagmaCtrAcpkm,
+    MagmaOmacAcpkm,
 }
 
 impl Op {
@@ -59,12 +62,14 @@ impl Op {
             Op::MagmaOfb => "magma-ofb",
             Op::MagmaMac => "magma-mac",
             Op::MagmaMgm => "magma-mgm",
+            Op::MagmaCtrAcpkm => "magma-ctr-acpkm",
+            Op::MagmaOmacAcpkm => "magma-omac-acpkm",
         }
     }
 
     /// Whether it has a decryption to round-trip.
     fn invertible(self) -> bool {
-        !matches!(self, Op::Mac | Op::MagmaMac)
+        !matches!(self, Op::Mac | Op::MagmaMac | Op::MagmaOmacAcpkm)
     }
 }
 
@@ -85,6 +90,8 @@ pub(crate) fn run_magma(report: &mut Report) {
             Op::MagmaOfb,
             Op::MagmaMac,
             Op::MagmaMgm,
+            Op::MagmaCtrAcpkm,
+            Op::MagmaOmacAcpkm,
         ],
     );
 }
@@ -95,6 +102,7 @@ fn rows(report: &mut Report, ops: &[Op]) {
         rfc8891: parse(RFC8891),
         a2: parse(A2),
         rfc9058: parse(RFC9058),
+        rfc8645: parse(RFC8645),
     };
     for &op in ops {
         report.primitive(op.name(), |imp: Impl, streams| {
@@ -112,6 +120,7 @@ struct Files {
     rfc8891: Value,
     a2: Value,
     rfc9058: Value,
+    rfc8645: Value,
 }
 
 /// One case: key, S-box set (GOST 28147-89 only), IV or nonce, associated
@@ -124,6 +133,8 @@ struct Case {
     data: Vec<u8>,
     pieces: Vec<usize>,
     meshing: bool,
+    /// ACPKM's section and (OMAC-ACPKM) key section lengths.
+    sections: (usize, usize),
 }
 
 /// `case` through `op` on `imp`: encrypted (or decrypted), or its MAC.
@@ -237,6 +248,17 @@ fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, Strin
             })?;
             return Ok(mac.finalize().to_vec());
         }
+        Op::MagmaCtrAcpkm => {
+            let iv: [u8; 4] = case.iv.as_slice().try_into().map_err(|_| "a 4-byte IV")?;
+            let mut ctr = MagmaCtrAcpkm::from_cipher(magma()?, &iv, case.sections.0).map_err(e)?;
+            each(&mut |p| ctr.apply_keystream(p).map_err(e))?;
+        }
+        Op::MagmaOmacAcpkm => {
+            let (n, t) = case.sections;
+            let mut mac = MagmaOmacAcpkm::from_cipher(magma()?, n, t).map_err(e)?;
+            each(&mut |p| mac.update(p).map_err(e))?;
+            return Ok(mac.finalize().to_vec());
+        }
         Op::MagmaMac => {
             let mut mac = MagmaMac::from_cipher(magma()?);
             each(&mut |p| {
@@ -308,6 +330,7 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                     pieces: whole(data.len()),
                     data,
                     meshing: true,
+                    sections: (0, 0),
                 };
                 expect(&mut tally, op, imp, r, case, want);
             }
@@ -332,6 +355,7 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                     pieces: whole(data.len()),
                     data,
                     meshing: false,
+                    sections: (0, 0),
                 };
                 expect(&mut tally, op, imp, r, case, want);
             }
@@ -366,8 +390,56 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                 pieces: whole(data.len()),
                 data,
                 meshing: false,
+                sections: (0, 0),
             };
             expect(&mut tally, op, imp, r, case, want);
+        }
+        Op::MagmaCtrAcpkm => {
+            let r = &files.rfc8645["ctr_acpkm"];
+            let fields = ["key", "iv", "plaintext", "ciphertext"].map(|k| hex_field(r, k));
+            let (Some(section), [Some(key), Some(iv), Some(data), Some(ct)]) =
+                (r["section_len"].as_u64(), fields)
+            else {
+                tally.malformed("rfc8645 ctr_acpkm");
+                return tally;
+            };
+            let sections = (section as usize, 0);
+            let case = Case {
+                key,
+                sbox: zeros,
+                iv,
+                aad: Vec::new(),
+                pieces: whole(data.len()),
+                data,
+                meshing: false,
+                sections,
+            };
+            expect(&mut tally, op, imp, r, case, Some(ct));
+        }
+        Op::MagmaOmacAcpkm => {
+            for r in records(&files.rfc8645, "omac_acpkm") {
+                let (Some(key), Some(data), Some(n), Some(t)) = (
+                    hex_field(r, "key"),
+                    hex_field(r, "message"),
+                    r["section_len"].as_u64(),
+                    r["key_section_len"].as_u64(),
+                ) else {
+                    tally.malformed(label(r));
+                    continue;
+                };
+                let sections = (n as usize, t as usize);
+                let case = Case {
+                    key,
+                    sbox: zeros,
+                    iv: Vec::new(),
+                    aad: Vec::new(),
+                    pieces: whole(data.len()),
+                    data,
+                    meshing: false,
+                    sections,
+                };
+                expect(&mut tally, op, imp, r, case, hex_field(r, "tag"));
+            }
         }
         Op::MagmaMgm => {
             let r = &files.rfc9058;
@@ -400,6 +472,7 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
                 pieces: whole(data.len()),
                 data,
                 meshing: false,
+                sections: (0, 0),
             };
             expect(&mut tally, op, imp, r, case, Some([ct, tag].concat()));
         }
@@ -450,6 +523,7 @@ fn clone_case(c: &Case) -> Case {
         data: c.data.clone(),
         pieces: c.pieces.clone(),
         meshing: c.meshing,
+        sections: c.sections,
     }
 }
 
@@ -476,7 +550,7 @@ fn random_case(op: Op, rng: &mut Rng) -> Case {
         len -= len % 8;
     }
     let iv_len = match op {
-        Op::MagmaCtr => 4,
+        Op::MagmaCtr | Op::MagmaCtrAcpkm => 4,
         Op::MagmaCbc | Op::MagmaCfb | Op::MagmaOfb => 8 * (1 + rng.index(3)),
         _ => 8,
     };
@@ -506,6 +580,9 @@ fn random_case(op: Op, rng: &mut Rng) -> Case {
         data: rng.bytes(len),
         pieces,
         meshing: rng.below(4) != 0,
+        // Sections of 1 to 160 blocks (the engine's 1 KiB among them), key
+        // sections of 5 to 40 blocks (whole section keys, 40 bytes each).
+        sections: (8 * (1 + rng.index(160)), 40 * (1 + rng.index(8))),
     }
 }
 

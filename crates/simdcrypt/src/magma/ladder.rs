@@ -1,13 +1,16 @@
 //! Magma's entry in the table of ladders: the block cipher, the modes of
 //! GOST R 34.13-2015 under the names of OpenSSL's GOST engine (`magma-cbc`,
 //! `magma-ctr`) and ours where it has none (`magma-ecb`, `magma-ofb` and
-//! `magma-cfb` with the standard's two-block IV of A.2), the MAC
+//! `magma-cfb` with the standard's two-block IV of A.2), CTR-ACPKM
+//! (`magma-ctr-acpkm`, RFC 8645, the engine's 1 KiB sections), the MAC
 //! (`magma-mac`, OMAC as §5.6, the engine's 64 bits) and MGM (RFC 9058).
 
-use super::{BLOCK_LEN, Impl, KEY_LEN, Magma, MagmaMac, MagmaMgm};
+use super::{
+    BLOCK_LEN, CTR_ACPKM_SECTION_LEN, Impl, KEY_LEN, Magma, MagmaCtrAcpkm, MagmaMac, MagmaMgm,
+};
 use crate::Error;
-use crate::block::dynamic::{ModeKind, construct};
-use crate::dynamic::{DynAead, DynDigest, MacOptions, exact};
+use crate::block::dynamic::{KeyStreamMode, ModeKind, construct};
+use crate::dynamic::{DynAead, DynDigest, DynMode, MacOptions, ModeOptions, exact};
 use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 use crate::xor::InOut;
 
@@ -71,6 +74,14 @@ pub(crate) const LADDER: Ladder = Ladder {
             Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::CtrHalf, k, iv, o)),
         ),
         entry(
+            "magma-ctr-acpkm",
+            Kind::Mode,
+            "Magma in CTR-ACPKM (RFC 8645 §6.2.2): CTR re-keyed every 1 KiB section, as gost-engine's",
+            Some(BLOCK_LEN / 2),
+            None,
+            Construct::Mode(ctr_acpkm),
+        ),
+        entry(
             "magma-ofb",
             Kind::Mode,
             "Magma in OFB mode (GOST R 34.13-2015 §5.3, m = 2n, s = n)",
@@ -107,6 +118,20 @@ pub(crate) const LADDER: Ladder = Ladder {
     #[cfg(feature = "kit")]
     checks: crate::gost28147::checks::run_magma,
 };
+
+/// CTR-ACPKM with gost-engine's section of 1 KiB, seekable, so cut
+/// across threads.
+fn ctr_acpkm(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn DynMode>, Error> {
+    options.params.none_for("magma-ctr-acpkm")?;
+    let mut magma = Magma::new(exact("magma-ctr-acpkm", "key", key)?);
+    if let Some(name) = options.imp {
+        magma = magma.with_impl(name.parse()?)?;
+    }
+    let iv = exact("magma-ctr-acpkm", "IV", iv)?;
+    let ctr = MagmaCtrAcpkm::from_cipher(magma, iv, CTR_ACPKM_SECTION_LEN)?;
+    let imp = ctr.implementation().name();
+    Ok(Box::new(KeyStreamMode::new(ctr, imp)))
+}
 
 /// The MAC under `key`, on the rung `options` names.
 fn mac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
