@@ -53,10 +53,10 @@ impl Tables {
         let rows = sbox.rows();
         let mut select = [[[0u8; 4]; 4]; 8];
         let mut anf = [0u32; 15];
-        for (i, row) in rows.iter().enumerate() {
-            for b in 0..4 {
+        for (i, (row, row_select)) in rows.iter().zip(&mut select).enumerate() {
+            for (b, bit_select) in row_select.iter_mut().enumerate() {
                 let bit = |v: usize| (row[v] >> b) & 1;
-                for (h, sel) in select[i][b].iter_mut().enumerate() {
+                for (h, sel) in bit_select.iter_mut().enumerate() {
                     *sel = (0..4).map(|l| bit(l + 4 * h) << l).sum();
                 }
                 // The Möbius transform of the truth table: its ANF.
