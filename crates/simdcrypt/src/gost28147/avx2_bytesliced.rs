@@ -26,9 +26,9 @@
 //! adds, 3 + 2 compares, 2 blends, 3 subtractions), 12 to split nibbles
 //! (AND, shift, AND), 12 `vpshufb` and 12 XORs; 18 of them (the shuffles,
 //! shifts and blends) share two of Zen 4's four vector pipes. Two groups
-//! of 32 blocks run interleaved ([`GROUPS`]): 1.56 TSC ticks a byte
-//! (about 1.66 GB/s) on the Zen 4 this was written on, about 17 cycles a
-//! round of a group. Fewer than 64 blocks run as one group, and the last
+//! of 32 blocks run interleaved ([`GROUPS`]): 1.53 TSC ticks a byte
+//! (about 1.70 GB/s, 16 KiB ECB) on the Zen 4 this was written on, about
+//! 17 core cycles a round and group. Fewer than 64 blocks run as one group, and the last
 //! fewer than 32 through a zero-padded buffer on the stack.
 //!
 //! The single-block path ([`rounds`], for the chained modes) is SSSE3 on
@@ -54,7 +54,8 @@ pub(super) const PAR_BLOCKS: usize = GROUPS * 32;
 
 /// Groups of 32 blocks run side by side: one round's chain (the carries,
 /// the lookups, the XORs) leaves the vector pipes half idle; two fill
-/// them (1.86 → 1.56 TSC ticks a byte on Zen 4), more spill registers.
+/// them (1.86 → 1.53 TSC ticks a byte on Zen 4, each table and round
+/// constant loaded once for both), more spill registers.
 const GROUPS: usize = 2;
 
 /// The bytes of one group.
@@ -92,7 +93,8 @@ pub(super) struct Tables {
 ///
 /// The high nibbles' path is the round's longest: add, shift, mask,
 /// spread, lookup, mask, two ORs and the XOR, 11 cycles on Zen 4
-/// (`vpshufb` takes 2).
+/// (`vpshufb` takes 2); measured, a round takes 12.7 TSC ticks (about 18
+/// cycles: the eleven shuffles share two pipes), the `tables` rung's 8.2.
 #[derive(Clone)]
 #[repr(C, align(16))]
 struct OneBlock {
@@ -188,35 +190,41 @@ fn round_constants(k: u32) -> [u32; 8] {
     })
 }
 
-/// One round on 32 blocks: `b ^= f(a + k)`, both halves as biased byte
-/// planes, `c` from [`round_constants`].
+/// One round on `G` groups of 32 blocks: `b ^= f(a + k)`, both halves as
+/// biased byte planes, `c` from [`round_constants`]. Each constant and
+/// table is loaded once for all the groups.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn round(t: &Loaded, c: &[u32; 8], a: &[V; 4], b: &mut [V; 4]) {
-    let k = |i: usize| _mm256_set1_epi32(c[i] as i32);
-    let [a0, a1, a2, a3] = *a;
-    // Carry out of byte i: a_i > 255 − k_i, or a_i = 255 − k_i and a carry in.
-    // `opaque`: seeing compare masks subtracted, LLVM would add them as
-    // 0/1 instead, at one more AND each.
-    let c0 = opaque(_mm256_cmpgt_epi8(a0, k(4)));
-    let c1 = _mm256_blendv_epi8(_mm256_cmpgt_epi8(a1, k(5)), c0, _mm256_cmpeq_epi8(a1, k(5)));
-    let c2 = _mm256_blendv_epi8(_mm256_cmpgt_epi8(a2, k(6)), c1, _mm256_cmpeq_epi8(a2, k(6)));
-    let s = [
-        _mm256_add_epi8(a0, k(0)),
-        _mm256_sub_epi8(_mm256_add_epi8(a1, k(1)), c0),
-        _mm256_sub_epi8(_mm256_add_epi8(a2, k(2)), c1),
-        _mm256_sub_epi8(_mm256_add_epi8(a3, k(3)), c2),
-    ];
+fn round<const G: usize>(t: &Loaded, c: &[u32; 8], a: &[[V; 4]; G], b: &mut [[V; 4]; G]) {
+    let k: [V; 7] = std::array::from_fn(|i| _mm256_set1_epi32(c[i] as i32));
+    let s: [[V; 4]; G] = std::array::from_fn(|g| {
+        let [a0, a1, a2, a3] = a[g];
+        // Carry out of byte i: a_i > 255 − k_i, or a_i = 255 − k_i and a
+        // carry in. `opaque`: seeing compare masks subtracted, LLVM would
+        // add them as 0/1 instead, at one more AND each.
+        let c0 = opaque(_mm256_cmpgt_epi8(a0, k[4]));
+        let c1 = _mm256_blendv_epi8(_mm256_cmpgt_epi8(a1, k[5]), c0, _mm256_cmpeq_epi8(a1, k[5]));
+        let c2 = _mm256_blendv_epi8(_mm256_cmpgt_epi8(a2, k[6]), c1, _mm256_cmpeq_epi8(a2, k[6]));
+        [
+            _mm256_add_epi8(a0, k[0]),
+            _mm256_sub_epi8(_mm256_add_epi8(a1, k[1]), c0),
+            _mm256_sub_epi8(_mm256_add_epi8(a2, k[2]), c1),
+            _mm256_sub_epi8(_mm256_add_epi8(a3, k[3]), c2),
+        ]
+    });
     let nibble = _mm256_set1_epi8(0x0f);
-    for (m, s) in s.into_iter().enumerate() {
-        let lo = _mm256_and_si256(s, nibble);
-        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(s), nibble);
-        let byte = _mm256_xor_si256(
-            _mm256_shuffle_epi8(t.lo[m], lo),
-            _mm256_shuffle_epi8(t.h7[m], hi),
-        );
-        b[(m + 1) % 4] = _mm256_xor_si256(b[(m + 1) % 4], byte);
-        b[(m + 2) % 4] = _mm256_xor_si256(b[(m + 2) % 4], _mm256_shuffle_epi8(t.h3[m], hi));
+    for m in 0..4 {
+        for g in 0..G {
+            let lo = _mm256_and_si256(s[g][m], nibble);
+            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(s[g][m]), nibble);
+            let byte = _mm256_xor_si256(
+                _mm256_shuffle_epi8(t.lo[m], lo),
+                _mm256_shuffle_epi8(t.h7[m], hi),
+            );
+            b[g][(m + 1) % 4] = _mm256_xor_si256(b[g][(m + 1) % 4], byte);
+            b[g][(m + 2) % 4] =
+                _mm256_xor_si256(b[g][(m + 2) % 4], _mm256_shuffle_epi8(t.h3[m], hi));
+        }
     }
 }
 
@@ -319,12 +327,8 @@ unsafe fn batch<const G: usize>(
         n2[g] = [planes[4], planes[5], planes[6], planes[7]];
     }
     for pair in keys.chunks_exact(2) {
-        for g in 0..G {
-            round(t, &pair[0], &n1[g], &mut n2[g]);
-        }
-        for g in 0..G {
-            round(t, &pair[1], &n2[g], &mut n1[g]);
-        }
+        round(t, &pair[0], &n1, &mut n2);
+        round(t, &pair[1], &n2, &mut n1);
     }
     for g in 0..G {
         // The output is N1 ‖ N2 read as N1 << 32 | N2: the halves trade
@@ -445,4 +449,76 @@ pub(super) unsafe fn rounds(t: &Tables, rk: &[u32], [n1, n2]: [u32; 2]) -> [u32;
         n2 = step(n1, n2, *k);
     }
     [_mm_cvtsi128_si32(n1) as u32, _mm_cvtsi128_si32(n2) as u32]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Order, SBox, reference};
+    use crate::xor::InOut;
+
+    /// The carries between byte planes at their edges: key words with
+    /// bytes 0x00, 0x7f, 0x80 and 0xff, and halves that make the first
+    /// round's sum carry through one, two or three bytes (`a_i = 255 −
+    /// k_i` all the way) or stop just short, in every lane of a batch.
+    #[test]
+    fn carries_at_the_edges_agree_with_the_reference() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let keys = [
+            0,
+            0xffff_ffff,
+            0xff,
+            0xffff,
+            0xff_ffff,
+            0xff00_0000,
+            0x8080_8080,
+            0x7f7f_7f7f,
+            0x0101_0101,
+            0xfefe_fefe,
+            0x00ff_00ff,
+            0x1234_5678,
+        ];
+        let sbox = SBox::CRYPTOPRO_A;
+        let t = super::Tables::new(&sbox);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for &k in &keys {
+            let mut rk: [u32; 32] = std::array::from_fn(|_| next() as u32);
+            rk[0] = k;
+            let neg = k.wrapping_neg();
+            let halves: Vec<u32> = [
+                0,
+                1,
+                u32::MAX,
+                neg,
+                neg.wrapping_sub(1),
+                neg.wrapping_add(1),
+            ]
+            .into_iter()
+            .chain((0..4).map(|i| !k & (u32::MAX >> (8 * i))))
+            .chain((0..4).map(|i| (!k & (u32::MAX >> (8 * i))).wrapping_add(1)))
+            .collect();
+            let blocks: Vec<u64> = (0..67)
+                .map(|i| u64::from(halves[i % halves.len()]) | next() << 32)
+                .collect();
+            let input: Vec<u8> = blocks.iter().flat_map(|b| b.to_le_bytes()).collect();
+            let mut got = vec![0u8; input.len()];
+            // SAFETY: the CPU has AVX2 (checked above).
+            unsafe { super::crypt(&t, &rk, Order::Le, InOut::apart(&input, &mut got).unwrap()) };
+            for (i, (&b, out)) in blocks.iter().zip(got.chunks_exact(8)).enumerate() {
+                let [n1, n2] = reference::rounds(&sbox, &rk, [b as u32, (b >> 32) as u32]);
+                let want = u64::from(n1) << 32 | u64::from(n2);
+                assert_eq!(out, want.to_le_bytes(), "key {k:#x}, block {i}");
+                // SAFETY: as above.
+                let one = unsafe { super::rounds(&t, &rk, [b as u32, (b >> 32) as u32]) };
+                assert_eq!(one, [n1, n2], "one block, key {k:#x}, block {i}");
+            }
+        }
+    }
 }
