@@ -111,14 +111,15 @@ fn functions_of_two(x0: u64, x1: u64) -> [u64; 16] {
 /// bit `j` of the key word.
 #[inline(always)]
 fn round(t: &Tables, keys: &[u64; 32], half: &[u64; 32], other: &mut [u64; 32]) {
-    // The ripple-carry adder: sum = a ⊕ k ⊕ c, carry = majority(a, k, c).
+    // The ripple-carry adder: sum = a ⊕ k ⊕ c, carry = majority(a, k, c)
+    // = a·k ∨ c·(a ⊕ k), two gates deep from one carry to the next.
     let mut x = [0u64; 32];
     let mut carry = 0u64;
     for j in 0..32 {
         let (a, k) = (half[j], keys[j]);
-        let t = a ^ carry;
-        x[j] = t ^ k;
-        carry = (a & carry) ^ (k & t);
+        let propagate = a ^ k;
+        x[j] = propagate ^ carry;
+        carry = (a & k) | (carry & propagate);
     }
     // Each S-box `K(i+1)` on planes 4i..4i+3, its output bit b going to
     // plane 4i + b + 11 (mod 32) of the other half.
@@ -128,10 +129,9 @@ fn round(t: &Tables, keys: &[u64; 32], half: &[u64; 32], other: &mut [u64; 32]) 
         let both = x2 & x3;
         let high = [!(x2 | x3), x2 ^ both, x3 ^ both, both];
         for (b, sel) in select.iter().enumerate() {
-            let y = (high[0] & g[usize::from(sel[0])])
-                ^ (high[1] & g[usize::from(sel[1])])
-                ^ (high[2] & g[usize::from(sel[2])])
-                ^ (high[3] & g[usize::from(sel[3])]);
+            // (`& 15`: a truth table of two inputs; no bounds check.)
+            let pick = |h: usize| high[h] & g[usize::from(sel[h] & 15)];
+            let y = pick(0) ^ pick(1) ^ pick(2) ^ pick(3);
             other[(4 * i + b + 11) % 32] ^= y;
         }
     }
