@@ -1113,13 +1113,14 @@ pub mod openssl {
         aes(true, key, iv, data, false);
     }
 
-    // `OSSL_PROVIDER_load`, which `openssl-sys` does not declare; libcrypto
-    // is linked by it.
+    // `OSSL_PROVIDER_load` and `EVP_CIPHER_CTX_reset`, which `openssl-sys`
+    // does not declare; libcrypto is linked by it.
     unsafe extern "C" {
         fn OSSL_PROVIDER_load(
             ctx: *mut ffi::OSSL_LIB_CTX,
             name: *const std::ffi::c_char,
         ) -> *mut std::ffi::c_void;
+        fn EVP_CIPHER_CTX_reset(ctx: *mut ffi::EVP_CIPHER_CTX) -> c_int;
     }
 
     /// Whether OpenSSL's GOST provider (`gostprov`) loads; loaded (with the
@@ -1171,6 +1172,10 @@ pub mod openssl {
             // place; without padding the final call writes nothing.
             unsafe {
                 assert!(ffi::EVP_CIPHER_get_iv_length(cipher) as usize <= iv.len());
+                // The GOST provider cannot re-initialise a context it has
+                // finished ("no cipher set" after a second init): reset
+                // it first.
+                assert_eq!(EVP_CIPHER_CTX_reset(ctx), 1);
                 assert_eq!(
                     ffi::EVP_CipherInit_ex(
                         ctx,

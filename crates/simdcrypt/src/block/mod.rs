@@ -222,9 +222,12 @@ pub(crate) fn ctr32_by_blocks<C: BlockCipher>(
     data: InOut<'_>,
     at: Counter32,
 ) {
-    ctr_with(cipher, counter, data, |next| {
-        let block: &mut [u8; 16] = next.try_into().expect("16-byte blocks");
-        at.add(block, 1);
+    let mut next = *counter;
+    ctr_with(cipher, data, |blocks| {
+        for block in blocks.chunks_exact_mut(16) {
+            block.copy_from_slice(&next);
+            at.add(&mut next, 1);
+        }
     });
 }
 
@@ -263,30 +266,31 @@ pub(crate) fn add_be(block: &mut [u8], n: u128) {
 /// data. Counters are public, so the stack copy holds nothing secret
 /// beyond the keystream, which is wiped.
 pub(crate) fn ctr_by_blocks<C: BlockCipher>(cipher: &C, counter: &[u8], data: InOut<'_>) {
-    ctr_with(cipher, counter, data, |next| add_be(next, 1));
+    let bl = C::BLOCK_LEN;
+    // The counter block as the big-endian integer it is, counted modulo
+    // 2^(8·bl) with integer arithmetic, a store per block.
+    let mask = u128::MAX >> (128 - 8 * bl);
+    let mut wide = [0u8; 16];
+    wide[16 - bl..].copy_from_slice(counter);
+    let mut next = u128::from_be_bytes(wide);
+    ctr_with(cipher, data, |blocks| {
+        for block in blocks.chunks_exact_mut(bl) {
+            block.copy_from_slice(&next.to_be_bytes()[16 - bl..]);
+            next = next.wrapping_add(1) & mask;
+        }
+    });
 }
 
-/// CTR from whole-block encryptions, the counter block advanced by
-/// `advance` after each use: the body of [`ctr_by_blocks`] and
-/// [`ctr32_by_blocks`].
-fn ctr_with<C: BlockCipher>(
-    cipher: &C,
-    counter: &[u8],
-    data: InOut<'_>,
-    advance: impl Fn(&mut [u8]),
-) {
+/// CTR from whole-block encryptions, `fill` writing the batch's counter
+/// blocks (each call continuing where the last ended): the body of
+/// [`ctr_by_blocks`] and [`ctr32_by_blocks`].
+fn ctr_with<C: BlockCipher>(cipher: &C, data: InOut<'_>, mut fill: impl FnMut(&mut [u8])) {
     let bl = C::BLOCK_LEN;
     let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
-    let mut next = [0u8; 16];
-    let next = &mut next[..bl];
-    next.copy_from_slice(counter);
     let mut keystream = [0u8; BATCH];
     for chunk in data.chunks(batch) {
         let len = chunk.len().div_ceil(bl) * bl;
-        for block in keystream[..len].chunks_exact_mut(bl) {
-            block.copy_from_slice(next);
-            advance(next);
-        }
+        fill(&mut keystream[..len]);
         cipher.encrypt(InOut::in_place(&mut keystream[..len]));
         Xor::Simd128.apply(chunk, &keystream[..len]);
     }

@@ -144,7 +144,8 @@ impl Impl {
     /// How many blocks the rung processes at once.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Reference | Impl::Tables => 1,
+            Impl::Reference => 1,
+            Impl::Tables => tables::PAR_BLOCKS,
             Impl::Bitsliced => bitsliced::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
             Impl::Ssse3 => ssse3::PAR_BLOCKS,
@@ -327,7 +328,7 @@ impl Engine {
             Prepared::Reference => {
                 by_block(blocks, order, |n| reference::rounds(&self.sbox, rk, n))
             }
-            Prepared::Tables(t) => by_block(blocks, order, |n| tables::rounds(t, rk, n)),
+            Prepared::Tables(t) => tables::crypt(t, rk, order, blocks),
             Prepared::Bitsliced(t) => bitsliced::crypt(t, rk, order, blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung passed `require()` (or is `best()`): the CPU
