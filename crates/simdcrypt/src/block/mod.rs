@@ -245,7 +245,7 @@ pub(crate) fn whole_blocks<C: BlockCipher>(len: usize) -> Result<(), Error> {
 }
 
 /// The most bytes the generic mode helpers hold on the stack at once.
-const BATCH: usize = 1024;
+const BATCH: usize = 4096;
 
 /// Adds `n` to the big-endian integer `block`, modulo 2^(8·`block.len()`).
 #[inline]
@@ -286,7 +286,7 @@ pub(crate) fn ctr_by_blocks<C: BlockCipher>(cipher: &C, counter: &[u8], data: In
 /// [`ctr_by_blocks`] and [`ctr32_by_blocks`].
 fn ctr_with<C: BlockCipher>(cipher: &C, data: InOut<'_>, mut fill: impl FnMut(&mut [u8])) {
     let bl = C::BLOCK_LEN;
-    let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
+    let batch = BATCH / bl * bl;
     let mut keystream = [0u8; BATCH];
     for chunk in data.chunks(batch) {
         let len = chunk.len().div_ceil(bl) * bl;

@@ -364,7 +364,11 @@ pub(super) unsafe fn crypt(t: &Tables, rk: &[u32; 32], order: Order, blocks: InO
         return;
     }
     let loaded = Loaded::new(t);
-    let mut keys: [[u32; 8]; 32] = std::array::from_fn(|r| round_constants(rk[r]));
+    // Written in place (a `from_fn` array is built elsewhere and copied).
+    let mut keys = [[0u32; 8]; 32];
+    for (c, &k) in keys.iter_mut().zip(rk) {
+        *c = round_constants(k);
+    }
     let (gather, scatter) = gather_controls(order);
     // SAFETY: both arrays are 32 bytes.
     let shuffles = unsafe {

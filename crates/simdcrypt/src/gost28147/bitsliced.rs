@@ -192,9 +192,15 @@ pub(super) fn crypt(t: &Tables, rk: &[u32; 32], order: Order, blocks: InOut<'_>)
     if blocks.is_empty() {
         return;
     }
-    let mut keys: [[u64; 32]; 32] = std::array::from_fn(|r| {
-        std::array::from_fn(|j| 0u64.wrapping_sub(u64::from(rk[r] >> j & 1)))
-    });
+    // Each key bit as a mask, written in place: built by `from_fn` the
+    // 8 KiB went through a memcpy on every call, as slow as the rounds of
+    // a kilobyte where the stack copies alias (`rep movsb`).
+    let mut keys = [[0u64; 32]; 32];
+    for (masks, &k) in keys.iter_mut().zip(rk) {
+        for (j, mask) in masks.iter_mut().enumerate() {
+            *mask = 0u64.wrapping_sub(u64::from(k >> j & 1));
+        }
+    }
     for chunk in blocks.chunks(PAR_BLOCKS * BLOCK_LEN) {
         batch(t, &keys, order, chunk);
     }
