@@ -255,6 +255,20 @@ pub trait DynMode: Send {
     fn advance(&mut self, skip: &[u8]) -> bool;
 }
 
+/// The first `input.len()` bytes of `output`: where a mode that writes
+/// every byte as it comes puts a call's output.
+///
+/// # Errors
+///
+/// [`Error::OutputTooShort`] when `output` is shorter than `input`.
+pub(crate) fn output_for<'a>(input: &[u8], output: &'a mut [u8]) -> Result<&'a mut [u8], Error> {
+    let got = output.len();
+    output.get_mut(..input.len()).ok_or(Error::OutputTooShort {
+        need: input.len(),
+        got,
+    })
+}
+
 /// How a mode is built: its direction, padding (ECB and CBC) and rung.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ModeOptions<'a> {

@@ -275,6 +275,17 @@ macro_rules! keystream {
             }
         }
 
+        $crate::stream::inherent_keystream!([$($generics)*] $ty);
+    };
+}
+pub(crate) use keystream;
+
+/// The [`KeyStream`] methods as inherent ones of `$ty` (so callers need no
+/// import), for a type that implements the trait: by [`keystream!`], or by
+/// hand where its keystream is more than a block function (GOST
+/// 28147-89's counter mode with key meshing, Magma's CTR-ACPKM).
+macro_rules! inherent_keystream {
+    ([$($generics:tt)*] $ty:ty) => {
         impl<$($generics)*> $ty {
             /// The length of the keystream in bytes: [`KeyStream::keystream_len`].
             ///
@@ -337,7 +348,7 @@ macro_rules! keystream {
         }
     };
 }
-pub(crate) use keystream;
+pub(crate) use inherent_keystream;
 
 /// The [`KeyStream`] impl and methods of a Salsa20 or ChaCha20 type (see
 /// [`keystream!`]) and its rung choice: `with_impl`, `with_xor` and

@@ -6,7 +6,8 @@
 //!
 //! Each test takes the rungs whose name begins with `avx512` (Salsa20
 //! `avx512`, ChaCha20 `avx512` and `avx512vl`, Poly1305 `avx512ifma`,
-//! SHA-512 `avx512`, multi-buffer `avx512`), and AES's `vaes512`, and
+//! SHA-512 `avx512`, multi-buffer `avx512`, GOST 28147-89 and Magma
+//! `avx512`), and AES's `vaes512`, and
 //! prints the ones it exercised. On a CPU without AVX-512 they are skipped, with a message,
 //! unless `SIMDCRYPT_REQUIRE_AVX512=1` is set (the emulator run sets it):
 //! then a missing AVX-512 rung fails the test, so that run cannot pass by
@@ -238,6 +239,8 @@ common::kit::kit_tests! {
     poly1305_kit => "poly1305": [vectors, cross_check, round_trip],
     sha512_kit => "sha512": [vectors, cross_check],
     hash_many_kit => "hash-many": [vectors, cross_check],
+    gost28147_kit => "gost28147": [vectors, cross_check, round_trip],
+    magma_kit => "magma": [vectors, cross_check, round_trip],
 }
 
 /// The ladders with an AVX-512 rung are the ones checked here.

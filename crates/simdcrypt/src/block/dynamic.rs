@@ -113,7 +113,7 @@ impl<K: KeyStream + Clone> KeyStreamMode<K> {
     fn skipped(&self, skip: &[u8]) -> Option<Self> {
         let ks = &self.keystream;
         let at = ks.position().checked_add(skip.len() as u128)?;
-        let aligned = ks.position() % ks.block_len() as u128 == 0;
+        let aligned = ks.position().is_multiple_of(ks.block_len() as u128);
         let mut next = self.clone();
         (aligned && next.keystream.seek(at).is_ok()).then_some(next)
     }
@@ -125,11 +125,7 @@ impl<K: KeyStream + Clone + Send + 'static> DynMode for KeyStreamMode<K> {
     }
 
     fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
-        let got = output.len();
-        let output = output.get_mut(..input.len()).ok_or(Error::OutputTooShort {
-            need: input.len(),
-            got,
-        })?;
+        let output = crate::dynamic::output_for(input, output)?;
         self.keystream.xor_into(input, output)?;
         Ok(input.len())
     }
@@ -223,11 +219,7 @@ impl<C: BlockCipher + Send + 'static> DynMode for Streamed<C> {
     }
 
     fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
-        let got = output.len();
-        let output = output.get_mut(..input.len()).ok_or(Error::OutputTooShort {
-            need: input.len(),
-            got,
-        })?;
+        let output = crate::dynamic::output_for(input, output)?;
         match self {
             Streamed::Cfb(cfb, true) => cfb.decrypt_into(input, output)?,
             Streamed::Cfb(cfb, false) => cfb.encrypt_into(input, output)?,

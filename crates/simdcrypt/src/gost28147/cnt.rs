@@ -270,40 +270,7 @@ impl KeyStream for Gost28147Cnt {
     }
 }
 
-impl Gost28147Cnt {
-    /// XORs the gamma into `data` in place, resuming where the last call
-    /// stopped: [`KeyStream::apply_keystream`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] past the 2^32·(2^32 − 1)th block.
-    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        KeyStream::apply_keystream(self, data)
-    }
-
-    /// `output = input ⊕ gamma`: [`KeyStream::xor_into`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::LengthMismatch`], [`Error::KeystreamExhausted`].
-    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        KeyStream::xor_into(self, input, output)
-    }
-
-    /// Moves to byte `byte_offset` of the gamma: [`KeyStream::seek`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] beyond its end.
-    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
-        KeyStream::seek(self, byte_offset)
-    }
-
-    /// The current byte offset: [`KeyStream::position`].
-    pub fn position(&self) -> u128 {
-        KeyStream::position(self)
-    }
-}
+crate::stream::inherent_keystream!([] Gost28147Cnt);
 
 impl Drop for Gost28147Cnt {
     fn drop(&mut self) {

@@ -225,11 +225,7 @@ impl DynMode for CfbMode {
     }
 
     fn update(&mut self, input: &[u8], output: &mut [u8]) -> Result<usize, Error> {
-        let got = output.len();
-        let output = output.get_mut(..input.len()).ok_or(Error::OutputTooShort {
-            need: input.len(),
-            got,
-        })?;
+        let output = crate::dynamic::output_for(input, output)?;
         if self.decrypt {
             self.cfb.decrypt_into(input, output)?;
         } else {

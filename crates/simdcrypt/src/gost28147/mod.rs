@@ -73,7 +73,6 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use crate::Error;
-use crate::block::BlockCipher;
 use crate::rung::rungs;
 use crate::xor::InOut;
 pub use cfb::Gost28147Cfb;
@@ -413,53 +412,9 @@ impl Gost28147 {
         }
     }
 
-    /// The same key on rung `imp`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung;
-    /// [`Error::VariableTimeRung`] for `reference` and `tables` without
-    /// the `hazmat` feature.
-    pub fn with_impl(self, imp: Impl) -> Result<Self, Error> {
-        Ok(Gost28147 {
-            engine: self.engine.with_impl(imp)?,
-        })
-    }
-
-    /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.engine.imp
-    }
-
     /// The S-box set.
     pub fn sbox(&self) -> &SBox {
         &self.engine.sbox
-    }
-
-    pub(crate) fn engine(&self) -> &Engine {
-        &self.engine
-    }
-
-    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
-    /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 8 bytes.
-    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::encrypt_blocks(self, data)
-    }
-
-    /// Decrypts whole blocks in place: [`BlockCipher::decrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 8 bytes.
-    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::decrypt_blocks(self, data)
     }
 }
 
@@ -473,11 +428,63 @@ impl std::fmt::Debug for Gost28147 {
     }
 }
 
-/// The block-cipher layer's view of an [`Engine`] wrapper: one impl for
-/// GOST 28147-89 and Magma, each giving its name, its key and its
-/// constructor from a byte slice.
+/// What an [`Engine`] wrapper (a struct with the field `engine`) is: its
+/// rung methods and the block-cipher layer's view of it, one impl for GOST
+/// 28147-89 and Magma, each giving its name and its constructor from a
+/// key.
 macro_rules! engine_block_cipher {
-    ($T:ty, $name:literal, $from_slice:expr) => {
+    ($T:ident, $name:literal, $from_slice:expr) => {
+        impl $T {
+            /// The same key on rung `imp`.
+            ///
+            /// # Errors
+            ///
+            /// [`Error::ImplUnavailable`](crate::Error::ImplUnavailable)
+            /// when the CPU lacks the rung;
+            /// [`Error::VariableTimeRung`](crate::Error::VariableTimeRung)
+            /// for `reference` and `tables` without the `hazmat` feature.
+            pub fn with_impl(self, imp: $crate::gost28147::Impl) -> Result<Self, $crate::Error> {
+                Ok($T {
+                    engine: self.engine.with_impl(imp)?,
+                })
+            }
+
+            /// The rung in use.
+            pub fn implementation(&self) -> $crate::gost28147::Impl {
+                self.engine.implementation()
+            }
+
+            pub(crate) fn engine(&self) -> &$crate::gost28147::Engine {
+                &self.engine
+            }
+
+            pub(crate) fn engine_mut(&mut self) -> &mut $crate::gost28147::Engine {
+                &mut self.engine
+            }
+
+            /// Encrypts whole blocks in place:
+            /// [`BlockCipher::encrypt_blocks`]($crate::block::BlockCipher::encrypt_blocks).
+            ///
+            /// # Errors
+            ///
+            /// [`Error::NotWholeBlocks`](crate::Error::NotWholeBlocks) when
+            /// `data` is not a multiple of 8 bytes.
+            pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), $crate::Error> {
+                $crate::block::BlockCipher::encrypt_blocks(self, data)
+            }
+
+            /// Decrypts whole blocks in place:
+            /// [`BlockCipher::decrypt_blocks`]($crate::block::BlockCipher::decrypt_blocks).
+            ///
+            /// # Errors
+            ///
+            /// [`Error::NotWholeBlocks`](crate::Error::NotWholeBlocks) when
+            /// `data` is not a multiple of 8 bytes.
+            pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), $crate::Error> {
+                $crate::block::BlockCipher::decrypt_blocks(self, data)
+            }
+        }
+
         impl $crate::block::BlockCipher for $T {
             const NAME: &'static str = $name;
             const BLOCK_LEN: usize = $crate::gost28147::BLOCK_LEN;

@@ -274,46 +274,7 @@ impl KeyStream for MagmaCtrAcpkm {
     }
 }
 
-impl MagmaCtrAcpkm {
-    /// XORs the keystream into `data` in place, resuming where the last
-    /// call stopped: [`KeyStream::apply_keystream`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] past the 2^32th block; nothing is
-    /// written then.
-    pub fn apply_keystream(&mut self, data: &mut [u8]) -> Result<(), Error> {
-        KeyStream::apply_keystream(self, data)
-    }
-
-    /// `output = input ⊕ keystream`: [`KeyStream::xor_into`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::LengthMismatch`], [`Error::KeystreamExhausted`].
-    pub fn xor_into(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), Error> {
-        KeyStream::xor_into(self, input, output)
-    }
-
-    /// Moves to byte `byte_offset` of the keystream: [`KeyStream::seek`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::KeystreamExhausted`] beyond its end (2^35 bytes).
-    pub fn seek(&mut self, byte_offset: u128) -> Result<(), Error> {
-        KeyStream::seek(self, byte_offset)
-    }
-
-    /// The current byte offset: [`KeyStream::position`].
-    pub fn position(&self) -> u128 {
-        KeyStream::position(self)
-    }
-
-    /// One past the last keystream byte: [`KeyStream::keystream_len`].
-    pub fn keystream_len(&self) -> u128 {
-        KEYSTREAM_LEN
-    }
-}
+crate::stream::inherent_keystream!([] MagmaCtrAcpkm);
 
 /// The rung, the section length and the position; never the key.
 impl std::fmt::Debug for MagmaCtrAcpkm {

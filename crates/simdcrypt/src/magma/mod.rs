@@ -28,8 +28,7 @@ pub use acpkm::{CTR_ACPKM_SECTION_LEN, MagmaCtrAcpkm, MagmaOmacAcpkm};
 
 pub use mgm::{MGM_MAX, MagmaMgm, NONCE_LEN as MGM_NONCE_LEN, TAG_LEN as MGM_TAG_LEN};
 
-use crate::Error;
-use crate::block::{BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, HalfBlock, Ofb};
+use crate::block::{Cbc, Cfb, Cmac, Ctr, Ecb, HalfBlock, Ofb};
 pub use crate::gost28147::{BLOCK_LEN, Impl, KEY_LEN};
 use crate::gost28147::{Engine, Order, SBox, engine_block_cipher};
 
@@ -54,7 +53,7 @@ pub type MagmaOfb = Ofb<Magma>;
 /// CTR under Magma (GOST R 34.13-2015 §5.2; [`Ctr`] counting in half a
 /// block): the counter block is IV ‖ 0^32 for a 4-byte IV, and the
 /// keystream ends after 2^32 blocks (32 GiB): a request past it is
-/// [`Error::KeystreamExhausted`], never a wrap (gost-engine's `magma-ctr`
+/// [`Error::KeystreamExhausted`](crate::Error::KeystreamExhausted), never a wrap (gost-engine's `magma-ctr`
 /// wraps into the IV).
 ///
 /// ```
@@ -90,50 +89,6 @@ impl Magma {
         Magma {
             engine: Engine::new(key, SBox::PARAM_Z, Order::Be),
         }
-    }
-
-    /// The same key on rung `imp`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung;
-    /// [`Error::VariableTimeRung`] for `reference` and `tables` without
-    /// the `hazmat` feature.
-    pub fn with_impl(self, imp: Impl) -> Result<Self, Error> {
-        Ok(Magma {
-            engine: self.engine.with_impl(imp)?,
-        })
-    }
-
-    /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.engine.implementation()
-    }
-
-    pub(crate) fn engine(&self) -> &Engine {
-        &self.engine
-    }
-
-    pub(crate) fn engine_mut(&mut self) -> &mut Engine {
-        &mut self.engine
-    }
-
-    /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 8 bytes.
-    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::encrypt_blocks(self, data)
-    }
-
-    /// Decrypts whole blocks in place: [`BlockCipher::decrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 8 bytes.
-    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::decrypt_blocks(self, data)
     }
 }
 
