@@ -20,7 +20,7 @@
 //! | `avx2-bytesliced` | 32 blocks, each register one byte position of 32 half blocks: the rotation's byte part is renaming | yes |
 //! | `avx512` | `vpermb` (AVX-512 VBMI) looking four S-boxes up at once, 16 blocks a zmm register | yes |
 //!
-//! [`Gost28147`] is a [`BlockCipher`] with an S-box set ([`SBox`],
+//! [`Gost28147`] is a [`BlockCipher`](crate::block::BlockCipher) with an S-box set ([`SBox`],
 //! CryptoPro-A unless another is given); the standard's own modes (the
 //! counter "gamma", gamma with feedback, the MAC) and CryptoPro key meshing
 //! are in this module too.
