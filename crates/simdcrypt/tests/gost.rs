@@ -7,7 +7,6 @@
 mod common;
 
 use common::{bytes, field, hex, hex_array, json, records};
-use simdcrypt::KeyStream;
 use simdcrypt::gost28147::{
     Gost28147, Gost28147Cbc, Gost28147Cfb, Gost28147Cnt, Gost28147Ecb, Gost28147Mac, Impl, SBox,
 };
