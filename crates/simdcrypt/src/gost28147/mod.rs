@@ -315,6 +315,17 @@ impl Engine {
         self.imp
     }
 
+    /// The same key on rung `imp` (available here), constant-time or
+    /// not, whatever the features: for the tests that compare every rung
+    /// with `reference`.
+    #[cfg(test)]
+    pub(crate) fn on(mut self, imp: Impl) -> Engine {
+        assert!(imp.is_available());
+        self.imp = imp;
+        self.prepared = Prepared::new(imp, &self.sbox);
+        self
+    }
+
     pub(crate) fn schedule(&self) -> &Schedule {
         &self.schedule
     }
@@ -586,11 +597,9 @@ mod tests {
         for name in SBox::names() {
             let sbox = SBox::from_name(name).unwrap();
             for order in [Order::Le, Order::Be] {
-                let reference = Engine::new(&key, sbox, order)
-                    .with_impl(Impl::Reference)
-                    .unwrap();
+                let reference = Engine::new(&key, sbox, order).on(Impl::Reference);
                 for imp in Impl::available() {
-                    let engine = Engine::new(&key, sbox, order).with_impl(imp).unwrap();
+                    let engine = Engine::new(&key, sbox, order).on(imp);
                     for blocks in [0, 1, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 127, 131] {
                         let input = &data[..8 * blocks];
                         for rk in [&engine.schedule().enc, &engine.schedule().dec] {
