@@ -25,10 +25,10 @@ const RFC9058: &str = include_str!("../../tests/data/gost/rfc9058_mgm_magma.json
 const RFC8645: &str = include_str!("../../tests/data/gost/rfc8645_acpkm_magma.json");
 
 /// Random cases per rung and check.
-const CASES: u64 = 48;
+const CASES: u64 = 96;
 /// The longest random message, in bytes: past several widest batches and
-/// two 1 KiB key-meshing sections.
-const MAX_LEN: u64 = 2600;
+/// three 1 KiB key-meshing sections.
+const MAX_LEN: u64 = 3300;
 
 /// What a row runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
