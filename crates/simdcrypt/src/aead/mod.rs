@@ -328,32 +328,49 @@ impl Drop for SecretKey {
 
 /// The tag's and the ciphertext's places in `sealed`, which must be
 /// `TAG_LEN` bytes longer than the `plaintext_len` bytes of plaintext: the
-/// tag after the ciphertext, or before it when `tag_first`.
+/// tag after the ciphertext, or before it when `tag_first`
+/// ([`sealed_parts_of`] with a 16-byte tag).
 ///
 /// # Errors
 ///
-/// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
-/// [`Error::SealedLength`] when it is not `plaintext_len + TAG_LEN` long.
+/// As [`sealed_parts_of`].
 fn sealed_parts(
     sealed_len: usize,
     plaintext_len: usize,
     tag_first: bool,
 ) -> Result<(std::ops::Range<usize>, std::ops::Range<usize>), Error> {
-    if sealed_len < TAG_LEN {
+    sealed_parts_of(TAG_LEN, sealed_len, plaintext_len, tag_first)
+}
+
+/// The tag's and the ciphertext's places in a sealed form of `sealed_len`
+/// bytes holding `plaintext_len` bytes of ciphertext and a `tag_len`-byte
+/// tag: after the ciphertext, or before it when `tag_first`.
+///
+/// # Errors
+///
+/// [`Error::SealedTooShort`] when `sealed` cannot hold a tag,
+/// [`Error::SealedLength`] when it is not `plaintext_len + tag_len` long.
+pub(crate) fn sealed_parts_of(
+    tag_len: usize,
+    sealed_len: usize,
+    plaintext_len: usize,
+    tag_first: bool,
+) -> Result<(std::ops::Range<usize>, std::ops::Range<usize>), Error> {
+    if sealed_len < tag_len {
         return Err(Error::SealedTooShort {
             len: sealed_len,
-            tag_len: TAG_LEN,
+            tag_len,
         });
     }
-    if sealed_len - TAG_LEN != plaintext_len {
+    if sealed_len - tag_len != plaintext_len {
         return Err(Error::SealedLength {
             sealed: sealed_len,
             plaintext: plaintext_len,
-            tag_len: TAG_LEN,
+            tag_len,
         });
     }
     Ok(if tag_first {
-        (0..TAG_LEN, TAG_LEN..sealed_len)
+        (0..tag_len, tag_len..sealed_len)
     } else {
         (plaintext_len..sealed_len, 0..plaintext_len)
     })

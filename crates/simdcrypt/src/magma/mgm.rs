@@ -259,22 +259,9 @@ fn check_len(aad: &[u8], len: usize) -> Result<(), Error> {
 fn sealed_parts(
     sealed_len: usize,
     plaintext_len: usize,
-    _tag_first: bool,
+    tag_first: bool,
 ) -> Result<(std::ops::Range<usize>, std::ops::Range<usize>), Error> {
-    if sealed_len < TAG_LEN {
-        return Err(Error::SealedTooShort {
-            len: sealed_len,
-            tag_len: TAG_LEN,
-        });
-    }
-    if sealed_len - TAG_LEN != plaintext_len {
-        return Err(Error::SealedLength {
-            sealed: sealed_len,
-            plaintext: plaintext_len,
-            tag_len: TAG_LEN,
-        });
-    }
-    Ok((plaintext_len..sealed_len, 0..plaintext_len))
+    crate::aead::sealed_parts_of(TAG_LEN, sealed_len, plaintext_len, tag_first)
 }
 
 impl fmt::Debug for MagmaMgm {
