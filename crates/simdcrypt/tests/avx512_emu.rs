@@ -239,6 +239,7 @@ common::kit::kit_tests! {
     poly1305_kit => "poly1305": [vectors, cross_check, round_trip],
     sha512_kit => "sha512": [vectors, cross_check],
     hash_many_kit => "hash-many": [vectors, cross_check],
+    scrypt_kit => "scrypt": [vectors, cross_check],
     gost28147_kit => "gost28147": [vectors, cross_check, round_trip],
     magma_kit => "magma": [vectors, cross_check, round_trip],
 }

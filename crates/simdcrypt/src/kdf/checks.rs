@@ -664,6 +664,17 @@ fn scrypt_cross_check(imp: scrypt::Impl, rng: &mut Rng) -> Tally {
         t.check(got.is_ok() && got == want, || {
             format!("log_n={log_n} r={r} p={p}, {len} bytes")
         });
+        // A kept `Scrypt`, its memory dirtied by another password first.
+        let kept = scrypt::Scrypt::new(log_n, r, p)
+            .and_then(|s| s.with_impl(imp))
+            .and_then(|mut kept| {
+                kept.derive(b"another password", &salt, &mut [0; 7])?;
+                let mut out = vec![0u8; len];
+                kept.derive(&password, &salt, &mut out).map(|()| out)
+            });
+        t.check(kept == want, || {
+            format!("a kept Scrypt, log_n={log_n} r={r} p={p}, {len} bytes")
+        });
     }
     t
 }

@@ -21,7 +21,7 @@ pub mod scrypt;
 
 pub use hkdf::Hkdf;
 pub use pbkdf2::pbkdf2_hmac;
-pub use scrypt::scrypt;
+pub use scrypt::{Scrypt, scrypt};
 
 use crate::Error;
 use crate::hash::{Sha256, Sha512};

@@ -67,6 +67,15 @@ pub fn block_mix(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
         (Impl::Avx2, _) => unsafe { avx2::two::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this rung passed `require()`, so the CPU has AVX-512F and VL.
+        (Impl::Avx512, 4) => unsafe { avx512::four::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        (Impl::Avx512, 2) => unsafe { avx512::two::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        (Impl::Avx512, _) => unsafe { avx512::one::block_mix_lanes(&input, &mut mixed) },
         (Impl::ScalarFused, _) => scalar_fused::block_mix_lanes(&input, &mut mixed),
         _ => scalar::block_mix(&input, &mut mixed),
     }
@@ -90,5 +99,5 @@ pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Er
     check_lanes(b.len(), r, None)?;
     let p = u32::try_from(b.len() / (128 * r as usize)).unwrap_or(u32::MAX);
     let n = check(log_n, r, p, 0)?;
-    ro_mix(imp, 2 * r as usize, n, b)
+    ro_mix(imp, 2 * r as usize, n, b, &mut RoMixMemory::default())
 }

@@ -128,6 +128,13 @@ impl Scratch {
         })
     }
 
+    /// Overwrites V and the second X buffer with zeros, for the next
+    /// derivation.
+    pub(super) fn wipe(&mut self) {
+        wipe(self.v.blocks());
+        wipe(&mut self.x);
+    }
+
     /// V (all `N` entries of the lanes) and the second X buffer.
     pub(super) fn parts(&mut self) -> (&mut [Block], &mut [Block]) {
         (self.v.blocks(), &mut self.x)

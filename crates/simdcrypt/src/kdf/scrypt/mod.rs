@@ -8,6 +8,7 @@
 //! | `sse2` | SSE2 | one lane, each 64-byte sub-block kept in the `sse2-shuffle` diagonal layout for the whole ROMix; BlockMix writes straight into V, `V_j` prefetched |
 //! | `scalar-fused` | any | one lane, `X` in sixteen general-purpose registers around a fully unrolled `no-transpose` core, BlockMix's XORs and feedforward fused into it; BlockMix writes straight into V, `V_j` prefetched |
 //! | `avx2` | AVX2 | four lanes of `p` at once (two ymm chains interleaved), then two (one block of each lane in the halves of every ymm register); a single or odd last lane on `scalar-fused` |
+//! | `avx512` | AVX-512F, VL | `sse2`'s one lane and `avx2`'s two and four, each rotation one `vprold`: a quarter-round step of 3 cycles' latency instead of 4, so one lane runs faster than `scalar-fused` |
 //!
 //! One lane's ROMix is a single chain of 2·N·2r dependent Salsa20/8 cores
 //! (each BlockMix sub-block feeds the next, each BlockMix the next), so
@@ -18,6 +19,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(feature = "hazmat")]
 mod hazmat;
 mod memory;
@@ -51,19 +54,20 @@ rungs! {
         ScalarFused = "scalar-fused", needs "nothing", if |_f| true, simd = false;
         /// Two lanes at once in ymm registers.
         Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        /// One, two or four lanes at once, each rotation one `vprold`.
+        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
     }
 }
 
 impl Impl {
-    /// The fastest rung this CPU runs: `avx2` (which hands a single or odd
-    /// last lane down to `scalar-fused`, the fastest one-lane rung), else
-    /// `scalar-fused`.
+    /// The fastest rung this CPU runs: `avx512`, else `avx2` (which hands
+    /// a single or odd last lane down to `scalar-fused`, the fastest
+    /// one-lane rung without `vprold`), else `scalar-fused`.
     pub fn best() -> Impl {
-        if Impl::Avx2.is_available() {
-            Impl::Avx2
-        } else {
-            SINGLE_LANE
-        }
+        [Impl::Avx512, Impl::Avx2]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(SINGLE_LANE)
     }
 
     /// How many lanes of `p` the rung runs at once, widest first: `avx2`
@@ -72,6 +76,7 @@ impl Impl {
     pub fn lane_widths(self) -> &'static [usize] {
         match self {
             Impl::Avx2 => &[4, 2],
+            Impl::Avx512 => &[4, 2, 1],
             Impl::Scalar | Impl::Sse2 | Impl::ScalarFused => &[1],
         }
     }
@@ -270,20 +275,139 @@ pub fn scrypt_with_impl(
     p: u32,
     out: &mut [u8],
 ) -> Result<(), Error> {
-    let imp = imp.require()?;
-    let n = check(log_n, r, p, out.len())?;
-    // r·p < 2^30, so these fit.
-    let two_r = 2 * r as usize;
-    let p = p as usize;
-    // Step 1: B = PBKDF2-HMAC-SHA256(P, S, 1, p·128·r).
-    let mut b = try_bytes(p * 64 * two_r)?;
-    pbkdf2_hmac_sha256(password, salt, 1, &mut b)?;
-    // Step 2: B_i = scryptROMix(r, B_i, N), every lane.
-    ro_mix(imp, two_r, n, &mut b)?;
-    // Step 3: DK = PBKDF2-HMAC-SHA256(P, B, 1, dkLen).
-    let result = pbkdf2_hmac_sha256(password, &b, 1, out);
-    b.zeroize();
-    result
+    // The memory goes back to the system on return: a mapped V is unmapped
+    // (which is its wipe), the rest wiped as it is freed.
+    Scrypt::new(log_n, r, p)?
+        .with_impl(imp)?
+        .derive_with(password, salt, out, Retain::No)
+}
+
+/// scrypt (RFC 7914 §6) with fixed parameters, for deriving again and
+/// again (a server checking passwords): its memory (V and the lanes'
+/// buffers, 128·r·N bytes per lane run at once) is allocated at the first
+/// derivation and kept for the next ones, wiped after each, so a
+/// derivation pays neither the system's allocation nor its page faults and
+/// zeroing. The memory is released when the `Scrypt` is dropped; between
+/// derivations it holds zeros only. [`scrypt()`] is one derivation of a
+/// fresh `Scrypt`, its memory released at once.
+///
+/// What reuse saves, and what the wipe costs, is measured in
+/// bench/NOTES.md, section scrypt-reuse.
+///
+/// ```
+/// use simdcrypt::kdf::scrypt::Scrypt;
+///
+/// // RFC 7914 §12, the second vector: N = 1024, r = 8, p = 16.
+/// let mut hasher = Scrypt::new(10, 8, 16)?;
+/// for _ in 0..2 {
+///     let mut key = [0u8; 64];
+///     hasher.derive(b"password", b"NaCl", &mut key)?;
+///     assert_eq!(key[..8], [0xfd, 0xba, 0xbe, 0x1c, 0x9d, 0x34, 0x72, 0x00]);
+/// }
+/// # Ok::<(), simdcrypt::Error>(())
+/// ```
+pub struct Scrypt {
+    imp: Impl,
+    log_n: u8,
+    r: u32,
+    p: u32,
+    memory: RoMixMemory,
+}
+
+/// Whether a derivation keeps its memory for the next one (wiped) or
+/// leaves it to be released.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Retain {
+    Yes,
+    No,
+}
+
+impl Scrypt {
+    /// scrypt with cost `N = 2^log_n`, block size `r` and parallelism `p`
+    /// on the fastest rung; no memory is allocated until the first
+    /// derivation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KdfParameter`] or [`Error::OutOfMemory`] as [`scrypt()`]
+    /// for parameters outside RFC 7914 §2 or beyond the address space.
+    pub fn new(log_n: u8, r: u32, p: u32) -> Result<Scrypt, Error> {
+        check(log_n, r, p, 0)?;
+        Ok(Scrypt {
+            imp: Impl::best(),
+            log_n,
+            r,
+            p,
+            memory: RoMixMemory::default(),
+        })
+    }
+
+    /// The same on the rung `imp`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+    pub fn with_impl(self, imp: Impl) -> Result<Scrypt, Error> {
+        Ok(Scrypt {
+            imp: imp.require()?,
+            memory: RoMixMemory::default(),
+            ..self
+        })
+    }
+
+    /// The rung the derivations run on.
+    pub fn implementation(&self) -> Impl {
+        self.imp
+    }
+
+    /// scrypt of `password` and `salt`, filling `out`; the memory is kept,
+    /// wiped, for the next derivation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KdfOutputTooLong`] when `out` is longer than (2^32 − 1)·32
+    /// bytes; [`Error::OutOfMemory`] when the memory cannot be had. Nothing
+    /// is written to `out` then.
+    pub fn derive(&mut self, password: &[u8], salt: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.derive_with(password, salt, out, Retain::Yes)
+    }
+
+    /// [`Scrypt::derive`], the memory kept or left to be released.
+    fn derive_with(
+        &mut self,
+        password: &[u8],
+        salt: &[u8],
+        out: &mut [u8],
+        retain: Retain,
+    ) -> Result<(), Error> {
+        let n = check(self.log_n, self.r, self.p, out.len())?;
+        // r·p < 2^30, so these fit.
+        let two_r = 2 * self.r as usize;
+        let p = self.p as usize;
+        // Step 1: B = PBKDF2-HMAC-SHA256(P, S, 1, p·128·r).
+        let mut b = try_bytes(p * 64 * two_r)?;
+        pbkdf2_hmac_sha256(password, salt, 1, &mut b)?;
+        // Step 2: B_i = scryptROMix(r, B_i, N), every lane.
+        let mixed = ro_mix(self.imp, two_r, n, &mut b, &mut self.memory);
+        if retain == Retain::Yes {
+            self.memory.wipe();
+        }
+        // Step 3: DK = PBKDF2-HMAC-SHA256(P, B, 1, dkLen).
+        let result = mixed.and_then(|()| pbkdf2_hmac_sha256(password, &b, 1, out));
+        b.zeroize();
+        result
+    }
+}
+
+impl core::fmt::Debug for Scrypt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Scrypt")
+            .field("implementation", &self.imp)
+            .field("log_n", &self.log_n)
+            .field("r", &self.r)
+            .field("p", &self.p)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A zeroed byte vector of `len`, allocated fallibly.
@@ -306,16 +430,80 @@ const MAX_PARALLEL_V_BYTES: u128 = 1 << 30;
 /// A ROMix of a group of lanes on one rung, over sub-blocks in its layout.
 type RoMixFn = fn(&mut [Block], &mut Scratch, usize);
 
+/// ROMix's memory, allocated as the lanes first need it: the lanes being
+/// mixed (in the rung's layout) and a [`Scratch`] for each width of group
+/// run (a width whose scratch could not be had is not asked again: its
+/// error is kept).
+#[derive(Default)]
+struct RoMixMemory {
+    blocks: Option<Box<[Block]>>,
+    scratches: Scratches,
+}
+
+/// The scratch of each width of group run, or the error that allocating
+/// it gave.
+#[derive(Default)]
+struct Scratches(Vec<(usize, Result<Scratch, Error>)>);
+
+impl Scratches {
+    /// The scratch of groups of `width` lanes, allocated now if it is the
+    /// first time; the error when the system did not give it.
+    fn get(&mut self, width: usize, two_r: usize, n: usize) -> Result<&mut Scratch, Error> {
+        let at = match self.0.iter().position(|(w, _)| *w == width) {
+            Some(at) => at,
+            None => {
+                self.0.push((width, Scratch::new(width, two_r, n)));
+                self.0.len() - 1
+            }
+        };
+        self.0[at].1.as_mut().map_err(|e| e.clone())
+    }
+}
+
+impl RoMixMemory {
+    /// Overwrites all of it with zeros, for the next derivation.
+    fn wipe(&mut self) {
+        if let Some(blocks) = &mut self.blocks {
+            wipe(blocks);
+        }
+        for scratch in self
+            .scratches
+            .0
+            .iter_mut()
+            .filter_map(|(_, s)| s.as_mut().ok())
+        {
+            scratch.wipe();
+        }
+    }
+}
+
+impl Drop for RoMixMemory {
+    fn drop(&mut self) {
+        if let Some(blocks) = &mut self.blocks {
+            wipe(blocks);
+        }
+    }
+}
+
 /// scryptROMix (RFC 7914 §5) with `N = n` of every lane of `b` (each
-/// 64·`two_r` bytes) in place, on the rung `imp` (already known available):
-/// lanes in the widest groups the rung has (memory permitting), the rest
-/// one by one on a one-lane rung.
-fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> {
+/// 64·`two_r` bytes) in place, on the rung `imp` (already known available),
+/// in `memory`: lanes in the widest groups the rung has (memory
+/// permitting), the rest one by one on a one-lane rung.
+fn ro_mix(
+    imp: Impl,
+    two_r: usize,
+    n: usize,
+    b: &mut [u8],
+    memory: &mut RoMixMemory,
+) -> Result<(), Error> {
     let lane_len = 64 * two_r;
     let v_bytes = 64 * two_r as u128 * n as u128;
-    // The lanes being mixed, in the rung's layout.
     let widest = imp.lane_widths()[0];
-    let mut blocks = try_blocks(widest * two_r, "scrypt's B (128·r·p bytes)")?;
+    let RoMixMemory { blocks, scratches } = memory;
+    let blocks = match blocks {
+        Some(blocks) => blocks,
+        None => blocks.insert(try_blocks(widest * two_r, "scrypt's B (128·r·p bytes)")?),
+    };
     let mut done = 0;
     for &width in imp.lane_widths().iter().filter(|&&w| w > 1) {
         let group_len = width * lane_len;
@@ -324,27 +512,22 @@ fn ro_mix(imp: Impl, two_r: usize, n: usize, b: &mut [u8]) -> Result<(), Error> 
             continue;
         }
         // Without room for `width` V arrays, narrower groups take the lanes.
-        let Ok(mut scratch) = Scratch::new(width, two_r, n) else {
+        let Ok(scratch) = scratches.get(width, two_r, n) else {
             continue;
         };
         let (layout, run) = imp.group(width);
         for group in b[done..done + groups * group_len].chunks_exact_mut(group_len) {
-            in_layout(layout, group, &mut blocks, |blocks| {
-                run(blocks, &mut scratch, n)
-            });
+            in_layout(layout, group, blocks, |blocks| run(blocks, scratch, n));
         }
         done += groups * group_len;
     }
     if done < b.len() {
         let (layout, run) = imp.group(1);
-        let mut scratch = Scratch::new(1, two_r, n)?;
+        let scratch = scratches.get(1, two_r, n)?;
         for lane in b[done..].chunks_exact_mut(lane_len) {
-            in_layout(layout, lane, &mut blocks, |blocks| {
-                run(blocks, &mut scratch, n)
-            });
+            in_layout(layout, lane, blocks, |blocks| run(blocks, scratch, n));
         }
     }
-    wipe(&mut blocks);
     Ok(())
 }
 
@@ -368,6 +551,22 @@ impl Impl {
             (Impl::Avx2, 2) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: this rung passed `require()`, so the CPU has AVX2.
                 unsafe { avx2::two::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx512, 4) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: this rung passed `require()`, so the CPU has
+                // AVX-512F and VL.
+                unsafe { avx512::four::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx512, 2) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: as above.
+                unsafe { avx512::two::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            (Impl::Avx512, _) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: as above.
+                unsafe { avx512::one::ro_mix(b, s, n) }
             }),
             (Impl::ScalarFused, _) => (Layout::NATURAL, scalar_fused::ro_mix),
             // A single or odd last lane of `avx2`: on the fastest one-lane rung.

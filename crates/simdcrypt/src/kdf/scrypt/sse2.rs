@@ -13,7 +13,7 @@ use crate::simd::rotl_sse2;
 /// The sub-block `blocks[at[0]]` in four registers.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn load(blocks: &[Block], at: [usize; 1]) -> [__m128i; 4] {
+pub(super) fn load(blocks: &[Block], at: [usize; 1]) -> [__m128i; 4] {
     let p: *const __m128i = blocks[at[0]].0.as_ptr().cast();
     // SAFETY: a `Block` is 64 bytes aligned to 64: four aligned 16-byte rows.
     unsafe {
@@ -29,7 +29,7 @@ fn load(blocks: &[Block], at: [usize; 1]) -> [__m128i; 4] {
 /// Stores four registers to the sub-block `blocks[at[0]]`.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn store(x: [__m128i; 4], blocks: &mut [Block], at: [usize; 1]) {
+pub(super) fn store(x: [__m128i; 4], blocks: &mut [Block], at: [usize; 1]) {
     let p: *mut __m128i = blocks[at[0]].0.as_mut_ptr().cast();
     // SAFETY: as in `load`, and the block is borrowed mutably.
     unsafe {
