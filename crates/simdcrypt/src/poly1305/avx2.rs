@@ -313,6 +313,22 @@ pub(super) fn powers(r: &[u64; 2]) -> Powers {
     table
 }
 
+/// `state · r^8 + group` for each group in turn (`step` is r^8, `hibit`
+/// the 2^128 bits).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn full_groups(
+    mut state: State,
+    groups: &[[[u8; 16]; LANES]],
+    step: &Power,
+    hibit: &[__m256i; 2],
+) -> State {
+    for group in groups {
+        state = add_group(mul(state, step), group, hibit);
+    }
+    state
+}
+
 vector_blocks! {
     /// Full blocks into the lanes, 8 per step (see `vector_blocks!`).
     fn blocks("avx2")

@@ -87,6 +87,16 @@ fn power(powers: &Powers, k: usize) -> Power {
 #[target_feature(enable = "avx512f,avx512ifma")]
 #[inline]
 fn mul(h: State, p: &Power) -> State {
+    carry(product(h, p))
+}
+
+/// `h · p`, lane by lane, folded mod p into three limb positions but not
+/// carried: limb 0 below 2^59, limbs 1 and 2 below 2^55 when `h`'s limbs
+/// are below 2^47 and `p`'s carried. Inputs must be below 2^52, which
+/// `vpmadd52*` reads.
+#[target_feature(enable = "avx512f,avx512ifma")]
+#[inline]
+fn product(h: State, p: &Power) -> State {
     let [h0, h1, h2] = h;
     let [r0, r1, r2] = p.r;
     let [_, s1, s2] = p.s;
@@ -112,7 +122,7 @@ fn mul(h: State, p: &Power) -> State {
     let d0 = _mm512_add_epi64(x0, y2);
     let d1 = _mm512_add_epi64(x1, _mm512_slli_epi64::<8>(y0));
     let d2 = _mm512_add_epi64(x2, _mm512_slli_epi64::<8>(y1));
-    carry([d0, d1, d2])
+    [d0, d1, d2]
 }
 
 /// Carries limb 0 into 1 into 2, the bits of limb 2 from 2^130 on into limb
@@ -206,6 +216,56 @@ pub(super) fn powers(r: &[u64; 2]) -> Powers {
     let mut table = [[0u64; LANES]; 5];
     store(all, &mut table);
     table
+}
+
+/// The groups of four at once, when there are enough of them to pay for
+/// r^16, r^24 and r^32: by measurement (bench/NOTES.md, section
+/// poly1305-ifma-four).
+const MIN_FOUR_GROUP_RUNS: usize = 2;
+
+/// `state · r^8 + group` for each group in turn (`step` is r^8, `hibit`
+/// the 2^128 bits), four groups at once while there are enough:
+/// `state · r^32 + g0 · r^24 + g1 · r^16 + g2 · r^8 + g3`, whose four
+/// products are independent, so the chain from one state to the next is
+/// one multiplication per 512 bytes instead of four (the loop is bound by
+/// that chain's latency, not by the multiplier's throughput). The four
+/// products are summed before one carry (their limbs stay below 2^61),
+/// and the state then stays below 2^45 a limb, inside what [`product`]
+/// takes.
+#[target_feature(enable = "avx512f,avx512ifma")]
+#[inline]
+fn full_groups(
+    mut state: State,
+    groups: &[[[u8; 16]; LANES]],
+    step: &Power,
+    hibit: &__m512i,
+) -> State {
+    let (fours, rest) = match groups.as_chunks::<4>() {
+        (fours, rest) if fours.len() >= MIN_FOUR_GROUP_RUNS => (fours, rest),
+        _ => (&[][..], groups),
+    };
+    if !fours.is_empty() {
+        let r16 = with_twenties(mul(step.r, step));
+        let r24 = with_twenties(mul(r16.r, step));
+        let r32 = with_twenties(mul(r16.r, &r16));
+        for [g0, g1, g2, g3] in fours {
+            let products = [
+                product(state, &r32),
+                product(add_group(zero(), g0, hibit), &r24),
+                product(add_group(zero(), g1, hibit), &r16),
+                product(add_group(zero(), g2, hibit), step),
+            ];
+            let sum = std::array::from_fn(|i| {
+                let a = _mm512_add_epi64(products[0][i], products[1][i]);
+                _mm512_add_epi64(a, _mm512_add_epi64(products[2][i], products[3][i]))
+            });
+            state = add_group(carry(sum), g3, hibit);
+        }
+    }
+    for group in rest {
+        state = add_group(mul(state, step), group, hibit);
+    }
+    state
 }
 
 vector_blocks! {

@@ -24,7 +24,9 @@ pub(super) type Powers = [[u64; LANES]; 5];
 
 /// The body of a vector rung's `blocks` function, shared by the rungs: it
 /// calls the rung's own `zero`, `load`, `store`, `power`, `mul`, `hibits`,
-/// `add_group` and `add_to_lane`, all compiled with the rung's features.
+/// `add_group`, `add_to_lane` and `full_groups` (the groups of 8 after the
+/// first: `lanes · r^8 + group`, one after the other or several at once),
+/// all compiled with the rung's features.
 ///
 /// Full groups of 8 blocks: `lanes = lanes · r^8 + blocks`. A last group of
 /// `k < 8` blocks goes in the last `k` lanes, the others zero (and without
@@ -53,9 +55,7 @@ macro_rules! vector_blocks {
                 state = add_group(add_to_lane(state, 0, acc), first, &all);
                 (entering, groups) = (None, rest);
             }
-            for group in groups {
-                state = add_group(mul(state, &step), group, &all);
-            }
+            state = full_groups(state, groups, &step, &all);
             if !tail.is_empty() {
                 let k = tail.len();
                 let group = super::lanes::padded_group(tail);
