@@ -18,7 +18,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
 use simdcrypt::chacha20::ChaCha20;
 use simdcrypt::poly1305::Poly1305;
-use simdcrypt_bench::{Contender, OutContender, Pad, SIZES, config, peers, run, run_out_of_place};
+use simdcrypt_bench::{
+    Contender, OutContender, Pad, SHORT_SIZES, SIZES, config, peers, run, run_out_of_place,
+};
 
 const KEY: [u8; 32] = [
     0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f,
@@ -78,6 +80,13 @@ fn chacha20poly1305(c: &mut Criterion) {
         }),
     ];
     run(c, "chacha20poly1305", &ASIZES, &reference, &contenders);
+    run(
+        c,
+        "chacha20poly1305-short",
+        &SHORT_SIZES,
+        &reference,
+        &contenders,
+    );
 }
 
 fn xchacha20poly1305(c: &mut Criterion) {

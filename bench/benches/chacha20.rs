@@ -15,8 +15,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
 use simdcrypt_bench::{
-    Contender, OutContender, Pad, SIZES, config, ladder, ladder_out_of_place, peers, run,
-    run_out_of_place,
+    Contender, OutContender, Pad, SHORT_SIZES, SIZES, config, ladder, ladder_out_of_place, peers,
+    run, run_out_of_place,
 };
 
 const KEY: [u8; 32] = [
@@ -98,6 +98,7 @@ fn chacha20(c: &mut Criterion) {
         chacha20_on(Some(Impl::Reference), d)
     });
     run(c, "chacha20", &SIZES, &reference, &contenders);
+    run(c, "chacha20-short", &SHORT_SIZES, &reference, &contenders);
 }
 
 fn xchacha20(c: &mut Criterion) {

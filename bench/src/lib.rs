@@ -22,6 +22,17 @@ pub const SIZES: [(&str, usize); 4] = [
     ("01mib", 1 << 20),
 ];
 
+/// The short messages of the callers that send them one at a time (a
+/// record, a packet, a token): the AEAD and ChaCha20 benches' `-short`
+/// groups, where the per-call set-up is most of the cost.
+pub const SHORT_SIZES: [(&str, usize); 5] = [
+    ("0000b", 0),
+    ("0016b", 16),
+    ("0064b", 64),
+    ("0256b", 256),
+    ("01kib", 1 << 10),
+];
+
 /// The harness configuration: short enough that a whole bench file finishes
 /// in a few minutes on a small machine. Criterion's command-line options
 /// (`--measurement-time`, `--warm-up-time`, `--sample-size`) override it.

@@ -177,16 +177,36 @@ macro_rules! horizontal {
             ::std::array::from_fn(|n| [r0, r1, r2, row3(state, counter, block.wrapping_add(n as u64))])
         }
 
-        /// Block `block` of `state` (its counter words ignored) XORed into
-        /// `data` (at most 64 bytes): the one-block call's own entry, so
-        /// that it pays for none of the multi-block code's frame, length
-        /// checks and jump tables (nor, on AVX2, its `vzeroupper`).
+        /// Block `block` of `state` (its counter words ignored) XORed from
+        /// the `len` bytes at `src` into those at `dst` (at most 64): the
+        /// one-block call's own entry, so that it pays for none of the
+        /// multi-block code's frame, length checks and jump tables (nor, on
+        /// AVX2, its `vzeroupper`). The data comes as `InOut::into_raw`'s
+        /// parts, in registers: an `InOut` passed in memory is copied with
+        /// 16-byte loads of what the caller wrote with 8-byte stores, which
+        /// the core cannot forward (about 35 cycles of a 64-byte call).
+        ///
+        /// # Safety
+        ///
+        /// As `InOut::into_raw` gives them: `src` readable and `dst`
+        /// writable for `len` bytes, the same address or apart; `len` at
+        /// most 64.
         #[target_feature(enable = $feature)]
         #[allow(dead_code)] // the one-block `sse2` rung has its own loop
-        pub(super) fn xor_one_block(state: &[u32; 16], counter: $crate::vertical::Counter, block: u64, data: $crate::xor::InOut<'_>) {
-            debug_assert!(data.len() <= $crate::chacha20::BLOCK_LEN);
-            let rows = single_rows::<1>(state, counter, block);
-            xor_single_rows(::core::iter::once(data), rounds(rows), rows);
+        pub(super) unsafe fn xor_one_block(
+            state: &[u32; 16],
+            counter: $crate::vertical::Counter,
+            block: u64,
+            (src, dst, len): (*const u8, *mut u8, usize),
+        ) {
+            debug_assert!(len <= $crate::chacha20::BLOCK_LEN);
+            let [[r0, r1, r2, r3]] = single_rows::<1>(state, counter, block);
+            let [z] = rounds([[r0, r1, r2, r3]]);
+            let ks = ::std::array::from_fn(|i| {
+                ::core::arch::x86_64::_mm_add_epi32(z[i], [r0, r1, r2, r3][i])
+            });
+            // SAFETY: the caller's contract.
+            unsafe { xor_block(src, dst, len, ks) };
         }
 
         /// The final addition of `S` blocks, their rows `x` after the rounds

@@ -264,7 +264,7 @@ impl Impl {
     /// XORs keystream from block `block` of `state` (whose counter words,
     /// described by `counter`, are ignored) into `data`. Only called with
     /// rungs that passed [`Impl::require`].
-    #[inline]
+    #[inline(always)]
     fn xor_keystream(
         self,
         xor: Xor,
@@ -278,18 +278,23 @@ impl Impl {
             // One block, the commonest short call: each rung's horizontal
             // one-block entry, straight.
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
+            // SAFETY: this rung passed `require()`, so the CPU has SSSE3;
+            // `into_raw`'s parts are what `xor_one_block` asks for, and the
+            // data is at most a block.
             Impl::Ssse3x4 if one_block => unsafe {
-                ssse3::xor_one_block(state, counter, block, data)
+                ssse3::xor_one_block(state, counter, block, data.into_raw())
             },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::Avx2 if one_block => unsafe { avx2::xor_one_block(state, counter, block, data) },
+            // SAFETY: this rung passed `require()`, so the CPU has AVX2;
+            // the data as above.
+            Impl::Avx2 if one_block => unsafe {
+                avx2::xor_one_block(state, counter, block, data.into_raw())
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: these rungs passed `require()`, so the CPU has
-            // AVX-512F and AVX-512VL.
+            // AVX-512F and AVX-512VL; the data as above.
             Impl::Avx512 | Impl::Avx512vl if one_block => unsafe {
-                avx512vl::xor_one_block(state, counter, block, data)
+                avx512vl::xor_one_block(state, counter, block, data.into_raw())
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
