@@ -3,7 +3,7 @@
 //! (16×16 words) and XORed from the input into the output.
 //!
 //! What does not fill 16 blocks is handed down to the `avx512vl` forms: at
-//! most one batch of 8 in ymm, one of 4 in xmm, then 1–3 blocks horizontal.
+//! most one batch of 8 in ymm, then 1–7 blocks horizontal.
 
 use super::{double_round, rung_xor_keystream};
 use crate::simd::vprold_zmm;
@@ -16,11 +16,9 @@ vertical_batches! {
 
 rung_xor_keystream! {
     /// XORs the keystream into `data`: 16 blocks at a time vertically, then
-    /// the `avx512vl` forms: at most one batch of 8, one of 4, then 1–3
-    /// horizontally.
+    /// the `avx512vl` forms: at most one batch of 8, then 1–7 horizontally.
     "avx512f,avx512vl" needs "AVX-512F and AVX-512VL": [
         xor_batches_16,
-        super::avx512vl::xor_batches_8,
-        super::avx512vl::xor_batches_4
+        super::avx512vl::xor_batches_8
     ] => super::avx512vl::xor_tail_pairs
 }

@@ -9,7 +9,7 @@
 //! | `ssse3-4x` | SSSE3 | 4 blocks vertical in xmm, `pshufb` for the 16- and 8-bit rotates; 1–3 blocks horizontal, interleaved |
 //! | `avx2` | AVX2 | 8 blocks vertical in ymm, `vpshufb` rotates; 1–7 blocks as horizontal pairs in ymm (+ 1 in xmm), interleaved |
 //! | `avx512` | AVX-512F/VL | 16 blocks vertical in zmm, `vprold`; then the `avx512vl` forms |
-//! | `avx512vl` | AVX-512F/VL | 8 blocks vertical in ymm, 4 in xmm, `vprold`; 1–3 blocks horizontal |
+//! | `avx512vl` | AVX-512F/VL | 8 blocks vertical in ymm, `vprold`; 1–7 blocks horizontal, pairs in ymm |
 //!
 //! No rung computes a block that is not used: a vertical rung hands what
 //! does not fill its width down to narrower forms. Where the cross-overs
