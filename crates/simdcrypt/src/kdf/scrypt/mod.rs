@@ -250,6 +250,10 @@ fn check(log_n: u8, r: u32, p: u32, out_len: usize) -> Result<usize, Error> {
 /// For a password today: a random salt of 16 bytes or more, stored beside
 /// the result, and the largest `log_n` your latency allows (age uses 18 for
 /// files: 256 MiB with `r` = 8).
+///
+/// Deriving again and again with the same parameters (a server checking
+/// passwords), keep a [`Scrypt`] instead: it keeps its memory between
+/// derivations rather than asking the system for it each time.
 pub fn scrypt(
     password: &[u8],
     salt: &[u8],
