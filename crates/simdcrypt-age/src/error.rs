@@ -164,4 +164,14 @@ impl Error {
     pub(crate) fn header(reason: impl Into<String>) -> Self {
         Error::Header(reason.into())
     }
+
+    /// The error as an `io::Read` or `io::Write` reports it: an I/O error
+    /// as itself, any other as `InvalidData` carrying it (which `From`
+    /// above turns back).
+    pub(crate) fn into_io(self) -> io::Error {
+        match self {
+            Error::Io(error) => error,
+            other => io::Error::new(io::ErrorKind::InvalidData, other),
+        }
+    }
 }

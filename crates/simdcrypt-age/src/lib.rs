@@ -36,6 +36,7 @@ mod hpke;
 pub mod keys;
 pub mod pq;
 pub mod scrypt;
+pub mod seekable;
 pub mod stream;
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
@@ -47,6 +48,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub use error::{Error, KeyFileError};
 pub use format::{Header, Stanza};
+pub use seekable::SeekableDecryptor;
 pub use stream::Threads;
 
 /// The 128-bit symmetric key a file's payload is derived from (c2sp.org/age,
@@ -268,6 +270,21 @@ impl<R: BufRead + Send> Decryptor<R> {
         } else {
             Error::NoMatch
         })
+    }
+
+    /// The payload as a [`SeekableDecryptor`]: random access to the
+    /// plaintext, the final chunk authenticated first. `R` must be the
+    /// binary file itself (a `BufReader` over it, not armor), positioned by
+    /// [`Decryptor::new`] right after the header.
+    ///
+    /// # Errors
+    ///
+    /// As [`SeekableDecryptor::new`].
+    pub fn seekable(self, file_key: &FileKey) -> Result<SeekableDecryptor<R>, Error>
+    where
+        R: std::io::Seek,
+    {
+        SeekableDecryptor::new(file_key, self.input)
     }
 
     /// Decrypts the payload with `file_key` to `output`, releasing each

@@ -68,7 +68,10 @@ impl Threads {
 
 /// The payload key: `HKDF-SHA-256(ikm = file key, salt = nonce, info =
 /// "payload")`, as its AEAD.
-fn payload_aead(file_key: &FileKey, nonce: &[u8; NONCE_LEN]) -> Result<ChaCha20Poly1305, Error> {
+pub(crate) fn payload_aead(
+    file_key: &FileKey,
+    nonce: &[u8; NONCE_LEN],
+) -> Result<ChaCha20Poly1305, Error> {
     let mut key = Zeroizing::new([0u8; 32]);
     hkdf_sha256(nonce, file_key.expose(), b"payload", &mut *key)?;
     Ok(ChaCha20Poly1305::new(&key))
@@ -77,7 +80,7 @@ fn payload_aead(file_key: &FileKey, nonce: &[u8; NONCE_LEN]) -> Result<ChaCha20P
 /// The nonce of chunk `counter`: an 11-byte big-endian counter, then 0x01
 /// for the final chunk and 0x00 before it. A `u64` counter is 2^80 bytes of
 /// payload, so the 88-bit field never fills.
-fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
+pub(crate) fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
     let mut nonce = [0u8; 12];
     nonce[3..11].copy_from_slice(&counter.to_be_bytes());
     nonce[11] = u8::from(last);
