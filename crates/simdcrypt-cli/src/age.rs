@@ -9,15 +9,15 @@
 //! many bytes went out before it.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use simdcrypt_age::armor::{ArmoredReader, ArmoredWriter};
+use simdcrypt_age::armor::{self, ArmoredReader, ArmoredWriter};
 use simdcrypt_age::keys::{self, AnyRecipient};
-use simdcrypt_age::{Decryptor, Encryptor, Identity, Recipient, Threads, scrypt};
+use simdcrypt_age::{Decryptor, Encryptor, FileKey, Identity, Recipient, Threads, scrypt};
 use zeroize::Zeroizing;
 
 use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs};
@@ -160,11 +160,120 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
         identities.extend(parsed.into_iter().map(|i| Box::new(i) as Box<dyn Identity>));
     }
     let input = open_input(common.input.as_deref())?;
+    if args.offset.is_some() || args.length.is_some() {
+        return decrypt_range(args, input, identities);
+    }
     let output = open_output(common, true)?;
     let progress = Progress::new(input.len(), common.progress, "decrypted");
     let reader = ArmoredReader::new(BufReader::with_capacity(1 << 16, progress.reader(input)));
     let decryptor = Decryptor::new(reader).map_err(CliError::Age)?;
+    let file_key = file_key(args, &decryptor, identities)?;
 
+    let to_file = output.is_file();
+    let place = output.describe();
+    let mut counted = Counted {
+        inner: output,
+        written: 0,
+    };
+    match decryptor.decrypt(&file_key, &mut counted, threads(common.threads)) {
+        Ok(_) => {
+            progress.finish();
+            counted.inner.finish()
+        }
+        Err(e) if to_file => Err(CliError::Age(e)),
+        Err(e) => Err(CliError::AgeAfterOutput {
+            source: e,
+            written: counted.written,
+            place,
+        }),
+    }
+}
+
+/// `decrypt --offset/--length`: the plaintext range through a
+/// [`SeekableDecryptor`](simdcrypt_age::SeekableDecryptor), which reads the
+/// final chunk (authenticating it first) and the chunks of the range, and
+/// nothing else.
+fn decrypt_range(
+    args: &DecryptArgs,
+    input: Input,
+    identities: Vec<Box<dyn Identity>>,
+) -> Result<(), CliError> {
+    let Input::File {
+        file, len: Some(_), ..
+    } = input
+    else {
+        return Err(CliError::bad_arg(
+            "--offset",
+            "needs a regular file to seek in, not standard input or a pipe",
+        ));
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let start = reader
+        .fill_buf()
+        .map_err(|e| CliError::read(args.common.input.as_deref(), e))?;
+    if start
+        .trim_ascii_start()
+        .starts_with(armor::BEGIN.as_bytes())
+    {
+        return Err(CliError::bad_arg(
+            "--offset",
+            "needs a binary age file: armored text cannot be read at an offset (decrypt it whole)",
+        ));
+    }
+    let decryptor = Decryptor::new(reader).map_err(CliError::Age)?;
+    let file_key = file_key(args, &decryptor, identities)?;
+    let mut plain = decryptor.seekable(&file_key).map_err(CliError::Age)?;
+    let offset = args.offset.unwrap_or(0);
+    let length = args
+        .length
+        .unwrap_or_else(|| plain.len().saturating_sub(offset));
+    if offset
+        .checked_add(length)
+        .is_none_or(|end| end > plain.len())
+    {
+        return Err(CliError::bad_arg(
+            if args.length.is_some() {
+                "--length"
+            } else {
+                "--offset"
+            },
+            format!(
+                "the range {offset}..{} is past the end: the plaintext is {} bytes",
+                offset.saturating_add(length),
+                plain.len()
+            ),
+        ));
+    }
+    let output = open_output(&args.common, true)?;
+    let to_file = output.is_file();
+    let place = output.describe();
+    let mut counted = Counted {
+        inner: output,
+        written: 0,
+    };
+    let copied = plain
+        .seek(SeekFrom::Start(offset))
+        .and_then(|_| io::copy(&mut (&mut plain).take(length), &mut counted));
+    match copied {
+        Ok(_) => counted.inner.finish(),
+        Err(e) if to_file => Err(CliError::Age(e.into())),
+        Err(e) => Err(CliError::AgeAfterOutput {
+            source: e.into(),
+            written: counted.written,
+            place,
+        }),
+    }
+}
+
+/// The file key of `decryptor`'s file from `identities`, or from a
+/// passphrase (asked for, from a file, or from `-j batchpass`) when the
+/// file is passphrase-encrypted.
+fn file_key<R: BufRead + Send>(
+    args: &DecryptArgs,
+    decryptor: &Decryptor<R>,
+    mut identities: Vec<Box<dyn Identity>>,
+) -> Result<FileKey, CliError> {
+    let common = &args.common;
     let passphrase = match (&common.passphrase_file, &common.plugin) {
         (None, None) if identities.is_empty() && decryptor.is_passphrase() => {
             Some(prompt_passphrase()?)
@@ -201,26 +310,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
         ));
     }
     let refs: Vec<&dyn Identity> = identities.iter().map(|i| i.as_ref()).collect();
-    let file_key = decryptor.file_key(&refs).map_err(CliError::Age)?;
-
-    let to_file = output.is_file();
-    let place = output.describe();
-    let mut counted = Counted {
-        inner: output,
-        written: 0,
-    };
-    match decryptor.decrypt(&file_key, &mut counted, threads(common.threads)) {
-        Ok(_) => {
-            progress.finish();
-            counted.inner.finish()
-        }
-        Err(e) if to_file => Err(CliError::Age(e)),
-        Err(e) => Err(CliError::AgeAfterOutput {
-            source: e,
-            written: counted.written,
-            place,
-        }),
-    }
+    decryptor.file_key(&refs).map_err(CliError::Age)
 }
 
 /// Warns, as age does, about a recipient or key file given twice: harmless,

@@ -498,6 +498,17 @@ pub struct DecryptArgs {
     #[arg(long, value_name = "LOG2N", value_parser = clap::value_parser!(u8).range(1..=63))]
     pub max_work_factor: Option<u8>,
 
+    /// Decrypt only the plaintext from byte N on, reading only the chunks
+    /// that hold it (and the final one, authenticated first). Needs a
+    /// binary age file, not standard input or armor.
+    #[arg(long, value_name = "N")]
+    pub offset: Option<u64>,
+
+    /// Decrypt only M bytes of plaintext (from --offset, or the start); a
+    /// range past the end is an error.
+    #[arg(long, value_name = "M")]
+    pub length: Option<u64>,
+
     /// Output, threads, input.
     #[command(flatten)]
     pub common: AgeCommon,

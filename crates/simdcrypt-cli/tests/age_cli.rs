@@ -841,3 +841,100 @@ fn rage_passphrases(rage: &Path) {
         "we could not read rage's passphrase file"
     );
 }
+
+/// `decrypt --offset/--length`: any range of a binary file, the same bytes
+/// a whole decryption gives; a range past the end, standard input, armor
+/// and a cut file are refused with a message and no output file.
+#[test]
+fn decrypt_a_range_without_the_rest() {
+    let dir = TempDir::new().unwrap();
+    let (key, recipient) = identity(dir.path(), "key.txt", false);
+    let plain = data(5 * CHUNK + 77, 9);
+    let file = dir.path().join("file.age");
+    fs::write(
+        &file,
+        ok(simdcrypt(&["encrypt", "-r", &recipient], &plain)).stdout,
+    )
+    .unwrap();
+    let len = plain.len();
+    for (offset, length) in [
+        (0, 0),
+        (0, 1),
+        (CHUNK - 1, 2),
+        (CHUNK, CHUNK),
+        (3 * CHUNK + 5, 2 * CHUNK + 72),
+        (len - 1, 1),
+        (len, 0),
+    ] {
+        let (o, l) = (offset.to_string(), length.to_string());
+        let args = [
+            "decrypt",
+            "-i",
+            s(&key),
+            "--offset",
+            &o,
+            "--length",
+            &l,
+            s(&file),
+        ];
+        let got = ok(simdcrypt(&args, b"")).stdout;
+        assert!(
+            got == plain[offset..offset + length],
+            "{length} bytes at {offset}"
+        );
+    }
+    // --offset alone runs to the end; --length alone starts at 0.
+    let o = (2 * CHUNK + 3).to_string();
+    let tail = ok(simdcrypt(
+        &["decrypt", "-i", s(&key), "--offset", &o, s(&file)],
+        b"",
+    ))
+    .stdout;
+    assert!(tail == plain[2 * CHUNK + 3..]);
+    let head = ok(simdcrypt(
+        &["decrypt", "-i", s(&key), "--length", "10", s(&file)],
+        b"",
+    ))
+    .stdout;
+    assert!(head == plain[..10]);
+
+    let refused = |args: &[&str], stdin: &[u8], says: &str| {
+        let out = dir.path().join("out");
+        let mut all = vec!["decrypt", "-i", s(&key), "-o", s(&out)];
+        all.extend_from_slice(args);
+        let run = simdcrypt(&all, stdin);
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        let message = stderr(&run);
+        assert!(message.contains(says), "{args:?}: {message}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(!out.exists(), "{args:?} left an output file");
+    };
+    let past = (len - 3).to_string();
+    refused(
+        &["--offset", &past, "--length", "4", s(&file)],
+        b"",
+        "past the end",
+    );
+    refused(
+        &["--offset", &(len + 1).to_string(), s(&file)],
+        b"",
+        "past the end",
+    );
+    let sealed = fs::read(&file).unwrap();
+    refused(&["--offset", "1", "-"], &sealed, "standard input");
+    let armored = dir.path().join("file.txt");
+    fs::write(
+        &armored,
+        ok(simdcrypt(&["encrypt", "-a", "-r", &recipient], &plain)).stdout,
+    )
+    .unwrap();
+    refused(&["--offset", "1", s(&armored)], b"", "armored");
+    // Cut after a whole chunk: the final chunk is checked first.
+    let cut = dir.path().join("cut.age");
+    fs::write(&cut, &sealed[..sealed.len() - (77 + 16)]).unwrap();
+    refused(
+        &["--offset", "0", "--length", "1", s(&cut)],
+        b"",
+        "truncated",
+    );
+}
