@@ -34,6 +34,7 @@ mod error;
 pub mod format;
 mod hpke;
 pub mod keys;
+pub mod pipe;
 pub mod pq;
 pub mod scrypt;
 pub mod seekable;
@@ -48,6 +49,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub use error::{Error, KeyFileError};
 pub use format::{Header, Stanza};
+pub use pipe::{DecryptingReader, EncryptingWriter};
 pub use seekable::SeekableDecryptor;
 pub use stream::Threads;
 
@@ -212,6 +214,26 @@ impl Encryptor {
         self.header.write(&mut output)?;
         stream::encrypt(&self.file_key, input, output, threads)
     }
+
+    /// Writes the header to `output` and gives an [`EncryptingWriter`]:
+    /// the payload of what is written to it, sealed on `threads` as it
+    /// comes; [`EncryptingWriter::finish`] ends it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when writing the header fails.
+    pub fn writer<W: Write + Send + 'static>(
+        &self,
+        mut output: W,
+        threads: Threads,
+    ) -> Result<EncryptingWriter<W>, Error> {
+        self.header.write(&mut output)?;
+        Ok(EncryptingWriter::new(
+            self.file_key.clone(),
+            output,
+            threads,
+        ))
+    }
 }
 
 /// The header side of decryption: the parsed header, then the payload.
@@ -270,6 +292,15 @@ impl<R: BufRead + Send> Decryptor<R> {
         } else {
             Error::NoMatch
         })
+    }
+
+    /// The plaintext as an `io::Read` ([`DecryptingReader`]), decrypted on
+    /// `threads` ahead of the reads; only verified chunks are read out.
+    pub fn reader(self, file_key: &FileKey, threads: Threads) -> DecryptingReader
+    where
+        R: 'static,
+    {
+        DecryptingReader::new(file_key.clone(), self.input, threads)
     }
 
     /// The payload as a [`SeekableDecryptor`]: random access to the
