@@ -171,7 +171,7 @@ impl<W: Write + Send + 'static> Write for EncryptingWriter<W> {
 }
 
 impl<W: Write + Send + 'static> Drop for EncryptingWriter<W> {
-    /// Closes the channel without [`Piece::End`], so the pipeline stops
+    /// Closes the channel without its end mark, so the pipeline stops
     /// without a final chunk, and waits for it.
     fn drop(&mut self) {
         self.pieces = None;
