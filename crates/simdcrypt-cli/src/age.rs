@@ -72,7 +72,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
         );
     }
     for path in &args.identities {
-        let text = read_key_file(path)?;
+        let text = read_identity_file(path)?;
         let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
         recipients.extend(
             parsed
@@ -155,7 +155,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     );
     let mut identities: Vec<Box<dyn Identity>> = Vec::new();
     for path in &args.identities {
-        let text = read_key_file(path)?;
+        let text = read_identity_file(path)?;
         let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
         identities.extend(parsed.into_iter().map(|i| Box::new(i) as Box<dyn Identity>));
     }
@@ -359,10 +359,44 @@ fn threads(n: Option<u32>) -> Threads {
 /// A key file's text (`-` for standard input), wiped when dropped; at most
 /// [`MAX_KEY_FILE`] bytes.
 pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
-    let mut text = Zeroizing::new(String::new());
+    text_of(path, read_key_bytes(path)?)
+}
+
+/// An identity file's text: a plain file as it is; one encrypted with a
+/// passphrase (an age file, binary or armored, as `age-keygen | age -p`
+/// makes it) decrypted once its passphrase is typed on the terminal, as age
+/// reads one.
+pub fn read_identity_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
+    let bytes = read_key_bytes(path)?;
+    let encrypted = bytes.starts_with(b"age-encryption.org/")
+        || bytes
+            .trim_ascii_start()
+            .starts_with(armor::BEGIN.as_bytes());
+    if !encrypted {
+        return text_of(path, bytes);
+    }
+    let passphrase = prompt(&format!(
+        "Enter passphrase for identity file \"{}\": ",
+        path.display()
+    ))?;
+    let identity = scrypt::Identity::new(passphrase.as_bytes(), scrypt::DEFAULT_MAX_WORK_FACTOR);
+    let mut plain = Zeroizing::new(Vec::new());
+    simdcrypt_age::decrypt(&[&identity], &bytes[..], &mut *plain).map_err(|e| {
+        CliError::bad_arg(
+            "-i",
+            format!("encrypted identity file '{}': {e}", path.display()),
+        )
+    })?;
+    text_of(path, std::mem::take(&mut *plain).into())
+}
+
+/// A key file's bytes (`-` for standard input), wiped when dropped; at
+/// most [`MAX_KEY_FILE`] bytes.
+fn read_key_bytes(path: &Path) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let mut bytes = Zeroizing::new(Vec::new());
     let limit = MAX_KEY_FILE + 1;
     let result = if path.as_os_str() == "-" {
-        crate::io::stdin().take(limit).read_to_string(&mut text)
+        crate::io::stdin().take(limit).read_to_end(&mut bytes)
     } else {
         File::open(path)
             .map_err(|source| CliError::OpenInput {
@@ -370,16 +404,34 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
                 source,
             })?
             .take(limit)
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
     };
     result.map_err(|e| CliError::read(Some(path), e))?;
-    if text.len() as u64 > MAX_KEY_FILE {
+    if bytes.len() as u64 > MAX_KEY_FILE {
         return Err(CliError::KeyFileTooLarge {
             path: path.to_path_buf(),
             limit: MAX_KEY_FILE,
         });
     }
-    Ok(text)
+    Ok(bytes)
+}
+
+/// A key file's bytes as text: UTF-8, or an error naming the file.
+fn text_of(path: &Path, mut bytes: Zeroizing<Vec<u8>>) -> Result<Zeroizing<String>, CliError> {
+    match String::from_utf8(std::mem::take(&mut *bytes)) {
+        Ok(text) => Ok(Zeroizing::new(text)),
+        Err(e) => {
+            // The bytes go back to be wiped.
+            *bytes = e.into_bytes();
+            Err(CliError::read(
+                Some(path),
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "stream did not contain valid UTF-8",
+                ),
+            ))
+        }
+    }
 }
 
 /// An error in a key file, with its line.

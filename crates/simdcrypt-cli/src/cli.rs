@@ -479,6 +479,11 @@ pub struct EncryptArgs {
     #[arg(short, long)]
     pub armor: bool,
 
+    /// Accepted as age takes it (`-e`, `--encrypt`); the subcommand says it
+    /// already.
+    #[arg(short = 'e', long = "encrypt", hide = true)]
+    pub encrypt: bool,
+
     /// Output, threads, input.
     #[command(flatten)]
     pub common: AgeCommon,
@@ -488,8 +493,9 @@ pub struct EncryptArgs {
 #[derive(Debug, Args)]
 pub struct DecryptArgs {
     /// An identity file (AGE-SECRET-KEY-1…, AGE-SECRET-KEY-PQ-1…, one a
-    /// line, # comments). May be repeated. A passphrase-encrypted file asks
-    /// for its passphrase instead.
+    /// line, # comments), or one encrypted with a passphrase (an age file,
+    /// asked for on the terminal). May be repeated. A passphrase-encrypted
+    /// input file asks for its passphrase instead.
     #[arg(short, long = "identity", value_name = "PATH")]
     pub identities: Vec<PathBuf>,
 
@@ -508,6 +514,11 @@ pub struct DecryptArgs {
     /// range past the end is an error.
     #[arg(long, value_name = "M")]
     pub length: Option<u64>,
+
+    /// Accepted as age takes it (`-d`, `--decrypt`); the subcommand says it
+    /// already.
+    #[arg(short = 'd', long = "decrypt", hide = true)]
+    pub decrypt: bool,
 
     /// Output, threads, input.
     #[command(flatten)]

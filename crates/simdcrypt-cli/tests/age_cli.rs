@@ -938,3 +938,75 @@ fn decrypt_a_range_without_the_rest() {
         "truncated",
     );
 }
+
+/// An identity file encrypted with a passphrase (`-i key.age`, binary or
+/// armored): its passphrase is asked for on the terminal (a pseudo-terminal
+/// from util-linux's `script`), and a wrong one is refused naming the file.
+/// Also `-e`/`-d`, which age's scripts pass, are accepted.
+#[test]
+fn encrypted_identity_files_ask_for_their_passphrase() {
+    let Some(script) = peer("SCRIPT_BIN", "script") else {
+        return;
+    };
+    let dir = TempDir::new().unwrap();
+    let (key, recipient) = identity(dir.path(), "key.txt", false);
+    let pass = dir.path().join("pass.txt");
+    fs::write(&pass, "identity secret\n").unwrap();
+    let plain = data(CHUNK + 5, 12);
+    let file = dir.path().join("file.age");
+    fs::write(
+        &file,
+        ok(simdcrypt(&["encrypt", "-e", "-r", &recipient], &plain)).stdout,
+    )
+    .unwrap();
+    for armor in [false, true] {
+        let key_age = dir.path().join(format!("key{armor}.age"));
+        let mut args = vec![
+            "encrypt",
+            "--passphrase-file",
+            s(&pass),
+            "-o",
+            s(&key_age),
+            s(&key),
+        ];
+        if armor {
+            args.insert(1, "-a");
+        }
+        ok(simdcrypt(&args, b""));
+        let out = dir.path().join(format!("out{armor}"));
+        let on_terminal = |typed: &str| {
+            run_command(
+                Command::new(&script).args([
+                    "-qec",
+                    &format!(
+                        "'{BIN}' decrypt -d -i '{}' -o '{}' '{}'",
+                        s(&key_age),
+                        s(&out),
+                        s(&file)
+                    ),
+                    "/dev/null",
+                ]),
+                typed.as_bytes(),
+            )
+        };
+        let run = on_terminal("identity secret\r");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stdout)
+        );
+        assert!(
+            String::from_utf8_lossy(&run.stdout).contains("Enter passphrase for identity file")
+        );
+        assert!(fs::read(&out).unwrap() == plain, "armor {armor}");
+        fs::remove_file(&out).unwrap();
+        let run = on_terminal("not it\r");
+        assert!(!run.status.success());
+        let said = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            said.contains("wrong passphrase") && said.contains("key"),
+            "{said}"
+        );
+        assert!(!out.exists());
+    }
+}
