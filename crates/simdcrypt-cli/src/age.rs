@@ -46,7 +46,12 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     // The input and output first: an existing output or a missing input is
     // refused before a passphrase is asked for or scrypt runs.
     let input = open_input(common.input.as_deref())?;
-    let output = open_output(common, args.armor)?;
+    let content = if args.armor {
+        Content::Text
+    } else {
+        Content::Binary
+    };
+    let output = open_output(common, content)?;
     let mut recipients: Vec<Box<dyn Recipient>> = Vec::new();
     warn_duplicates("recipient", args.recipients.iter().map(String::as_str));
     warn_duplicates(
@@ -163,7 +168,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     if args.offset.is_some() || args.length.is_some() {
         return decrypt_range(args, input, identities);
     }
-    let output = open_output(common, true)?;
+    let output = open_output(common, Content::Plaintext)?;
     let progress = Progress::new(input.len(), common.progress, "decrypted");
     let reader = ArmoredReader::new(BufReader::with_capacity(1 << 16, progress.reader(input)));
     let decryptor = Decryptor::new(reader).map_err(CliError::Age)?;
@@ -244,7 +249,7 @@ fn decrypt_range(
             ),
         ));
     }
-    let output = open_output(&args.common, true)?;
+    let output = open_output(&args.common, Content::Plaintext)?;
     let to_file = output.is_file();
     let place = output.describe();
     let mut counted = Counted {
@@ -342,12 +347,22 @@ fn open_input(path: Option<&Path>) -> Result<Input, CliError> {
     Input::open(path.unwrap_or(Path::new("-")))
 }
 
-/// The output file or standard output; binary age files are not written to
-/// a terminal (armor and plaintext may be, as age allows).
-fn open_output(common: &AgeCommon, text: bool) -> Result<Output, CliError> {
-    let path = common.output.as_deref().unwrap_or(Path::new("-"));
-    let content = if text { Content::Text } else { Content::Binary };
-    Output::open(path, common.force, content)
+/// The output file or standard output. On a terminal, unless `-o -` asks
+/// for it: a binary age file is refused, armor written, plaintext written
+/// only while it is printable.
+fn open_output(common: &AgeCommon, content: Content) -> Result<Output, CliError> {
+    let (path, content) = match common.output.as_deref() {
+        None => (Path::new("-"), content),
+        // `-o -` asks for standard output whatever it is, as age takes it.
+        Some(dash) if dash == Path::new("-") => (dash, Content::Text),
+        Some(path) => (path, content),
+    };
+    Output::open(path, common.force, content).map_err(|e| match e {
+        CliError::OutputIsTerminal => CliError::Usage(
+            "refusing to output binary to the terminal: did you mean to use -a/--armor? Force with '-o -'",
+        ),
+        other => other,
+    })
 }
 
 /// The `--threads` setting.

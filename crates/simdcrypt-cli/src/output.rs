@@ -65,12 +65,19 @@ pub enum Content {
     Text,
     /// A secret key as text: a file of mode 0600.
     Secret,
+    /// Decrypted data: on a terminal, written only while it is printable
+    /// text; unprintable data (binary, or escape sequences) is refused
+    /// there, as rage refuses it.
+    Plaintext,
 }
 
 /// Where data goes.
 pub enum Output {
     /// Standard output.
     Stdout(crate::io::Stdout),
+    /// Standard output on a terminal, for [`Content::Plaintext`]: every
+    /// write is checked to be printable first.
+    Terminal(crate::io::Stdout),
     /// Something that is not a regular file, written as it is.
     InPlace {
         /// The open file.
@@ -213,10 +220,14 @@ impl Output {
 
     fn stdout(content: Content) -> Result<Output, CliError> {
         let stdout = crate::io::stdout();
-        if content == Content::Binary && stdout.is_terminal() {
-            return Err(CliError::OutputIsTerminal);
+        if !stdout.is_terminal() {
+            return Ok(Output::Stdout(stdout));
         }
-        Ok(Output::Stdout(stdout))
+        match content {
+            Content::Binary => Err(CliError::OutputIsTerminal),
+            Content::Plaintext => Ok(Output::Terminal(stdout)),
+            Content::Text | Content::Secret => Ok(Output::Stdout(stdout)),
+        }
     }
 
     fn in_place(shown: &Path, path: &Path, options: &fs::OpenOptions) -> Result<Output, CliError> {
@@ -245,7 +256,7 @@ impl Output {
 
     fn path(&self) -> Option<&Path> {
         match self {
-            Output::Stdout(_) => None,
+            Output::Stdout(_) | Output::Terminal(_) => None,
             Output::InPlace { path, .. } => Some(path),
             Output::File(staged) => Some(&staged.shown),
         }
@@ -257,9 +268,7 @@ impl Output {
     ///
     /// A write error, naming the output.
     pub fn write_all(&mut self, data: &[u8]) -> Result<(), CliError> {
-        self.sink()
-            .write_all(data)
-            .map_err(|e| CliError::write(self.path(), e))
+        Write::write_all(self, data).map_err(|e| CliError::write(self.path(), e))
     }
 
     /// Flushes, and puts a finished file in place (without replacing a file
@@ -462,10 +471,12 @@ impl Write for Output {
     /// Plain `io::Write`, for the age pipeline: errors keep their kind and
     /// name the output.
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.check(&[data])?;
         self.sink().write(data).map_err(|e| self.name_error(e))
     }
 
     fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.check(bufs)?;
         self.sink()
             .write_vectored(bufs)
             .map_err(|e| self.name_error(e))
@@ -480,14 +491,48 @@ impl Output {
     /// What the bytes are written to.
     fn sink(&mut self) -> &mut dyn Write {
         match self {
-            Output::Stdout(s) => s,
+            Output::Stdout(s) | Output::Terminal(s) => s,
             Output::InPlace { file, .. } => file,
             Output::File(staged) => &mut staged.file,
         }
+    }
+
+    /// On a terminal taking [`Content::Plaintext`], an error unless every
+    /// piece is printable.
+    fn check<B: std::ops::Deref<Target = [u8]>>(&self, pieces: &[B]) -> io::Result<()> {
+        if matches!(self, Output::Terminal(_)) && !pieces.iter().all(|p| printable(p)) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "detected unprintable data; refusing to output to the terminal (force with '-o -')",
+            ));
+        }
+        Ok(())
     }
 
     /// `e`, its kind kept, with a message naming the output.
     fn name_error(&self, e: io::Error) -> io::Error {
         io::Error::new(e.kind(), format!("cannot write {}: {e}", self.describe()))
     }
+}
+
+/// Whether `data` may go to a terminal as text: UTF-8 without control
+/// characters other than tab, newline and carriage return (an escape
+/// sequence could rewrite the screen). A character cut between two writes
+/// is allowed at either end.
+fn printable(data: &[u8]) -> bool {
+    let start = data
+        .iter()
+        .take(3)
+        .take_while(|&&b| b & 0xc0 == 0x80)
+        .count();
+    let text = match std::str::from_utf8(&data[start..]) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&data[start..start + e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    !text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
 }

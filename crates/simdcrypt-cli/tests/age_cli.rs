@@ -1010,3 +1010,68 @@ fn encrypted_identity_files_ask_for_their_passphrase() {
         assert!(!out.exists());
     }
 }
+
+/// Standard output on a terminal (a pseudo-terminal from `script`), as age
+/// treats it: a binary age file is refused with age's hint, armor goes
+/// out; plaintext goes out while it is printable and unprintable plaintext
+/// is refused before any of it is written; `-o -` forces both.
+#[test]
+fn a_terminal_gets_no_binary_unless_asked() {
+    let Some(script) = peer("SCRIPT_BIN", "script") else {
+        return;
+    };
+    let dir = TempDir::new().unwrap();
+    let (key, recipient) = identity(dir.path(), "key.txt", false);
+    let text = dir.path().join("text.age");
+    let binary = dir.path().join("binary.age");
+    fs::write(
+        &text,
+        ok(simdcrypt(
+            &["encrypt", "-r", &recipient],
+            b"hello, terminal\n",
+        ))
+        .stdout,
+    )
+    .unwrap();
+    fs::write(
+        &binary,
+        ok(simdcrypt(
+            &["encrypt", "-r", &recipient],
+            b"\x1b[2Jbinary\x00\xff",
+        ))
+        .stdout,
+    )
+    .unwrap();
+    let on_terminal = |args: &str| {
+        let run = run_command(
+            Command::new(&script).args(["-qec", &format!("'{BIN}' {args}"), "/dev/null"]),
+            b"",
+        );
+        (
+            run.status.success(),
+            String::from_utf8_lossy(&run.stdout).into_owned(),
+        )
+    };
+    let (k, t, b) = (s(&key), s(&text), s(&binary));
+    let (passed, said) = on_terminal(&format!("decrypt -i '{k}' '{t}'"));
+    assert!(passed && said.contains("hello, terminal"), "{said}");
+    let (passed, said) = on_terminal(&format!("decrypt -i '{k}' '{b}'"));
+    assert!(
+        !passed && said.contains("unprintable") && !said.contains("binary"),
+        "{said}"
+    );
+    let (passed, said) = on_terminal(&format!("decrypt -i '{k}' -o - '{b}'"));
+    assert!(passed && said.contains("binary"), "{said}");
+    let (passed, said) = on_terminal(&format!("encrypt -r {recipient} '{t}'"));
+    assert!(
+        !passed && said.contains("-a/--armor") && said.contains("-o -"),
+        "{said}"
+    );
+    let (passed, said) = on_terminal(&format!("encrypt -a -r {recipient} '{t}'"));
+    assert!(
+        passed && said.contains("BEGIN AGE ENCRYPTED FILE"),
+        "{said}"
+    );
+    let (passed, _) = on_terminal(&format!("encrypt -o - -r {recipient} '{t}'"));
+    assert!(passed);
+}
