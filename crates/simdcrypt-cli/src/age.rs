@@ -279,25 +279,37 @@ fn file_key<R: BufRead + Send>(
     mut identities: Vec<Box<dyn Identity>>,
 ) -> Result<FileKey, CliError> {
     let common = &args.common;
+    // As age: a passphrase is asked for, or read, only for a file that has
+    // one; the -i identities are tried for it too, and for any other file
+    // they are what opens it (so `-j batchpass -i KEY` opens both kinds).
     let passphrase = match (&common.passphrase_file, &common.plugin) {
-        (None, None) if identities.is_empty() && decryptor.is_passphrase() => {
-            Some(prompt_passphrase()?)
-        }
-        (None, None) => None,
-        (Some(path), None) => Some(passphrase_from_file(path)?),
-        (None, Some(_)) => Some(batchpass()?),
         (Some(_), Some(_)) => {
             return Err(CliError::Usage(
                 "give one of --passphrase-file and -j batchpass",
             ));
         }
-    };
-    if let Some(passphrase) = passphrase {
-        if !decryptor.is_passphrase() {
+        _ if !decryptor.is_passphrase() => {
+            if identities.is_empty() {
+                return Err(CliError::Usage(
+                    if common.passphrase_file.is_some() || common.plugin.is_some() {
+                        "the file is not passphrase-encrypted: pass -i IDENTITY_FILE for its recipients"
+                    } else {
+                        "no identities: pass -i IDENTITY_FILE (the file is encrypted to recipients)"
+                    },
+                ));
+            }
+            None
+        }
+        (None, None) if identities.is_empty() => Some(prompt_passphrase()?),
+        (None, None) => {
             return Err(CliError::Usage(
-                "the file is not passphrase-encrypted: pass -i IDENTITY_FILE for its recipients",
+                "the file is passphrase-encrypted: drop -i to be asked for the passphrase, or pass --passphrase-file",
             ));
         }
+        (Some(path), None) => Some(passphrase_from_file(path)?),
+        (None, Some(_)) => Some(batchpass()?),
+    };
+    if let Some(passphrase) = passphrase {
         let max = match (args.max_work_factor, &common.plugin) {
             (Some(n), _) => n,
             (None, Some(_)) => env_work_factor("AGE_PASSPHRASE_MAX_WORK_FACTOR")?
@@ -305,14 +317,6 @@ fn file_key<R: BufRead + Send>(
             (None, None) => scrypt::DEFAULT_MAX_WORK_FACTOR,
         };
         identities.push(Box::new(scrypt::Identity::new(passphrase.as_bytes(), max)));
-    } else if identities.is_empty() {
-        return Err(CliError::Usage(
-            "no identities: pass -i IDENTITY_FILE (the file is encrypted to recipients)",
-        ));
-    } else if decryptor.is_passphrase() {
-        return Err(CliError::Usage(
-            "the file is passphrase-encrypted: drop -i to be asked for the passphrase, or pass --passphrase-file",
-        ));
     }
     let refs: Vec<&dyn Identity> = identities.iter().map(|i| i.as_ref()).collect();
     decryptor.file_key(&refs).map_err(CliError::Age)

@@ -1075,3 +1075,36 @@ fn a_terminal_gets_no_binary_unless_asked() {
     let (passed, _) = on_terminal(&format!("encrypt -o - -r {recipient} '{t}'"));
     assert!(passed);
 }
+
+/// `-j batchpass` beside `-i`, as age takes them: each is tried, and the
+/// passphrase is read only for a file that has one.
+#[test]
+fn batchpass_beside_identities_tries_each() {
+    let dir = TempDir::new().unwrap();
+    let (key, recipient) = identity(dir.path(), "key.txt", false);
+    let plain = data(1000, 13);
+    let to_key = ok(simdcrypt(&["encrypt", "-r", &recipient], &plain)).stdout;
+    let env = [
+        ("AGE_PASSPHRASE", "batch"),
+        ("AGE_PASSPHRASE_WORK_FACTOR", "10"),
+    ];
+    let to_pass = ok(run_command(
+        Command::new(BIN)
+            .args(["encrypt", "-j", "batchpass"])
+            .envs(env),
+        &plain,
+    ))
+    .stdout;
+    let args = ["decrypt", "-j", "batchpass", "-i", s(&key)];
+    // No AGE_PASSPHRASE: not needed for a file to an identity.
+    let opened = ok(run_command(
+        Command::new(BIN).args(args).env_remove("AGE_PASSPHRASE"),
+        &to_key,
+    ));
+    assert!(opened.stdout == plain);
+    let opened = ok(run_command(
+        Command::new(BIN).args(args).envs(env),
+        &to_pass,
+    ));
+    assert!(opened.stdout == plain);
+}
