@@ -7,10 +7,10 @@
 use std::fmt;
 use std::io::{self, Write};
 
-/// Writes one line, `simdcrypt: ` and `args`, to standard error, ignoring
-/// failure.
+/// Writes one line, the program's name (`simdcrypt`, or `age` when called
+/// so), `: ` and `args`, to standard error, ignoring failure.
 pub fn line(args: fmt::Arguments<'_>) {
-    raw(format_args!("simdcrypt: {args}"));
+    raw(format_args!("{}: {args}", crate::multicall::program()));
 }
 
 /// Writes `args` and a newline to standard error as they are (age's

@@ -25,6 +25,7 @@ mod io;
 mod key;
 mod keygen;
 mod mac;
+mod multicall;
 mod output;
 mod package;
 mod signals;
@@ -44,7 +45,15 @@ fn main() -> ExitCode {
     signals::install();
     // Usage errors, --help and --version: clap prints them and exits with 2
     // (or 0).
-    let matches = cli::command().get_matches();
+    // Called as `age` or `age-keygen`, their command lines.
+    let args = match multicall::arguments(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err((status, message)) => {
+            diag::line(format_args!("error: {message}"));
+            return ExitCode::from(status);
+        }
+    };
+    let matches = cli::command().get_matches_from(args);
     let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

@@ -1,0 +1,388 @@
+//! Called by the name `age` or `age-keygen` (a link to the binary), the tool
+//! takes age 1.3's command line and behaves as age does: its arguments are
+//! read the way Go's `flag` package reads them (one or two dashes, `-o x`
+//! or `-o=x`, flags and operands in any order until `--`) and rewritten into
+//! the `encrypt`, `decrypt` or `keygen` subcommand, which share age's flags,
+//! with age's differences applied (as `age`, `-o` replaces an existing file,
+//! as age does; as `simdcrypt`, that takes `--force`). Messages then start
+//! with the name it was called by.
+
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Which command line the tool takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Personality {
+    /// simdcrypt's own, with subcommands.
+    Simdcrypt,
+    /// age's.
+    Age,
+    /// age-keygen's.
+    AgeKeygen,
+}
+
+/// The personality the tool was called with, set once by [`arguments`].
+static PERSONALITY: OnceLock<Personality> = OnceLock::new();
+
+/// The name messages start with: `simdcrypt`, `age` or `age-keygen`.
+pub fn program() -> &'static str {
+    match PERSONALITY.get() {
+        Some(Personality::Age) => "age",
+        Some(Personality::AgeKeygen) => "age-keygen",
+        _ => "simdcrypt",
+    }
+}
+
+/// The personality of a program called `argv0` (its file name, without a
+/// `.exe`).
+fn personality_of(argv0: &OsStr) -> Personality {
+    let name = Path::new(argv0).file_stem().and_then(OsStr::to_str);
+    match name {
+        Some("age") => Personality::Age,
+        Some("age-keygen") => Personality::AgeKeygen,
+        _ => Personality::Simdcrypt,
+    }
+}
+
+/// The command line as simdcrypt's parser takes it: the process's own, or
+/// age's and age-keygen's rewritten; an error is age's own message for a
+/// command line it refuses (to be ended with exit status 1, or 2 for a
+/// flag Go's parser refuses, as age's exit statuses are).
+pub fn arguments(args: Vec<OsString>) -> Result<Vec<OsString>, (u8, String)> {
+    let personality = args
+        .first()
+        .map_or(Personality::Simdcrypt, |a| personality_of(a));
+    let _ = PERSONALITY.set(personality);
+    match personality {
+        Personality::Simdcrypt => Ok(args),
+        Personality::Age => age(&args[1..]).map_err(|e| (exit_status(&e), e)),
+        Personality::AgeKeygen => age_keygen(&args[1..]).map_err(|e| (exit_status(&e), e)),
+    }
+}
+
+/// The exit status of a refused command line: 2 for what Go's `flag`
+/// package refuses (it exits with 2), 1 for age's own checks.
+fn exit_status(message: &str) -> u8 {
+    if message.starts_with("flag ") || message.starts_with("invalid boolean") {
+        2
+    } else {
+        1
+    }
+}
+
+/// A flag as Go's `flag` package reads it: one or two dashes, a name, and
+/// maybe `=value`.
+struct Flag<'a> {
+    name: &'a str,
+    value: Option<OsString>,
+}
+
+/// Splits `arg` into a flag, or `None` for an operand (`-` alone included).
+fn flag(arg: &OsStr) -> Option<Flag<'_>> {
+    let text = arg.to_str()?;
+    let body = text.strip_prefix("--").or_else(|| text.strip_prefix('-'))?;
+    if body.is_empty() || body.starts_with('-') {
+        return None;
+    }
+    Some(match body.split_once('=') {
+        Some((name, value)) => Flag {
+            name,
+            value: Some(value.into()),
+        },
+        None => Flag {
+            name: body,
+            value: None,
+        },
+    })
+}
+
+/// Flags as read: each by its first name, with its value (none for a
+/// boolean).
+type Flags = Vec<(&'static str, Option<OsString>)>;
+
+/// Reads `args` as Go's `flag` does: `boolean` flags take no value (or
+/// `=true`/`=false`), the others the next argument or `=value`; operands
+/// anywhere (age reorders them), `--` ends the flags. Returns the flags in
+/// order, by their first name in `names`, and the operands.
+fn parse<'a>(
+    args: &'a [OsString],
+    names: &[(&'static str, &'static [&'static str], bool)],
+) -> Result<(Flags, Vec<&'a OsStr>), String> {
+    let mut flags = Vec::new();
+    let mut operands = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if arg == "--" {
+            operands.extend(rest.by_ref().map(OsString::as_os_str));
+            break;
+        }
+        let Some(Flag { name, value }) = flag(arg) else {
+            operands.push(arg.as_os_str());
+            continue;
+        };
+        let Some(&(canonical, _, boolean)) =
+            names.iter().find(|(_, aliases, _)| aliases.contains(&name))
+        else {
+            return Err(format!("flag provided but not defined: -{name}"));
+        };
+        if boolean {
+            match value.as_ref().and_then(|v| v.to_str()) {
+                None | Some("true") => flags.push((canonical, None)),
+                Some("false") => {}
+                Some(other) => {
+                    return Err(format!("invalid boolean value \"{other}\" for -{name}"));
+                }
+            }
+        } else {
+            let value = match value {
+                Some(value) => value,
+                None => rest
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| format!("flag needs an argument: -{name}"))?,
+            };
+            flags.push((canonical, Some(value)));
+        }
+    }
+    Ok((flags, operands))
+}
+
+/// age's flags: name, the spellings it takes, whether boolean.
+const AGE_FLAGS: &[(&str, &[&str], bool)] = &[
+    ("encrypt", &["e", "encrypt"], true),
+    ("decrypt", &["d", "decrypt"], true),
+    ("passphrase", &["p", "passphrase"], true),
+    ("armor", &["a", "armor"], true),
+    ("help", &["h", "help"], true),
+    ("version", &["version"], true),
+    ("output", &["o", "output"], false),
+    ("recipient", &["r", "recipient"], false),
+    ("recipients-file", &["R", "recipients-file"], false),
+    ("identity", &["i", "identity"], false),
+    ("plugin", &["j"], false),
+];
+
+/// age's command line as simdcrypt's `encrypt` or `decrypt`.
+fn age(args: &[OsString]) -> Result<Vec<OsString>, String> {
+    let (flags, operands) = parse(args, AGE_FLAGS)?;
+    let has = |name: &str| flags.iter().any(|(n, _)| *n == name);
+    if has("help") {
+        return Ok(vec!["age".into(), "encrypt".into(), "--help".into()]);
+    }
+    if has("version") {
+        return Ok(vec!["age".into(), "--version".into()]);
+    }
+    if operands.len() > 1 {
+        return Err("too many INPUT arguments".to_owned());
+    }
+    let decrypt = has("decrypt");
+    if decrypt && has("encrypt") {
+        return Err("-e/--encrypt can't be used with -d/--decrypt".to_owned());
+    }
+    if decrypt {
+        for (flag, what) in [
+            (
+                "passphrase",
+                "-p/--passphrase can't be used with -d/--decrypt (passphrase-encrypted files are detected automatically)",
+            ),
+            (
+                "armor",
+                "-a/--armor can't be used with -d/--decrypt (armored files are detected automatically)",
+            ),
+            (
+                "recipient",
+                "-r/--recipient can't be used with -d/--decrypt (did you mean to use -i/--identity?)",
+            ),
+            (
+                "recipients-file",
+                "-R/--recipients-file can't be used with -d/--decrypt (did you mean to use -i/--identity?)",
+            ),
+        ] {
+            if has(flag) {
+                return Err(what.to_owned());
+            }
+        }
+    }
+    let mut out: Vec<OsString> = vec![
+        "age".into(),
+        if decrypt { "decrypt" } else { "encrypt" }.into(),
+    ];
+    for (name, value) in flags {
+        let spelled = match name {
+            "encrypt" | "decrypt" => continue,
+            "passphrase" => "--passphrase",
+            "armor" => "--armor",
+            "output" => {
+                // As age: an existing output file is replaced.
+                out.push("--force".into());
+                "--output"
+            }
+            "recipient" => "--recipient",
+            "recipients-file" => "--recipients-file",
+            "identity" => "--identity",
+            _ => "-j",
+        };
+        out.push(spelled.into());
+        out.extend(value);
+    }
+    if let Some(input) = operands.first() {
+        out.push("--".into());
+        out.push(input.into());
+    }
+    Ok(out)
+}
+
+/// age-keygen's flags.
+const AGE_KEYGEN_FLAGS: &[(&str, &[&str], bool)] = &[
+    ("convert", &["y"], true),
+    ("pq", &["pq"], true),
+    ("help", &["h", "help"], true),
+    ("version", &["version"], true),
+    ("output", &["o", "output"], false),
+];
+
+/// age-keygen's command line as simdcrypt's `keygen`.
+fn age_keygen(args: &[OsString]) -> Result<Vec<OsString>, String> {
+    let (flags, operands) = parse(args, AGE_KEYGEN_FLAGS)?;
+    let has = |name: &str| flags.iter().any(|(n, _)| *n == name);
+    if has("help") {
+        return Ok(vec!["age-keygen".into(), "keygen".into(), "--help".into()]);
+    }
+    if has("version") {
+        return Ok(vec!["age-keygen".into(), "--version".into()]);
+    }
+    if operands.len() > 1 {
+        return Err("too many arguments".to_owned());
+    }
+    if !operands.is_empty() && !has("convert") {
+        return Err("too many arguments (did you mean to use -y?)".to_owned());
+    }
+    let mut out: Vec<OsString> = vec!["age-keygen".into(), "keygen".into()];
+    for (name, value) in flags {
+        out.push(
+            match name {
+                "convert" => "-y",
+                "pq" => "--pq",
+                _ => "--output",
+            }
+            .into(),
+        );
+        out.extend(value);
+    }
+    if let Some(input) = operands.first() {
+        out.push("--".into());
+        out.push(input.into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn age_command_lines_become_subcommands() {
+        let cases: &[(&[&str], &[&str])] = &[
+            (
+                &["-r", "age1x", "-o", "out", "in"],
+                &[
+                    "age",
+                    "encrypt",
+                    "--recipient",
+                    "age1x",
+                    "--force",
+                    "--output",
+                    "out",
+                    "--",
+                    "in",
+                ],
+            ),
+            (
+                &["in", "--armor", "-R=keys", "-e"],
+                &[
+                    "age",
+                    "encrypt",
+                    "--armor",
+                    "--recipients-file",
+                    "keys",
+                    "--",
+                    "in",
+                ],
+            ),
+            (
+                &[
+                    "--decrypt",
+                    "-i",
+                    "k1",
+                    "-identity",
+                    "k2",
+                    "-j",
+                    "batchpass",
+                ],
+                &[
+                    "age",
+                    "decrypt",
+                    "--identity",
+                    "k1",
+                    "--identity",
+                    "k2",
+                    "-j",
+                    "batchpass",
+                ],
+            ),
+            (&["-d", "--", "-in"], &["age", "decrypt", "--", "-in"]),
+            (&["-p", "-"], &["age", "encrypt", "--passphrase", "--", "-"]),
+        ];
+        for (given, want) in cases {
+            assert_eq!(age(&strings(given)).unwrap(), strings(want), "{given:?}");
+        }
+    }
+
+    #[test]
+    fn age_refuses_what_age_refuses() {
+        for (given, says) in [
+            (&["-d", "-p"][..], "can't be used with -d"),
+            (&["-e", "-d"], "can't be used with -d"),
+            (&["-d", "-r", "x"], "did you mean to use -i"),
+            (&["a", "b"], "too many INPUT"),
+            (&["-x"], "not defined: -x"),
+            (&["-o"], "needs an argument: -o"),
+        ] {
+            let error = age(&strings(given)).unwrap_err();
+            assert!(error.contains(says), "{given:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn age_keygen_command_lines_become_keygen() {
+        assert_eq!(
+            age_keygen(&strings(&["-pq", "-o", "k"])).unwrap(),
+            strings(&["age-keygen", "keygen", "--pq", "--output", "k"])
+        );
+        assert_eq!(
+            age_keygen(&strings(&["-y", "k"])).unwrap(),
+            strings(&["age-keygen", "keygen", "-y", "--", "k"])
+        );
+        assert!(age_keygen(&strings(&["k"])).is_err());
+    }
+
+    #[test]
+    fn the_personality_comes_from_the_name() {
+        assert_eq!(personality_of(OsStr::new("/usr/bin/age")), Personality::Age);
+        assert_eq!(
+            personality_of(OsStr::new("age-keygen")),
+            Personality::AgeKeygen
+        );
+        assert_eq!(personality_of(OsStr::new("age.exe")), Personality::Age);
+        assert_eq!(
+            personality_of(OsStr::new("simdcrypt")),
+            Personality::Simdcrypt
+        );
+        assert_eq!(personality_of(OsStr::new("rage")), Personality::Simdcrypt);
+    }
+}
