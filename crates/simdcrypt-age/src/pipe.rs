@@ -17,6 +17,28 @@ const PIECE: usize = 256 * 1024;
 /// Buffers the channel holds before the side that fills it waits.
 const QUEUED: usize = 4;
 
+/// A buffer received from a channel, read out from `at` on.
+#[derive(Default)]
+struct Received {
+    data: Vec<u8>,
+    at: usize,
+}
+
+impl Received {
+    /// Whether all of it has been read out.
+    fn is_done(&self) -> bool {
+        self.at == self.data.len()
+    }
+
+    /// Copies what fits of the rest into `buf`.
+    fn read_into(&mut self, buf: &mut [u8]) -> usize {
+        let n = buf.len().min(self.data.len() - self.at);
+        buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+        self.at += n;
+        n
+    }
+}
+
 /// What the writing side sends the pipeline's reader.
 enum Piece {
     Data(Vec<u8>),
@@ -31,19 +53,18 @@ enum Piece {
 /// rather than a valid one of a cut plaintext.
 struct PieceReader {
     pieces: Receiver<Piece>,
-    current: Vec<u8>,
-    at: usize,
+    current: Received,
     ended: bool,
 }
 
 impl Read for PieceReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.at == self.current.len() {
+        while self.current.is_done() {
             if self.ended {
                 return Ok(0);
             }
             match self.pieces.recv() {
-                Ok(Piece::Data(data)) => (self.current, self.at) = (data, 0),
+                Ok(Piece::Data(data)) => self.current = Received { data, at: 0 },
                 Ok(Piece::End) => self.ended = true,
                 Err(_) => {
                     return Err(io::Error::other(
@@ -52,10 +73,7 @@ impl Read for PieceReader {
                 }
             }
         }
-        let n = buf.len().min(self.current.len() - self.at);
-        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+        Ok(self.current.read_into(buf))
     }
 }
 
@@ -80,8 +98,7 @@ impl<W: Write + Send + 'static> EncryptingWriter<W> {
         let pipeline = thread::spawn(move || {
             let input = PieceReader {
                 pieces,
-                current: Vec::new(),
-                at: 0,
+                current: Received::default(),
                 ended: false,
             };
             stream::encrypt(&file_key, input, &mut output, threads).map(|_| output)
@@ -225,8 +242,7 @@ impl Write for OpenedWriter {
 /// (after the verified plaintext before it), never with a clean end.
 pub struct DecryptingReader {
     opened: Receiver<Opened>,
-    current: Vec<u8>,
-    at: usize,
+    current: Received,
     /// The plaintext ended, verified.
     ended: bool,
     /// What stopped the pipeline, once reported.
@@ -255,8 +271,7 @@ impl DecryptingReader {
         });
         DecryptingReader {
             opened,
-            current: Vec::new(),
-            at: 0,
+            current: Received::default(),
             ended: false,
             failed: None,
         }
@@ -265,7 +280,7 @@ impl DecryptingReader {
 
 impl Read for DecryptingReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.at == self.current.len() {
+        while self.current.is_done() {
             if self.ended {
                 return Ok(0);
             }
@@ -273,7 +288,7 @@ impl Read for DecryptingReader {
                 return Err(io::Error::new(io::ErrorKind::InvalidData, failed.clone()));
             }
             match self.opened.recv() {
-                Ok(Opened::Data(data)) => (self.current, self.at) = (data, 0),
+                Ok(Opened::Data(data)) => self.current = Received { data, at: 0 },
                 Ok(Opened::Done(Ok(_))) => self.ended = true,
                 Ok(Opened::Done(Err(e))) => {
                     self.failed = Some(e.to_string());
@@ -282,9 +297,6 @@ impl Read for DecryptingReader {
                 Err(_) => self.failed = Some("the decryption pipeline stopped".to_owned()),
             }
         }
-        let n = buf.len().min(self.current.len() - self.at);
-        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+        Ok(self.current.read_into(buf))
     }
 }

@@ -4,23 +4,14 @@
 //! without `finish` leaves a file age refuses; the reader releases only
 //! verified plaintext and ends a damaged or cut file with its error.
 
+mod common;
+
+use common::data;
 use std::io::{self, BufReader, Cursor, Read, Write};
 use std::num::NonZeroUsize;
 
 use simdcrypt_age::stream::{CHUNK_LEN, SEALED_CHUNK_LEN};
 use simdcrypt_age::{Decryptor, Encryptor, Error, Threads, x25519};
-
-fn data(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 fn threads(n: usize) -> Threads {
     Threads::Count(NonZeroUsize::new(n).unwrap())

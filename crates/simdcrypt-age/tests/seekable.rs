@@ -4,22 +4,13 @@
 //! and appended bytes are refused when it is made; a damaged chunk fails
 //! only the reads that reach it.
 
+mod common;
+
+use common::data;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use simdcrypt_age::stream::{self, CHUNK_LEN, SEALED_CHUNK_LEN};
 use simdcrypt_age::{Decryptor, Encryptor, Error, FileKey, SeekableDecryptor, Threads, x25519};
-
-fn data(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 /// The payload (nonce and chunks) of `plain` under `key`.
 fn payload(key: &FileKey, plain: &[u8]) -> Vec<u8> {

@@ -3,6 +3,9 @@
 //! edges, every thread count, inputs that arrive a few bytes at a time, and
 //! whole files through every recipient type.
 
+mod common;
+
+use common::data;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
 
@@ -14,18 +17,6 @@ use simdcrypt_age::{
 
 /// Chunks per batch in the pipeline; the lengths below straddle it.
 const BATCH: usize = 16;
-
-fn data(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 /// A reader that gives at most `step` bytes a call, and sometimes none of
 /// them (an interruption).
