@@ -475,9 +475,7 @@ fn verify_passes() {
     assert!(!text.contains("secretbox_xsalsa20poly1305"), "{text}");
     assert!(!text.contains("FAIL"), "{text}");
 
-    let out = run(&["verify", "--json", "--seed", "7"], b"");
-    assert!(out.status.success(), "{}", stderr(&out));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = verify_json();
     assert_eq!(doc["failed"], 0);
     assert_eq!(doc["seed"], 7);
     let rows = doc["rows"].as_array().unwrap();
@@ -512,15 +510,24 @@ fn verify_passes() {
     assert!(doc.get("not_run").is_none());
 }
 
+/// `verify --json --seed 7`, run once for the tests that read it (a whole
+/// `verify` takes about ten seconds in a debug build, and CI runs this file
+/// four times).
+fn verify_json() -> &'static serde_json::Value {
+    static DOC: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    DOC.get_or_init(|| {
+        let out = run(&["verify", "--json", "--seed", "7"], b"");
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    })
+}
+
 /// The JSON report has a row per rung of every primitive (the AEADs one
 /// "default" row), the checks of each rung this CPU runs passed or not
 /// applicable, the others skipped with the reason.
 #[test]
 fn verify_json_lists_every_primitive() {
-    let out = run(&["verify", "--json"], b"");
-    assert!(out.status.success(), "{}", stderr(&out));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = doc["rows"].as_array().unwrap();
+    let rows = verify_json()["rows"].as_array().unwrap();
     let rungs_of = |primitive: &str| -> Vec<&str> {
         rows.iter()
             .filter(|r| r["primitive"] == primitive)
