@@ -2,8 +2,9 @@
 //! consume the plaintext piece by piece (`tar`, a compressor, a socket): the
 //! same multi-core pipeline as [`stream::encrypt`] and [`stream::decrypt`],
 //! run on a thread of its own and fed, or drained, through a bounded channel
-//! of buffers. Memory stays bounded: the channel holds 4 buffers of
-//! at most 256 KiB, beside the pipeline's own batches.
+//! of buffers. Memory stays bounded: the channel holds 4 buffers beside
+//! the pipeline's own batches (pieces of 256 KiB of plaintext on the way
+//! in; a batch's verified plaintext, at most 1 MiB, on the way out).
 
 use std::io::{self, IoSlice, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};

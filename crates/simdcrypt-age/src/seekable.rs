@@ -16,7 +16,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use simdcrypt::aead::{ChaCha20Poly1305, TAG_LEN};
 use zeroize::Zeroizing;
 
-use crate::stream::{CHUNK_LEN, NONCE_LEN, SEALED_CHUNK_LEN, chunk_nonce, payload_aead};
+use crate::stream::{CHUNK_LEN, NONCE_LEN, SEALED_CHUNK_LEN, open_chunk, payload_aead};
 use crate::{Error, FileKey};
 
 /// A `Read + Seek` view of the plaintext of an age payload held in a
@@ -93,6 +93,14 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
         self.input
     }
 
+    /// Reads sealed chunk `index` (as long as `sealed`) from the input.
+    fn read_sealed(&mut self, index: u64, sealed: &mut [u8]) -> io::Result<()> {
+        self.input.seek(SeekFrom::Start(
+            self.chunks_start + index * SEALED_CHUNK_LEN as u64,
+        ))?;
+        self.input.read_exact(sealed)
+    }
+
     /// Reads, opens and keeps chunk `index` (less than `chunks`), unless it
     /// is the one kept already.
     fn open(&mut self, index: u64) -> Result<(), Error> {
@@ -107,28 +115,15 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
         };
         // At most a sealed chunk: fits a usize.
         let mut sealed = Zeroizing::new(vec![0u8; sealed_len as usize]);
-        self.input.seek(SeekFrom::Start(
-            self.chunks_start + index * SEALED_CHUNK_LEN as u64,
-        ))?;
-        self.input.read_exact(&mut sealed)?;
-        let (data, tag) = sealed.split_at_mut(sealed_len as usize - TAG_LEN);
-        let tag: [u8; TAG_LEN] = (&*tag).try_into().expect("a tag's length");
-        let opened = |data: &mut [u8], last: bool| {
-            self.aead
-                .decrypt_in_place_detached(&chunk_nonce(index, last), &[], data, &tag)
-                .is_ok()
-        };
-        if !opened(data, last) {
+        self.read_sealed(index, &mut sealed)?;
+        if !open_chunk(&self.aead, index, last, &mut sealed) {
             // A full final chunk that opens as a non-final one: the file
-            // was cut after it. (A failed open zeroes `data`, so the check
-            // reads the chunk again.)
-            if last && data.len() == CHUNK_LEN {
-                self.input.seek(SeekFrom::Start(
-                    self.chunks_start + index * SEALED_CHUNK_LEN as u64,
-                ))?;
-                self.input.read_exact(data)?;
-                if opened(data, false) {
-                    data.fill(0);
+            // was cut after it. (A failed open zeroes the chunk, so the
+            // check reads it again.)
+            if last && sealed.len() == SEALED_CHUNK_LEN {
+                self.read_sealed(index, &mut sealed)?;
+                if open_chunk(&self.aead, index, false, &mut sealed) {
+                    sealed.fill(0);
                     return Err(Error::Truncated);
                 }
             }
@@ -138,10 +133,10 @@ impl<R: Read + Seek> SeekableDecryptor<R> {
                 Error::Chunk(index)
             });
         }
-        if last && data.is_empty() && index > 0 {
+        let plain_len = sealed.len() - TAG_LEN;
+        if last && plain_len == 0 && index > 0 {
             return Err(Error::EmptyFinalChunk(index));
         }
-        let plain_len = data.len();
         sealed.truncate(plain_len);
         self.opened = Some((index, sealed));
         Ok(())

@@ -80,7 +80,7 @@ pub(crate) fn payload_aead(
 /// The nonce of chunk `counter`: an 11-byte big-endian counter, then 0x01
 /// for the final chunk and 0x00 before it. A `u64` counter is 2^80 bytes of
 /// payload, so the 88-bit field never fills.
-pub(crate) fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
+fn chunk_nonce(counter: u64, last: bool) -> [u8; 12] {
     let mut nonce = [0u8; 12];
     nonce[3..11].copy_from_slice(&counter.to_be_bytes());
     nonce[11] = u8::from(last);
@@ -396,7 +396,12 @@ pub fn encrypt(
 
 /// Opens sealed chunk `counter` in place; false when its tag does not match
 /// (the AEAD then zeroes it).
-fn open_chunk(aead: &ChaCha20Poly1305, counter: u64, last: bool, slot: &mut [u8]) -> bool {
+pub(crate) fn open_chunk(
+    aead: &ChaCha20Poly1305,
+    counter: u64,
+    last: bool,
+    slot: &mut [u8],
+) -> bool {
     let (data, tag) = slot.split_at_mut(slot.len() - TAG_LEN);
     let tag: &[u8; TAG_LEN] = (&*tag).try_into().unwrap_or(&[0; TAG_LEN]);
     aead.decrypt_in_place_detached(&chunk_nonce(counter, last), &[], data, tag)
