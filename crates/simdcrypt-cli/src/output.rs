@@ -268,7 +268,9 @@ impl Output {
     ///
     /// A write error, naming the output.
     pub fn write_all(&mut self, data: &[u8]) -> Result<(), CliError> {
-        Write::write_all(self, data).map_err(|e| CliError::write(self.path(), e))
+        self.check(&[data])
+            .and_then(|()| self.sink().write_all(data))
+            .map_err(|e| CliError::write(self.path(), e))
     }
 
     /// Flushes, and puts a finished file in place (without replacing a file

@@ -579,6 +579,15 @@ fn devices_and_fifos_are_read_and_written_in_place() {
         .unwrap();
     let line = fails_with(&out, &["'/dev/full'", "No space left"]);
     assert!(!line.contains("standard output"), "{line}");
+    // The same through `Output::write_all` (`enc`): the output named once.
+    let out = Command::new(BIN)
+        .args(["enc", "--cipher", "aes-128-ctr", "-K", &"00".repeat(16)])
+        .args(["--iv", &"00".repeat(16), "-i", "f", "-o", "/dev/full"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    let line = fails_with(&out, &["cannot write '/dev/full': No space left"]);
+    assert_eq!(line.matches("/dev/full").count(), 1, "{line}");
     // A FIFO as input, as `<(…)` gives: read like a pipe.
     let out = bash(
         d,
