@@ -173,18 +173,28 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     let reader = ArmoredReader::new(BufReader::with_capacity(1 << 16, progress.reader(input)));
     let decryptor = Decryptor::new(reader).map_err(CliError::Age)?;
     let file_key = file_key(args, &decryptor, identities)?;
+    release(output, |out| {
+        decryptor.decrypt(&file_key, out, threads(common.threads))?;
+        progress.finish();
+        Ok(())
+    })
+}
 
+/// Writes verified plaintext to `output` with `write`, then puts the output
+/// in place. On a failure, a file output is left out entirely; standard
+/// output has already had what went before, so the error says how much.
+fn release(
+    output: Output,
+    write: impl FnOnce(&mut Counted<Output>) -> Result<(), simdcrypt_age::Error>,
+) -> Result<(), CliError> {
     let to_file = output.is_file();
     let place = output.describe();
     let mut counted = Counted {
         inner: output,
         written: 0,
     };
-    match decryptor.decrypt(&file_key, &mut counted, threads(common.threads)) {
-        Ok(_) => {
-            progress.finish();
-            counted.inner.finish()
-        }
+    match write(&mut counted) {
+        Ok(()) => counted.inner.finish(),
         Err(e) if to_file => Err(CliError::Age(e)),
         Err(e) => Err(CliError::AgeAfterOutput {
             source: e,
@@ -216,10 +226,7 @@ fn decrypt_range(
     let start = reader
         .fill_buf()
         .map_err(|e| CliError::read(args.common.input.as_deref(), e))?;
-    if start
-        .trim_ascii_start()
-        .starts_with(armor::BEGIN.as_bytes())
-    {
+    if armored(start) {
         return Err(CliError::bad_arg(
             "--offset",
             "needs a binary age file: armored text cannot be read at an offset (decrypt it whole)",
@@ -250,24 +257,11 @@ fn decrypt_range(
         ));
     }
     let output = open_output(&args.common, Content::Plaintext)?;
-    let to_file = output.is_file();
-    let place = output.describe();
-    let mut counted = Counted {
-        inner: output,
-        written: 0,
-    };
-    let copied = plain
-        .seek(SeekFrom::Start(offset))
-        .and_then(|_| io::copy(&mut (&mut plain).take(length), &mut counted));
-    match copied {
-        Ok(_) => counted.inner.finish(),
-        Err(e) if to_file => Err(CliError::Age(e.into())),
-        Err(e) => Err(CliError::AgeAfterOutput {
-            source: e.into(),
-            written: counted.written,
-            place,
-        }),
-    }
+    release(output, |out| {
+        plain.seek(SeekFrom::Start(offset))?;
+        io::copy(&mut (&mut plain).take(length), out)?;
+        Ok(())
+    })
 }
 
 /// The file key of `decryptor`'s file from `identities`, or from a
@@ -387,10 +381,7 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
 /// reads one.
 pub fn read_identity_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
     let bytes = read_key_bytes(path)?;
-    let encrypted = bytes.starts_with(b"age-encryption.org/")
-        || bytes
-            .trim_ascii_start()
-            .starts_with(armor::BEGIN.as_bytes());
+    let encrypted = bytes.starts_with(b"age-encryption.org/") || armored(&bytes);
     if !encrypted {
         return text_of(path, bytes);
     }
@@ -407,6 +398,14 @@ pub fn read_identity_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
         )
     })?;
     text_of(path, std::mem::take(&mut *plain).into())
+}
+
+/// Whether the bytes that start a file are age's armor (its BEGIN line
+/// after any whitespace).
+fn armored(start: &[u8]) -> bool {
+    start
+        .trim_ascii_start()
+        .starts_with(armor::BEGIN.as_bytes())
 }
 
 /// A key file's bytes (`-` for standard input), wiped when dropped; at
