@@ -197,14 +197,30 @@ macro_rules! horizontal {
             state: &[u32; 16],
             counter: $crate::vertical::Counter,
             block: u64,
+            data: (*const u8, *mut u8, usize),
+        ) {
+            debug_assert!(data.2 <= $crate::chacha20::BLOCK_LEN);
+            let rows = single_rows::<1>(state, counter, block);
+            let ([z], [x]) = (rounds(rows), rows);
+            // SAFETY: the caller's contract.
+            unsafe { xor_final(z, x, data) };
+        }
+
+        /// The final addition of one block, its rows `x` after the rounds
+        /// `z`, XORed from the `len` bytes at `src` into those at `dst`.
+        ///
+        /// # Safety
+        ///
+        /// As [`xor_one_block`]'s.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        #[allow(dead_code)] // the one-block `sse2` rung calls it from neither
+        unsafe fn xor_final(
+            z: [::core::arch::x86_64::__m128i; 4],
+            x: [::core::arch::x86_64::__m128i; 4],
             (src, dst, len): (*const u8, *mut u8, usize),
         ) {
-            debug_assert!(len <= $crate::chacha20::BLOCK_LEN);
-            let [[r0, r1, r2, r3]] = single_rows::<1>(state, counter, block);
-            let [z] = rounds([[r0, r1, r2, r3]]);
-            let ks = ::std::array::from_fn(|i| {
-                ::core::arch::x86_64::_mm_add_epi32(z[i], [r0, r1, r2, r3][i])
-            });
+            let ks = ::std::array::from_fn(|i| ::core::arch::x86_64::_mm_add_epi32(z[i], x[i]));
             // SAFETY: the caller's contract.
             unsafe { xor_block(src, dst, len, ks) };
         }
@@ -220,12 +236,10 @@ macro_rules! horizontal {
             x: [[::core::arch::x86_64::__m128i; 4]; S],
         ) {
             for ((chunk, z), x) in chunks.zip(z).zip(x) {
-                let (src, dst, len) = chunk.into_raw();
-                let ks = ::std::array::from_fn(|i| ::core::arch::x86_64::_mm_add_epi32(z[i], x[i]));
                 // SAFETY: `into_raw` gives `len` (at most a block) bytes
                 // readable at `src` and writable at `dst`, the same or
                 // apart.
-                unsafe { xor_block(src, dst, len, ks) };
+                unsafe { xor_final(z, x, chunk.into_raw()) };
             }
         }
 
