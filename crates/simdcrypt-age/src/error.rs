@@ -67,7 +67,7 @@ pub enum Error {
     #[error("no recipients given")]
     NoRecipients,
     /// A recipient string could not be parsed.
-    #[error("invalid recipient {0:?}: {1}")]
+    #[error("invalid recipient{quoted}: {1}", quoted = quoted(.0))]
     Recipient(String, String),
     /// An identity string could not be parsed.
     #[error("invalid identity: {0}")]
@@ -156,6 +156,16 @@ impl std::error::Error for KeyFileError {
 impl From<io::Error> for Error {
     fn from(error: io::Error) -> Self {
         error.downcast::<Error>().unwrap_or_else(Error::Io)
+    }
+}
+
+/// ` "value"` for a message, or nothing for an empty one (an error of a
+/// whole file has no recipient to quote).
+fn quoted(value: &str) -> String {
+    if value.is_empty() {
+        String::new()
+    } else {
+        format!(" {value:?}")
     }
 }
 

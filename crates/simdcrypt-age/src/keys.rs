@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use zeroize::Zeroizing;
 
-use crate::{Error, FileKey, KeyFileError, Stanza, pq, x25519};
+use crate::{Error, FileKey, KeyFileError, Stanza, pq, ssh, x25519};
 
 /// An identity of any type this crate reads.
 pub enum AnyIdentity {
@@ -72,6 +72,8 @@ pub enum AnyRecipient {
     X25519(x25519::Recipient),
     /// `age1pq1…`
     Hybrid(pq::Recipient),
+    /// `ssh-ed25519 …` or `ssh-rsa …`
+    Ssh(ssh::Recipient),
 }
 
 impl FromStr for AnyRecipient {
@@ -84,14 +86,11 @@ impl FromStr for AnyRecipient {
         } else if s.starts_with("age1") {
             Ok(AnyRecipient::X25519(s.parse()?))
         } else if s.starts_with("ssh-") {
-            Err(Error::Recipient(
-                s.to_owned(),
-                "SSH keys are not supported".into(),
-            ))
+            Ok(AnyRecipient::Ssh(s.parse()?))
         } else {
             Err(Error::Recipient(
                 s.to_owned(),
-                "expected a recipient starting with age1 or age1pq1".into(),
+                "expected a recipient starting with age1, age1pq1, ssh-ed25519 or ssh-rsa".into(),
             ))
         }
     }
@@ -102,6 +101,7 @@ impl fmt::Display for AnyRecipient {
         match self {
             AnyRecipient::X25519(r) => r.fmt(f),
             AnyRecipient::Hybrid(r) => r.fmt(f),
+            AnyRecipient::Ssh(r) => r.fmt(f),
         }
     }
 }
@@ -111,6 +111,7 @@ impl crate::Recipient for AnyRecipient {
         match self {
             AnyRecipient::X25519(r) => r.wrap(file_key),
             AnyRecipient::Hybrid(r) => r.wrap(file_key),
+            AnyRecipient::Ssh(r) => r.wrap(file_key),
         }
     }
 
@@ -120,24 +121,43 @@ impl crate::Recipient for AnyRecipient {
 }
 
 /// The keys of a key file's text: every line that is neither empty nor a
-/// `#` comment, parsed by `parse`; an error names the line. An empty
-/// result is `empty`, an error of the whole file.
+/// `#` comment, parsed by `parse` (`None`: a line to skip, with the
+/// reason); an error names the line. An empty result is `empty`, an error
+/// of the whole file.
 fn parse_lines<T>(
     text: &str,
-    parse: impl Fn(&str) -> Result<T, Error>,
+    parse: impl Fn(&str) -> Result<Result<T, String>, Error>,
     empty: impl FnOnce() -> Error,
-) -> Result<Vec<T>, KeyFileError> {
-    let keys = text
-        .lines()
-        .enumerate()
-        .map(|(n, line)| (n + 1, line.trim_end_matches('\r')))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
-        .map(|(n, line)| parse(line).map_err(|e| KeyFileError::at(n, e)))
-        .collect::<Result<Vec<T>, _>>()?;
-    if keys.is_empty() {
-        return Err(KeyFileError::whole(empty()));
+) -> Result<(Vec<T>, Vec<Skipped>), KeyFileError> {
+    let (mut keys, mut skipped) = (Vec::new(), Vec::new());
+    let lines = text.lines().enumerate();
+    for (n, line) in lines.map(|(n, line)| (n + 1, line.trim_end_matches('\r'))) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match parse(line).map_err(|e| KeyFileError::at(n, e))? {
+            Ok(key) => keys.push(key),
+            Err(reason) => skipped.push(Skipped { line: n, reason }),
+        }
     }
-    Ok(keys)
+    if keys.is_empty() {
+        return Err(match skipped.first() {
+            Some(s) => KeyFileError::at(s.line, Error::Recipient(String::new(), s.reason.clone())),
+            None => KeyFileError::whole(empty()),
+        });
+    }
+    Ok((keys, skipped))
+}
+
+/// A line of a recipients file that is left out, as age leaves it out: a
+/// well-formed SSH key that is not a recipient (a type age does not take,
+/// an RSA key under 2048 bits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The line, counted from 1.
+    pub line: usize,
+    /// Why, for a warning: `unsupported SSH key of type "…"`.
+    pub reason: String,
 }
 
 /// The identities of an identity file (as `age-keygen` writes it, or
@@ -162,21 +182,36 @@ fn parse_lines<T>(
 /// identity, and the reason ([`Error::Identity`], or what the identity's
 /// type says); with no line when the file holds none.
 pub fn parse_identities(text: &str) -> Result<Vec<AnyIdentity>, KeyFileError> {
-    parse_lines(text, str::parse, || {
+    let parse = |line: &str| line.parse().map(Ok);
+    parse_lines(text, parse, || {
         Error::Identity("the file holds no identity".into())
     })
+    .map(|(keys, _)| keys)
 }
 
 /// The recipients of a recipients file (`-R`): one a line, `#` comments
-/// and empty lines ignored.
+/// and empty lines ignored; an SSH key of a type age does not take (an
+/// `authorized_keys` file's `ecdsa-sha2-nistp256` line, a small RSA key)
+/// is left out and listed in the second part, as age warns and goes on.
 ///
 /// # Errors
 ///
 /// A [`KeyFileError`] with the line of the first line that is not a
 /// recipient, and the reason ([`Error::Recipient`], or what the
 /// recipient's type says); with no line when the file holds none.
-pub fn parse_recipients(text: &str) -> Result<Vec<AnyRecipient>, KeyFileError> {
-    parse_lines(text, str::parse, || {
+pub fn parse_recipients(text: &str) -> Result<(Vec<AnyRecipient>, Vec<Skipped>), KeyFileError> {
+    let parse = |line: &str| match line.parse() {
+        Ok(recipient) => Ok(Ok(recipient)),
+        Err(e) => match ssh::key_type(line) {
+            Some(t) if t == ssh::ED25519_TAG || t == ssh::RSA_TAG => match e {
+                Error::Recipient(_, why) => Ok(Err(format!("SSH key of type {t:?} ({why})"))),
+                other => Err(other),
+            },
+            Some(t) => Ok(Err(format!("unsupported SSH key of type {t:?}"))),
+            None => Err(e),
+        },
+    };
+    parse_lines(text, parse, || {
         Error::Recipient(String::new(), "the file holds no recipient".into())
     })
 }

@@ -38,6 +38,7 @@ pub mod pipe;
 pub mod pq;
 pub mod scrypt;
 pub mod seekable;
+pub mod ssh;
 pub mod stream;
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;

@@ -16,8 +16,8 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt_age::armor::{self, ArmoredReader, ArmoredWriter};
-use simdcrypt_age::keys::{self, AnyRecipient};
-use simdcrypt_age::{Decryptor, Encryptor, FileKey, Identity, Recipient, Threads, scrypt};
+use simdcrypt_age::keys::{self, AnyIdentity, AnyRecipient};
+use simdcrypt_age::{Decryptor, Encryptor, FileKey, Identity, Recipient, Threads, scrypt, ssh};
 use zeroize::Zeroizing;
 
 use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs};
@@ -69,7 +69,16 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     }
     for path in &args.recipients_files {
         let text = read_key_file(path)?;
-        let parsed = keys::parse_recipients(&text).map_err(|e| key_file_error(path, e))?;
+        let (parsed, skipped) =
+            keys::parse_recipients(&text).map_err(|e| key_file_error(path, e))?;
+        for s in skipped {
+            crate::diag::warning!(
+                "recipients file \"{}\": ignoring {} at line {}",
+                path.display(),
+                s.reason,
+                s.line
+            );
+        }
         recipients.extend(
             parsed
                 .into_iter()
@@ -77,13 +86,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
         );
     }
     for path in &args.identities {
-        let text = read_identity_file(path)?;
-        let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
-        recipients.extend(
-            parsed
-                .iter()
-                .map(|i| Box::new(i.to_public()) as Box<dyn Recipient>),
-        );
+        recipients.extend(read_identities(path)?.iter().map(IdentityKey::to_public));
     }
     let passphrase = match (args.passphrase, &common.passphrase_file, &common.plugin) {
         (false, None, None) => None,
@@ -160,9 +163,11 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     );
     let mut identities: Vec<Box<dyn Identity>> = Vec::new();
     for path in &args.identities {
-        let text = read_identity_file(path)?;
-        let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
-        identities.extend(parsed.into_iter().map(|i| Box::new(i) as Box<dyn Identity>));
+        identities.extend(
+            read_identities(path)?
+                .into_iter()
+                .map(IdentityKey::into_identity),
+        );
     }
     let input = open_input(common.input.as_deref())?;
     if args.offset.is_some() || args.length.is_some() {
@@ -375,12 +380,65 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
     text_of(path, read_key_bytes(path)?)
 }
 
-/// An identity file's text: a plain file as it is; one encrypted with a
-/// passphrase (an age file, binary or armored, as `age-keygen | age -p`
+/// A key given with `-i`: age's own identities, or an SSH private key.
+pub enum IdentityKey {
+    /// An identity of an age identity file.
+    Age(AnyIdentity),
+    /// An SSH private key file (boxed: an RSA key is large).
+    Ssh(Box<ssh::Identity>),
+}
+
+impl IdentityKey {
+    /// The recipient `encrypt -i` encrypts to.
+    fn to_public(&self) -> Box<dyn Recipient> {
+        match self {
+            IdentityKey::Age(i) => Box::new(i.to_public()),
+            IdentityKey::Ssh(i) => Box::new(i.to_public()),
+        }
+    }
+
+    /// The key as what opens stanzas.
+    fn into_identity(self) -> Box<dyn Identity> {
+        match self {
+            IdentityKey::Age(i) => Box::new(i),
+            IdentityKey::Ssh(i) => i,
+        }
+    }
+}
+
+/// The keys of an `-i` file, told apart as age tells them: an SSH private
+/// key (PEM other than age's armor; a protected one asks for its
+/// passphrase on the terminal when a stanza is addressed to it), or an age
+/// identity file, plain or passphrase-encrypted.
+pub fn read_identities(path: &Path) -> Result<Vec<IdentityKey>, CliError> {
+    let bytes = read_key_bytes(path)?;
+    if bytes.starts_with(b"-----BEGIN") && !armored(&bytes) {
+        let text = text_of(path, bytes)?;
+        let name = path.display().to_string();
+        let passphrase: ssh::Passphrase = std::sync::Arc::new(move || {
+            prompt(&format!("Enter passphrase for \"{name}\": "))
+                .map_err(|e| simdcrypt_age::Error::Identity(e.to_string()))
+        });
+        let key = ssh::Identity::from_pem(&text, passphrase).map_err(|e| CliError::KeyFile {
+            path: path.to_path_buf(),
+            line: None,
+            source: e,
+        })?;
+        return Ok(vec![IdentityKey::Ssh(Box::new(key))]);
+    }
+    let text = identity_file_text(path, bytes)?;
+    let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
+    Ok(parsed.into_iter().map(IdentityKey::Age).collect())
+}
+
+/// An age identity file's text: a plain file as it is; one encrypted with
+/// a passphrase (an age file, binary or armored, as `age-keygen | age -p`
 /// makes it) decrypted once its passphrase is typed on the terminal, as age
 /// reads one.
-pub fn read_identity_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
-    let bytes = read_key_bytes(path)?;
+fn identity_file_text(
+    path: &Path,
+    bytes: Zeroizing<Vec<u8>>,
+) -> Result<Zeroizing<String>, CliError> {
     let encrypted = bytes.starts_with(b"age-encryption.org/") || armored(&bytes);
     if !encrypted {
         return text_of(path, bytes);

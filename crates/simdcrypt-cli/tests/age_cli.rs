@@ -1210,3 +1210,221 @@ fn called_as_age_it_takes_ages_command_line() {
     assert_eq!(run.status.code(), Some(1));
     assert!(stderr(&run).starts_with("age: error: "), "{}", stderr(&run));
 }
+
+/// An SSH key file of the age crate's tests (its README says how each was
+/// made).
+fn ssh_key(name: &str) -> String {
+    format!(
+        "{}/../simdcrypt-age/tests/data/ssh/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// SSH keys both ways with one peer tool: files to `ssh-ed25519` and
+/// `ssh-rsa` public keys (`-R` file and `-r` line) opened by the other
+/// side's private key; and the PEM forms as `-i` (age reads PKCS#1 and
+/// PKCS#8 and encrypts to `-i`; rage 0.12 reads PKCS#1 only).
+fn ssh_interop(tool: &Path, is_age: bool) {
+    let dir = TempDir::new().unwrap();
+    let plain = data(2 * CHUNK + 17, 41);
+    let plain_path = dir.path().join("plain");
+    fs::write(&plain_path, &plain).unwrap();
+    for key in ["ed25519", "rsa"] {
+        let public = ssh_key(&format!("{key}.pub"));
+        let line = fs::read_to_string(&public).unwrap();
+        for args in [["-R", &public], ["-r", line.trim()]] {
+            let sealed = ok(simdcrypt(&[&["encrypt"][..], &args].concat(), &plain)).stdout;
+            let opened = ok(run_command(
+                Command::new(tool).arg("-d").arg("-i").arg(ssh_key(key)),
+                &sealed,
+            ))
+            .stdout;
+            assert!(opened == plain, "{tool:?} could not read our {key} file");
+        }
+        let sealed = ok(run_command(
+            Command::new(tool).arg("-R").arg(&public).arg(&plain_path),
+            b"",
+        ))
+        .stdout;
+        let opened = ok(simdcrypt(&["decrypt", "-i", &ssh_key(key)], &sealed)).stdout;
+        assert!(opened == plain, "their {key} file");
+    }
+    let pems: &[&str] = if is_age {
+        &["rsa_pkcs1", "rsa_pkcs8", "ed25519_pkcs8"]
+    } else {
+        &["rsa_pkcs1"]
+    };
+    for pem in pems {
+        let sealed = ok(simdcrypt(&["encrypt", "-i", &ssh_key(pem)], &plain)).stdout;
+        let opened = ok(run_command(
+            Command::new(tool).arg("-d").arg("-i").arg(ssh_key(pem)),
+            &sealed,
+        ))
+        .stdout;
+        assert!(opened == plain, "{tool:?} could not read our file to {pem}");
+        if is_age {
+            let sealed = ok(run_command(
+                Command::new(tool)
+                    .args(["-e", "-i"])
+                    .arg(ssh_key(pem))
+                    .arg(&plain_path),
+                b"",
+            ))
+            .stdout;
+            let opened = ok(simdcrypt(&["decrypt", "-i", &ssh_key(pem)], &sealed)).stdout;
+            assert!(opened == plain, "their file to {pem}");
+        }
+    }
+}
+
+#[test]
+fn ssh_keys_interoperate_with_age() {
+    if let Some(age) = peer("AGE_BIN", "age") {
+        ssh_interop(&age, true);
+    }
+}
+
+#[test]
+fn ssh_keys_interoperate_with_rage() {
+    if let Some(rage) = peer("RAGE_BIN", "rage") {
+        ssh_interop(&rage, false);
+    }
+}
+
+/// A recipients file with SSH keys age does not take (ECDSA, 1024-bit
+/// RSA) leaves them out with a warning each, as age does, and encrypts to
+/// the rest; with none left it is an error naming the line.
+#[test]
+fn recipients_files_leave_out_ssh_keys_age_does_not_take() {
+    let dir = TempDir::new().unwrap();
+    let keys = dir.path().join("authorized_keys");
+    let text: String = ["ecdsa.pub", "rsa1024.pub", "ed25519.pub"]
+        .iter()
+        .map(|k| fs::read_to_string(ssh_key(k)).unwrap())
+        .collect();
+    fs::write(&keys, text).unwrap();
+    let out = ok(simdcrypt(
+        &["encrypt", "-R", s(&keys)],
+        b"to the ed25519 key",
+    ));
+    let said = stderr(&out);
+    assert!(
+        said.contains("ignoring unsupported SSH key of type \"ecdsa-sha2-nistp256\" at line 1")
+            && said.contains("ignoring SSH key of type \"ssh-rsa\" (RSA key size is too small")
+            && said.contains("at line 2"),
+        "{said}"
+    );
+    let opened = ok(simdcrypt(
+        &["decrypt", "-i", &ssh_key("ed25519")],
+        &out.stdout,
+    ))
+    .stdout;
+    assert_eq!(opened, b"to the ed25519 key");
+    let out = simdcrypt(&["encrypt", "-R", &ssh_key("ecdsa.pub")], b"x");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("line 1: invalid recipient: unsupported SSH key of type"),
+        "{}",
+        stderr(&out)
+    );
+    for (key, why) in [
+        (
+            "ecdsa",
+            "SSH key type \"ecdsa-sha2-nistp256\" is not supported",
+        ),
+        (
+            "rsa_pkcs1_encrypted",
+            "legacy PEM encryption is not supported",
+        ),
+        (
+            "ed25519_aes256gcm",
+            "aes256-gcm@openssh.com is not supported",
+        ),
+    ] {
+        let out = simdcrypt(&["decrypt", "-i", &ssh_key(key)], &out.stdout);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr(&out).contains(why), "{key}: {}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    }
+}
+
+/// Passphrase-protected OpenSSH keys (aes256-ctr, and aes256-cbc) ask for
+/// their passphrase on the terminal only when a stanza is addressed to
+/// them, as age asks; a wrong one is refused. age itself opens our file
+/// with the same key on the same terminal.
+#[test]
+fn protected_ssh_keys_ask_for_their_passphrase() {
+    let Some(script) = peer("SCRIPT_BIN", "script") else {
+        return;
+    };
+    let dir = TempDir::new().unwrap();
+    let plain = data(CHUNK + 3, 5);
+    let out = dir.path().join("out");
+    for key in ["ed25519_encrypted", "rsa_encrypted", "ed25519_aes256cbc"] {
+        let file = dir.path().join(format!("{key}.age"));
+        let sealed = ok(simdcrypt(
+            &[
+                "encrypt",
+                "-R",
+                &ssh_key("ed25519.pub"),
+                "-R",
+                &ssh_key(&format!("{key}.pub")),
+            ],
+            &plain,
+        ))
+        .stdout;
+        fs::write(&file, sealed).unwrap();
+        let on_terminal = |program: &str, typed: &str| {
+            let command = format!(
+                "{program} -d -i '{}' -o '{}' '{}'",
+                ssh_key(key),
+                s(&out),
+                s(&file)
+            );
+            run_command(
+                Command::new(&script).args(["-qec", &command, "/dev/null"]),
+                typed.as_bytes(),
+            )
+        };
+        let run = on_terminal(&format!("'{BIN}' decrypt"), "correct horse\r");
+        let said = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert!(run.status.success(), "{key}: {said}");
+        assert!(said.contains("Enter passphrase for \""), "{key}: {said}");
+        assert!(fs::read(&out).unwrap() == plain, "{key}");
+        fs::remove_file(&out).unwrap();
+        let run = on_terminal(&format!("'{BIN}' decrypt"), "wrong horse\r");
+        let said = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert!(
+            !run.status.success() && said.contains("wrong passphrase"),
+            "{key}: {said}"
+        );
+        assert!(!out.exists());
+        if let Some(age) = std::env::var_os("AGE_BIN")
+            .map(PathBuf::from)
+            .or_else(|| peer("AGE_BIN", "age"))
+        {
+            let run = on_terminal(&format!("'{}'", age.display()), "correct horse\r");
+            assert!(
+                run.status.success(),
+                "age, {key}: {}",
+                String::from_utf8_lossy(&run.stdout)
+            );
+            assert!(fs::read(&out).unwrap() == plain, "age, {key}");
+            fs::remove_file(&out).unwrap();
+        }
+    }
+    // A file not addressed to the key: no question (there is no terminal
+    // here to ask on), just no match.
+    let sealed = ok(simdcrypt(
+        &["encrypt", "-R", &ssh_key("ed25519.pub")],
+        &plain,
+    ))
+    .stdout;
+    let run = simdcrypt(&["decrypt", "-i", &ssh_key("rsa_encrypted")], &sealed);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        stderr(&run).contains("no identity matched"),
+        "{}",
+        stderr(&run)
+    );
+}

@@ -1,0 +1,232 @@
+//! Private key files: OpenSSH's format (PROTOCOL.key; its encrypted form
+//! opened with bcrypt-pbkdf and simdcrypt's AES), PKCS#1 (RFC 8017 A.1.2)
+//! and PKCS#8 (RFC 5208; Ed25519 as RFC 8410 §7).
+
+use rsa::pkcs1::DecodeRsaPrivateKey;
+use rsa::pkcs8::der::{Decode as _, asn1::OctetString};
+use rsa::pkcs8::{DecodePrivateKey, ObjectIdentifier, PrivateKeyInfoRef};
+use simdcrypt::aes::{Aes128Cbc, Aes128Ctr, Aes192Cbc, Aes192Ctr, Aes256Cbc, Aes256Ctr};
+use ssh_key::encoding::{Decode as SshDecode, Reader};
+use ssh_key::private::KeypairData;
+use ssh_key::{Cipher, Kdf};
+use zeroize::Zeroizing;
+
+use super::{Encrypted, Identity, Passphrase, Recipient, ed25519, rsa as ssh_rsa, unsupported};
+use crate::Error;
+
+/// RFC 8410 §3: id-Ed25519.
+const ED25519_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.112");
+/// RFC 8017 A.1: rsaEncryption.
+const RSA_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
+
+/// An identity error about the key file.
+fn bad(why: impl std::fmt::Display) -> Error {
+    Error::Identity(format!("SSH private key: {why}"))
+}
+
+/// Parses a private key file by its PEM label.
+pub(super) fn parse(pem: &str, passphrase: Passphrase) -> Result<Identity, Error> {
+    let label = pem
+        .trim_start()
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("-----BEGIN "))
+        .and_then(|l| l.strip_suffix("-----"))
+        .ok_or_else(|| bad("expected a PEM file (-----BEGIN …-----)"))?;
+    match label {
+        "OPENSSH PRIVATE KEY" => openssh(pem, passphrase),
+        "RSA PRIVATE KEY" if pem.contains("Proc-Type: 4,ENCRYPTED") => Err(bad(
+            "legacy PEM encryption is not supported: convert the key with \"ssh-keygen -p -m RFC4716\"",
+        )),
+        "RSA PRIVATE KEY" => {
+            let key =
+                rsa::PrivateKey::from_pkcs1_pem(pem).map_err(|e| bad(format!("PKCS#1: {e}")))?;
+            rsa_identity(key)
+        }
+        "PRIVATE KEY" => pkcs8(pem),
+        "ENCRYPTED PRIVATE KEY" => Err(bad(
+            "encrypted PKCS#8 is not supported: convert the key with \"ssh-keygen -p -m RFC4716\"",
+        )),
+        other => Err(bad(format!(
+            "unsupported PEM type {other:?}: expected an OpenSSH, PKCS#1 or PKCS#8 private key"
+        ))),
+    }
+}
+
+fn rsa_identity(key: rsa::PrivateKey) -> Result<Identity, Error> {
+    ssh_rsa::Identity::new(key).map(Identity::Rsa).map_err(bad)
+}
+
+/// A PKCS#8 `PrivateKeyInfo`: RSA, or Ed25519 (its `privateKey` an OCTET
+/// STRING holding the 32-byte seed).
+fn pkcs8(pem: &str) -> Result<Identity, Error> {
+    let (_, der) = rsa::pkcs8::der::pem::decode_vec(pem.trim().as_bytes())
+        .map_err(|e| bad(format!("PKCS#8: {e}")))?;
+    let der = Zeroizing::new(der);
+    let info = PrivateKeyInfoRef::from_der(&der).map_err(|e| bad(format!("PKCS#8: {e}")))?;
+    match info.algorithm.oid {
+        RSA_OID => rsa_identity(
+            rsa::PrivateKey::from_pkcs8_der(&der).map_err(|e| bad(format!("PKCS#8: {e}")))?,
+        ),
+        ED25519_OID => {
+            let seed = OctetString::from_der(info.private_key.as_bytes())
+                .ok()
+                .and_then(|s| <[u8; 32]>::try_from(s.as_bytes()).ok())
+                .ok_or_else(|| bad("PKCS#8: an Ed25519 key is a 32-byte OCTET STRING"))?;
+            Ok(Identity::Ed25519(ed25519::Identity::from_seed(
+                &Zeroizing::new(seed),
+            )))
+        }
+        oid => Err(bad(format!(
+            "PKCS#8 key of algorithm {oid} is not supported: age takes ssh-ed25519 and ssh-rsa keys"
+        ))),
+    }
+}
+
+/// An OpenSSH private key file: the identity, or, when it is protected, an
+/// [`Encrypted`] identity that knows its public key.
+fn openssh(pem: &str, passphrase: Passphrase) -> Result<Identity, Error> {
+    let key = ssh_key::PrivateKey::from_openssh(pem).map_err(|e| {
+        bad(match openssh_key_type(pem) {
+            Some(t) if t != "ssh-ed25519" && t != "ssh-rsa" => format!(
+                "SSH key type {t:?} is not supported: age takes ssh-ed25519 and ssh-rsa keys"
+            ),
+            _ => format!("OpenSSH: {e}"),
+        })
+    })?;
+    let public = Recipient::from_key(key.public_key().key_data()).map_err(bad)?;
+    if key.is_encrypted() {
+        cipher(key.cipher())?;
+        return Ok(Identity::Encrypted(Encrypted {
+            public,
+            key,
+            passphrase,
+            decrypted: std::sync::OnceLock::new(),
+        }));
+    }
+    keypair(key.key_data())
+}
+
+/// The type of the first public key of an OpenSSH private key file
+/// (PROTOCOL.key: magic, cipher, KDF, KDF options, count, then the public
+/// key, whose first string is its type), to name a type that is refused.
+fn openssh_key_type(pem: &str) -> Option<String> {
+    let base64: String = pem
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect::<String>();
+    let blob = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, base64).ok()?;
+    let reader = &mut blob.strip_prefix(b"openssh-key-v1\0")?;
+    for _ in 0..3 {
+        <Vec<u8> as SshDecode>::decode(reader).ok()?;
+    }
+    <u32 as SshDecode>::decode(reader).ok()?;
+    let public = <Vec<u8> as SshDecode>::decode(reader).ok()?;
+    String::from_utf8(<Vec<u8> as SshDecode>::decode(&mut &public[..]).ok()?).ok()
+}
+
+/// The identity of an OpenSSH key pair.
+fn keypair(pair: &KeypairData) -> Result<Identity, Error> {
+    match pair {
+        KeypairData::Ed25519(k) => Ok(Identity::Ed25519(ed25519::Identity::new(
+            &k.private.to_bytes(),
+            k.public.0,
+        ))),
+        KeypairData::Rsa(k) => ssh_rsa::Identity::from_ssh(k)
+            .map(Identity::Rsa)
+            .map_err(bad),
+        other => Err(bad(match other.algorithm() {
+            Ok(algorithm) => unsupported(algorithm),
+            Err(e) => e.to_string(),
+        })),
+    }
+}
+
+/// The AES mode of an OpenSSH cipher name this crate opens.
+#[derive(Clone, Copy)]
+enum Mode {
+    Ctr,
+    Cbc,
+}
+
+/// The mode and key length of `cipher`, or why it is refused.
+fn cipher(cipher: Cipher) -> Result<(Mode, usize), Error> {
+    match cipher {
+        Cipher::Aes128Ctr => Ok((Mode::Ctr, 16)),
+        Cipher::Aes192Ctr => Ok((Mode::Ctr, 24)),
+        Cipher::Aes256Ctr => Ok((Mode::Ctr, 32)),
+        Cipher::Aes128Cbc => Ok((Mode::Cbc, 16)),
+        Cipher::Aes192Cbc => Ok((Mode::Cbc, 24)),
+        Cipher::Aes256Cbc => Ok((Mode::Cbc, 32)),
+        other => Err(bad(format!(
+            "OpenSSH key encrypted with {} is not supported: re-encrypt it with \"ssh-keygen -p -Z aes256-ctr\"",
+            other.as_str()
+        ))),
+    }
+}
+
+/// Decrypts a protected OpenSSH key (PROTOCOL.key): key and IV from
+/// bcrypt-pbkdf(passphrase, salt, rounds), the private section decrypted
+/// with AES in the file's mode, its two check integers equal (else the
+/// passphrase is wrong), then the key pair, comment and padding 1, 2, 3….
+pub(super) fn decrypt(key: &ssh_key::PrivateKey, passphrase: &[u8]) -> Result<Identity, Error> {
+    let (mode, key_len) = cipher(key.cipher())?;
+    let Kdf::Bcrypt { salt, rounds } = key.kdf() else {
+        return Err(bad(
+            "an encrypted OpenSSH key without bcrypt is not supported",
+        ));
+    };
+    let sealed = key
+        .key_data()
+        .encrypted()
+        .ok_or_else(|| bad("OpenSSH: the key is not encrypted"))?;
+    if sealed.len() % 16 != 0 {
+        return Err(bad(
+            "OpenSSH: the encrypted section is not whole AES blocks",
+        ));
+    }
+    let mut derived = Zeroizing::new([0u8; 32 + 16]);
+    let derived = &mut derived[..key_len + 16];
+    bcrypt_pbkdf::bcrypt_pbkdf(passphrase, salt, *rounds, derived)
+        .map_err(|e| bad(format!("bcrypt-pbkdf: {e}")))?;
+    let (k, iv) = derived.split_at(key_len);
+    let iv: &[u8; 16] = iv.try_into().expect("16-byte IV");
+    let mut plain = Zeroizing::new(sealed.to_vec());
+    let aes = |r: Result<(), simdcrypt::Error>| r.map_err(|e| bad(format!("AES: {e}")));
+    match (mode, key_len) {
+        (Mode::Ctr, 16) => {
+            aes(Aes128Ctr::new(k.try_into().expect("key"), iv).apply_keystream(&mut plain))?
+        }
+        (Mode::Ctr, 24) => {
+            aes(Aes192Ctr::new(k.try_into().expect("key"), iv).apply_keystream(&mut plain))?
+        }
+        (Mode::Ctr, _) => {
+            aes(Aes256Ctr::new(k.try_into().expect("key"), iv).apply_keystream(&mut plain))?
+        }
+        (Mode::Cbc, 16) => aes(Aes128Cbc::new(k.try_into().expect("key"), iv).decrypt(&mut plain))?,
+        (Mode::Cbc, 24) => aes(Aes192Cbc::new(k.try_into().expect("key"), iv).decrypt(&mut plain))?,
+        (Mode::Cbc, _) => aes(Aes256Cbc::new(k.try_into().expect("key"), iv).decrypt(&mut plain))?,
+    }
+    private_section(&plain)
+}
+
+/// The decrypted private section: `uint32 check, uint32 check, key pair,
+/// string comment, padding 1, 2, 3…` up to the 16-byte block.
+fn private_section(mut section: &[u8]) -> Result<Identity, Error> {
+    let wrong = || bad("wrong passphrase for the SSH key");
+    let reader = &mut section;
+    let check1 = <u32 as SshDecode>::decode(reader).map_err(|_| wrong())?;
+    let check2 = <u32 as SshDecode>::decode(reader).map_err(|_| wrong())?;
+    if check1 != check2 {
+        return Err(wrong());
+    }
+    let pair =
+        <KeypairData as SshDecode>::decode(reader).map_err(|e| bad(format!("OpenSSH: {e}")))?;
+    let _comment =
+        <Vec<u8> as SshDecode>::decode(reader).map_err(|e| bad(format!("OpenSSH: {e}")))?;
+    let padding = reader.remaining_len();
+    if padding >= 16 || !section.iter().zip(1u8..).all(|(&b, i)| b == i) {
+        return Err(bad("OpenSSH: malformed padding after the private key"));
+    }
+    keypair(&pair)
+}
