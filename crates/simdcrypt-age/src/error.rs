@@ -28,7 +28,7 @@ pub enum Error {
     ScryptNotAlone,
     /// Post-quantum recipients are mixed with classic ones.
     #[error(
-        "post-quantum (age1pq1…) recipients cannot be mixed with classic ones: the classic stanza would undo their protection"
+        "post-quantum (age1pq1…, age1tagpq1…) recipients cannot be mixed with classic ones: the classic stanza would undo their protection"
     )]
     MixedPostQuantum,
     /// The scrypt work factor is above the limit the reader accepts.

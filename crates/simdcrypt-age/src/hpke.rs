@@ -1,7 +1,9 @@
 //! HPKE's base mode (RFC 9180, §5.1 and §6.1) for the one suite age uses:
 //! HKDF-SHA256 (KDF 0x0001) and ChaCha20Poly1305 (AEAD 0x0003) over a KEM
 //! named by its identifier, sealing a single message (sequence number 0)
-//! with empty associated data. The KEM itself lives with its recipient type.
+//! with empty associated data. The KEM itself lives with its recipient type;
+//! DHKEM's `ExtractAndExpand` (§4.1) is here, as it is made of the same
+//! labeled derivations.
 
 use simdcrypt::aead::{ChaCha20Poly1305, KEY_LEN, NONCE_LEN};
 use simdcrypt::hash::Sha256;
@@ -69,6 +71,25 @@ impl Context {
             .ok()
             .map(Zeroizing::new)
     }
+}
+
+/// `ExtractAndExpand(dh, kem_context)` of RFC 9180 §4.1 for a DHKEM over
+/// HKDF-SHA256 (`Nsecret` = 32) with identifier `kem_id`: the KEM's shared
+/// secret from the Diffie–Hellman output `dh` and `kem_context = enc ||
+/// pkRm`.
+///
+/// # Errors
+///
+/// [`Error::Crypto`] when HKDF refuses its lengths, which it does not for
+/// these.
+pub(crate) fn extract_and_expand(
+    kem_id: u16,
+    dh: &[u8],
+    kem_context: &[u8],
+) -> Result<Zeroizing<[u8; 32]>, Error> {
+    let suite_id = [&b"KEM"[..], &kem_id.to_be_bytes()].concat();
+    let eae_prk = labeled_extract(&suite_id, &[], b"eae_prk", dh);
+    labeled_expand(&suite_id, &*eae_prk, b"shared_secret", kem_context)
 }
 
 /// `LabeledExtract(salt, label, ikm)` of RFC 9180 §4:

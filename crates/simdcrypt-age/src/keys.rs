@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use zeroize::Zeroizing;
 
-use crate::{Error, FileKey, KeyFileError, Stanza, pq, ssh, x25519};
+use crate::{Error, FileKey, KeyFileError, Stanza, pq, ssh, tag, x25519};
 
 /// An identity of any type this crate reads.
 pub enum AnyIdentity {
@@ -74,6 +74,8 @@ pub enum AnyRecipient {
     Hybrid(pq::Recipient),
     /// `ssh-ed25519 …` or `ssh-rsa …`
     Ssh(ssh::Recipient),
+    /// `age1tag1…` or `age1tagpq1…` (a hardware key's recipient)
+    Tag(tag::Recipient),
 }
 
 impl FromStr for AnyRecipient {
@@ -81,7 +83,9 @@ impl FromStr for AnyRecipient {
 
     /// Parses a recipient by its prefix.
     fn from_str(s: &str) -> Result<Self, Error> {
-        if s.starts_with("age1pq1") {
+        if s.starts_with("age1tag1") || s.starts_with("age1tagpq1") {
+            Ok(AnyRecipient::Tag(s.parse()?))
+        } else if s.starts_with("age1pq1") {
             Ok(AnyRecipient::Hybrid(s.parse()?))
         } else if s.starts_with("age1") {
             Ok(AnyRecipient::X25519(s.parse()?))
@@ -90,7 +94,7 @@ impl FromStr for AnyRecipient {
         } else {
             Err(Error::Recipient(
                 s.to_owned(),
-                "expected a recipient starting with age1, age1pq1, ssh-ed25519 or ssh-rsa".into(),
+                "expected a recipient starting with age1, age1pq1, age1tag1, age1tagpq1, ssh-ed25519 or ssh-rsa".into(),
             ))
         }
     }
@@ -102,6 +106,7 @@ impl fmt::Display for AnyRecipient {
             AnyRecipient::X25519(r) => r.fmt(f),
             AnyRecipient::Hybrid(r) => r.fmt(f),
             AnyRecipient::Ssh(r) => r.fmt(f),
+            AnyRecipient::Tag(r) => r.fmt(f),
         }
     }
 }
@@ -112,11 +117,16 @@ impl crate::Recipient for AnyRecipient {
             AnyRecipient::X25519(r) => r.wrap(file_key),
             AnyRecipient::Hybrid(r) => r.wrap(file_key),
             AnyRecipient::Ssh(r) => r.wrap(file_key),
+            AnyRecipient::Tag(r) => r.wrap(file_key),
         }
     }
 
     fn is_post_quantum(&self) -> bool {
-        matches!(self, AnyRecipient::Hybrid(_))
+        match self {
+            AnyRecipient::Hybrid(_) => true,
+            AnyRecipient::Tag(r) => r.is_post_quantum(),
+            AnyRecipient::X25519(_) | AnyRecipient::Ssh(_) => false,
+        }
     }
 }
 

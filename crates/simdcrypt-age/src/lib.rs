@@ -5,8 +5,8 @@
 //! or more recipients, then a binary payload: a 16-byte nonce and the
 //! plaintext in 64 KiB chunks sealed with ChaCha20-Poly1305 (the STREAM
 //! construction). simdcrypt's ChaCha20-Poly1305, HKDF-SHA-256,
-//! HMAC-SHA-256 and scrypt do all of the symmetric work; X25519, ML-KEM-768,
-//! SHA-3, Bech32 and base64 come from their well-kept crates.
+//! HMAC-SHA-256 and scrypt do all of the symmetric work; X25519, P-256,
+//! ML-KEM-768, SHA-3, Bech32 and base64 come from their well-kept crates.
 //!
 //! Files written here are read by `age` and `rage`, and theirs here.
 //!
@@ -40,6 +40,7 @@ pub mod scrypt;
 pub mod seekable;
 pub mod ssh;
 pub mod stream;
+pub mod tag;
 #[cfg_attr(docsrs, doc(cfg(feature = "testkit")))]
 pub mod testkit;
 pub mod x25519;

@@ -35,9 +35,9 @@ const KEM_ID: u16 = 0x647a;
 /// X-Wing's domain separation label, `\.//^\`, hashed last by the combiner.
 const XWING_LABEL: &[u8] = br"\.//^\";
 /// Bytes of an ML-KEM-768 encapsulation key (FIPS 203 §8).
-const ML_KEM_EK_LEN: usize = 1184;
+pub(crate) const ML_KEM_EK_LEN: usize = 1184;
 /// Bytes of an ML-KEM-768 ciphertext (FIPS 203 §8).
-const ML_KEM_CT_LEN: usize = 1088;
+pub(crate) const ML_KEM_CT_LEN: usize = 1088;
 /// Bytes of an X25519 scalar, point or shared secret.
 const X25519_LEN: usize = 32;
 /// Bytes of a public key: `ek_M || pk_X`.
@@ -61,16 +61,19 @@ fn diffie_hellman(
     (!shared.iter().all(|&b| b == 0)).then_some(shared)
 }
 
-/// X-Wing's combiner: `SHA3-256(ss_M || ss_X || ct_X || pk_X ||
-/// XWingLabel)`, the KEM's shared secret.
-fn combine(
-    ss_m: &[u8],
-    ss_x: &[u8; X25519_LEN],
-    ct_x: &[u8; X25519_LEN],
-    pk_x: &[u8; X25519_LEN],
+/// The hybrid KEMs' combiner (draft-ietf-hpke-pq; X-Wing's, with its
+/// label): `SHA3-256(ss_PQ || ss_T || ct_T || ek_T || label)`, the KEM's
+/// shared secret from ML-KEM's and the group's shared secrets, the group's
+/// ephemeral share and the recipient's group key.
+pub(crate) fn combine(
+    label: &[u8],
+    ss_pq: &[u8],
+    ss_t: &[u8],
+    ct_t: &[u8],
+    ek_t: &[u8],
 ) -> Zeroizing<[u8; 32]> {
     let mut hash = Sha3_256::new();
-    for part in [ss_m, ss_x, ct_x, pk_x, XWING_LABEL] {
+    for part in [ss_pq, ss_t, ct_t, ek_t, label] {
         Digest::update(&mut hash, part);
     }
     Zeroizing::new(hash.finalize().into())
@@ -113,7 +116,13 @@ impl KeyPair {
                 "mlkem768x25519 stanza's X25519 share is a low-order point (all-zero shared secret)",
             )
         })?;
-        Ok(combine(&ss_m, &ss_x, &ct_x, &self.x25519_public))
+        Ok(combine(
+            XWING_LABEL,
+            &ss_m,
+            &*ss_x,
+            &ct_x,
+            &self.x25519_public,
+        ))
     }
 }
 
@@ -180,7 +189,7 @@ impl crate::Recipient for Recipient {
                 "its X25519 public key is a low-order point".into(),
             )
         })?;
-        let shared = combine(&ss_m, &ss_x, &ct_x, &self.x25519);
+        let shared = combine(XWING_LABEL, &ss_m, &*ss_x, &ct_x, &self.x25519);
         let body = Context::new(KEM_ID, &*shared, INFO)?.seal(file_key.expose());
         Ok(vec![Stanza {
             tag: TAG.into(),
