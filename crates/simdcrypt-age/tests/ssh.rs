@@ -27,7 +27,7 @@ fn counted(passphrase: &'static str) -> (ssh::Passphrase, Arc<AtomicUsize>) {
 }
 
 fn identity(name: &str) -> ssh::Identity {
-    ssh::Identity::from_pem(&file(name), ssh::no_passphrase())
+    ssh::Identity::from_pem(&file(name), None, ssh::no_passphrase())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -82,7 +82,7 @@ fn every_key_file_form_opens_what_its_recipient_seals() {
         } else {
             "ed25519_encrypted"
         };
-        let other = ssh::Identity::from_pem(&file(other), counted("unused").0).unwrap();
+        let other = ssh::Identity::from_pem(&file(other), None, counted("unused").0).unwrap();
         assert!(
             matches!(opens(&other, &sealed), Err(Error::NoMatch)),
             "{key}"
@@ -126,7 +126,7 @@ fn protected_keys_ask_for_the_passphrase_only_for_their_stanzas() {
         "ed25519_aes128ctr",
     ] {
         let (source, calls) = counted("correct horse");
-        let identity = ssh::Identity::from_pem(&file(key), source).unwrap();
+        let identity = ssh::Identity::from_pem(&file(key), None, source).unwrap();
         // Its public key is known without the passphrase.
         assert_eq!(identity.to_public(), recipient(key), "{key}");
         // A file for someone else: no question asked.
@@ -140,7 +140,7 @@ fn protected_keys_ask_for_the_passphrase_only_for_their_stanzas() {
         }
         assert_eq!(calls.load(Ordering::SeqCst), 1, "{key}");
         // A wrong passphrase is said so.
-        let identity = ssh::Identity::from_pem(&file(key), counted("wrong horse").0).unwrap();
+        let identity = ssh::Identity::from_pem(&file(key), None, counted("wrong horse").0).unwrap();
         let (sealed, _) = header(&[&recipient(key)]);
         let e = opens(&identity, &sealed).unwrap_err().to_string();
         assert!(e.contains("wrong passphrase"), "{key}: {e}");
@@ -162,7 +162,7 @@ fn what_age_refuses_is_refused_with_a_reason() {
         ("ecdsa", "not supported"),
         (
             "rsa_pkcs1_encrypted",
-            "legacy PEM encryption is not supported",
+            "does not hold its public key: give its .pub file",
         ),
         (
             "ed25519_aes256gcm",
@@ -170,7 +170,7 @@ fn what_age_refuses_is_refused_with_a_reason() {
         ),
         ("ed25519.pub", "expected a PEM file"),
     ] {
-        let e = ssh::Identity::from_pem(&file(name), ssh::no_passphrase())
+        let e = ssh::Identity::from_pem(&file(name), None, ssh::no_passphrase())
             .err()
             .unwrap_or_else(|| panic!("{name} parsed"))
             .to_string();
@@ -233,4 +233,37 @@ fn malformed_stanzas_of_the_type_are_rejected() {
 
 fn identity_rsa() -> ssh::Identity {
     identity("rsa")
+}
+
+/// A PKCS#1 key under legacy PEM encryption (`ssh-keygen -m PEM` with a
+/// passphrase: AES-128-CBC, OpenSSL's MD5 key derivation) opens with the
+/// public key given beside it, as age takes it from the `.pub` file.
+#[test]
+fn legacy_pem_encryption_opens_with_its_public_key() {
+    let public = recipient("rsa");
+    let pem = file("rsa_pkcs1_encrypted");
+    assert!(ssh::Identity::needs_public_key(&pem));
+    assert!(!ssh::Identity::needs_public_key(&file("rsa_pkcs1")));
+    let (source, calls) = counted("correct horse");
+    let identity = ssh::Identity::from_pem(&pem, Some(public.clone()), source).unwrap();
+    let (sealed, _) = header(&[&public]);
+    assert_eq!(opens(&identity, &sealed).unwrap(), b"payload");
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    let identity = ssh::Identity::from_pem(&pem, Some(public.clone()), counted("wrong").0).unwrap();
+    let e = opens(&identity, &sealed).unwrap_err().to_string();
+    assert!(e.contains("wrong passphrase"), "{e}");
+    // The wrong public key: the decrypted key says so.
+    let other = recipient("rsa_encrypted");
+    let identity =
+        ssh::Identity::from_pem(&pem, Some(other.clone()), counted("correct horse").0).unwrap();
+    let (sealed, _) = header(&[&other]);
+    let e = opens(&identity, &sealed).unwrap_err().to_string();
+    assert!(e.contains("does not match its public key"), "{e}");
+    // DES is not ours: refused by name.
+    let des = pem.replace("AES-128-CBC", "DES-EDE3-CBC");
+    let e = ssh::Identity::from_pem(&des, Some(public), ssh::no_passphrase())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("DES-EDE3-CBC is not supported"), "{e}");
 }

@@ -419,16 +419,46 @@ pub fn read_identities(path: &Path) -> Result<Vec<IdentityKey>, CliError> {
             prompt(&format!("Enter passphrase for \"{name}\": "))
                 .map_err(|e| simdcrypt_age::Error::Identity(e.to_string()))
         });
-        let key = ssh::Identity::from_pem(&text, passphrase).map_err(|e| CliError::KeyFile {
-            path: path.to_path_buf(),
-            line: None,
-            source: e,
-        })?;
+        let public = if ssh::Identity::needs_public_key(&text) {
+            Some(legacy_pem_public_key(path)?)
+        } else {
+            None
+        };
+        let key =
+            ssh::Identity::from_pem(&text, public, passphrase).map_err(|e| CliError::KeyFile {
+                path: path.to_path_buf(),
+                line: None,
+                source: e,
+            })?;
         return Ok(vec![IdentityKey::Ssh(Box::new(key))]);
     }
     let text = identity_file_text(path, bytes)?;
     let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
     Ok(parsed.into_iter().map(IdentityKey::Age).collect())
+}
+
+/// The public key of an SSH key under legacy PEM encryption, which does
+/// not hold it: from `PATH.pub`, as age reads it.
+fn legacy_pem_public_key(path: &Path) -> Result<ssh::Recipient, CliError> {
+    let hint = |why: String| {
+        CliError::bad_arg(
+            "-i",
+            format!(
+                "failed to obtain the public key of the SSH key '{}' ({why}): ensure '{}.pub' exists, or convert the key to a modern format with \"ssh-keygen -p -m RFC4716\"",
+                path.display(),
+                path.display()
+            ),
+        )
+    };
+    if path.as_os_str() == "-" {
+        return Err(hint("it was read from standard input".into()));
+    }
+    let mut pub_path = path.as_os_str().to_owned();
+    pub_path.push(".pub");
+    let text = std::fs::read_to_string(&pub_path).map_err(|e| hint(e.to_string()))?;
+    text.trim()
+        .parse()
+        .map_err(|e: simdcrypt_age::Error| hint(e.to_string()))
 }
 
 /// An age identity file's text: a plain file as it is; one encrypted with

@@ -1333,10 +1333,6 @@ fn recipients_files_leave_out_ssh_keys_age_does_not_take() {
             "SSH key type \"ecdsa-sha2-nistp256\" is not supported",
         ),
         (
-            "rsa_pkcs1_encrypted",
-            "legacy PEM encryption is not supported",
-        ),
-        (
             "ed25519_aes256gcm",
             "aes256-gcm@openssh.com is not supported",
         ),
@@ -1348,10 +1344,11 @@ fn recipients_files_leave_out_ssh_keys_age_does_not_take() {
     }
 }
 
-/// Passphrase-protected OpenSSH keys (aes256-ctr, and aes256-cbc) ask for
-/// their passphrase on the terminal only when a stanza is addressed to
-/// them, as age asks; a wrong one is refused. age itself opens our file
-/// with the same key on the same terminal.
+/// Passphrase-protected SSH keys (OpenSSH's aes256-ctr and aes256-cbc,
+/// legacy PEM's AES-128-CBC) ask for their passphrase on the terminal only
+/// when a stanza is addressed to them, as age asks; a wrong one is
+/// refused. age itself opens our file with the same key on the same
+/// terminal.
 #[test]
 fn protected_ssh_keys_ask_for_their_passphrase() {
     let Some(script) = peer("SCRIPT_BIN", "script") else {
@@ -1359,28 +1356,41 @@ fn protected_ssh_keys_ask_for_their_passphrase() {
     };
     let dir = TempDir::new().unwrap();
     let plain = data(CHUNK + 3, 5);
+    // A key under legacy PEM encryption does not hold its public key: age
+    // and we read it from the .pub file beside the key.
+    let legacy = dir.path().join("legacy");
+    fs::copy(ssh_key("rsa_pkcs1_encrypted"), &legacy).unwrap();
+    let legacy_key = s(&legacy).to_owned();
+    let refused = simdcrypt(&["decrypt", "-i", &legacy_key], b"");
+    assert!(
+        stderr(&refused).contains("legacy.pub")
+            && stderr(&refused).contains("ssh-keygen -p -m RFC4716"),
+        "{}",
+        stderr(&refused)
+    );
+    fs::copy(ssh_key("rsa.pub"), dir.path().join("legacy.pub")).unwrap();
     let out = dir.path().join("out");
-    for key in ["ed25519_encrypted", "rsa_encrypted", "ed25519_aes256cbc"] {
-        let file = dir.path().join(format!("{key}.age"));
+    for (key, public) in [
+        (
+            ssh_key("ed25519_encrypted"),
+            ssh_key("ed25519_encrypted.pub"),
+        ),
+        (ssh_key("rsa_encrypted"), ssh_key("rsa_encrypted.pub")),
+        (
+            ssh_key("ed25519_aes256cbc"),
+            ssh_key("ed25519_aes256cbc.pub"),
+        ),
+        (legacy_key.clone(), ssh_key("rsa.pub")),
+    ] {
+        let file = dir.path().join("file.age");
         let sealed = ok(simdcrypt(
-            &[
-                "encrypt",
-                "-R",
-                &ssh_key("ed25519.pub"),
-                "-R",
-                &ssh_key(&format!("{key}.pub")),
-            ],
+            &["encrypt", "-R", &ssh_key("ed25519.pub"), "-R", &public],
             &plain,
         ))
         .stdout;
         fs::write(&file, sealed).unwrap();
         let on_terminal = |program: &str, typed: &str| {
-            let command = format!(
-                "{program} -d -i '{}' -o '{}' '{}'",
-                ssh_key(key),
-                s(&out),
-                s(&file)
-            );
+            let command = format!("{program} -d -i '{key}' -o '{}' '{}'", s(&out), s(&file));
             run_command(
                 Command::new(&script).args(["-qec", &command, "/dev/null"]),
                 typed.as_bytes(),

@@ -21,7 +21,7 @@
 //! let public = include_str!("../../tests/data/ssh/ed25519.pub");
 //!
 //! let recipient: ssh::Recipient = public.parse()?;
-//! let identity = ssh::Identity::from_pem(private, ssh::no_passphrase())?;
+//! let identity = ssh::Identity::from_pem(private, None, ssh::no_passphrase())?;
 //! assert_eq!(identity.to_public(), recipient);
 //!
 //! let mut sealed = Vec::new();
@@ -168,8 +168,8 @@ pub enum Identity {
     Ed25519(ed25519::Identity),
     /// An RSA key.
     Rsa(rsa::Identity),
-    /// A passphrase-protected OpenSSH key, decrypted the first time a
-    /// stanza is addressed to it.
+    /// A passphrase-protected key (OpenSSH, or legacy PEM encryption),
+    /// decrypted the first time a stanza is addressed to it.
     Encrypted(Encrypted),
 }
 
@@ -178,14 +178,30 @@ impl Identity {
     /// `passphrase` asked for later if it is protected), PKCS#1 (`BEGIN RSA
     /// PRIVATE KEY`) or PKCS#8 (`BEGIN PRIVATE KEY`).
     ///
+    /// A PKCS#1 key under legacy PEM encryption (`Proc-Type: 4,ENCRYPTED`,
+    /// as `ssh-keygen -m PEM` writes one with a passphrase) does not say
+    /// its public key: that is `public`, which age reads from the key's
+    /// `.pub` file beside it; without it, such a key is refused.
+    ///
     /// # Errors
     ///
     /// [`Error::Identity`] for a file that is none of these, a key type
     /// other than Ed25519 and RSA, an RSA key under 2048 bits, or a
-    /// protection this crate does not open (legacy PEM encryption,
-    /// encrypted PKCS#8, an OpenSSH cipher other than AES-CTR/CBC).
-    pub fn from_pem(pem: &str, passphrase: Passphrase) -> Result<Self, Error> {
-        private_key::parse(pem, passphrase)
+    /// protection this crate does not open (encrypted PKCS#8, legacy PEM
+    /// encryption other than AES-CBC or without `public`, an OpenSSH
+    /// cipher other than AES-CTR/CBC).
+    pub fn from_pem(
+        pem: &str,
+        public: Option<Recipient>,
+        passphrase: Passphrase,
+    ) -> Result<Self, Error> {
+        private_key::parse(pem, public, passphrase)
+    }
+
+    /// Whether `pem` is a key under legacy PEM encryption, whose public key
+    /// [`from_pem`](Self::from_pem) must be given.
+    pub fn needs_public_key(pem: &str) -> bool {
+        private_key::is_legacy_encrypted(pem)
     }
 
     /// The recipient whose stanzas this identity opens.
@@ -208,11 +224,12 @@ impl crate::Identity for Identity {
     }
 }
 
-/// A passphrase-protected OpenSSH private key: its public key (stored in
-/// the clear) to recognise its stanzas, decrypted once one comes.
+/// A passphrase-protected private key: its public key (stored in the
+/// clear by OpenSSH, given beside a legacy PEM key) to recognise its
+/// stanzas, decrypted once one comes.
 pub struct Encrypted {
     public: Recipient,
-    key: ssh_key::PrivateKey,
+    key: private_key::Protected,
     passphrase: Passphrase,
     decrypted: OnceLock<Box<Identity>>,
 }
@@ -232,7 +249,7 @@ impl Encrypted {
             return Ok(None);
         }
         let passphrase = (self.passphrase)()?;
-        let identity = private_key::decrypt(&self.key, passphrase.as_bytes())?;
+        let identity = self.key.decrypt(passphrase.as_bytes())?;
         if identity.to_public() != self.public {
             return Err(Error::Identity(
                 "the SSH key file's private key does not match its public key".into(),

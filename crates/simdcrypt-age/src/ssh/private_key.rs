@@ -1,6 +1,8 @@
 //! Private key files: OpenSSH's format (PROTOCOL.key; its encrypted form
-//! opened with bcrypt-pbkdf and simdcrypt's AES), PKCS#1 (RFC 8017 A.1.2)
-//! and PKCS#8 (RFC 5208; Ed25519 as RFC 8410 §7).
+//! opened with bcrypt-pbkdf and simdcrypt's AES), PKCS#1 (RFC 8017 A.1.2;
+//! under legacy PEM encryption, RFC 1421 §4.6.1.3 with OpenSSL's key
+//! derivation, opened with simdcrypt's MD5 and AES-CBC) and PKCS#8
+//! (RFC 5208; Ed25519 as RFC 8410 §7).
 
 use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs8::der::{Decode as _, asn1::OctetString};
@@ -24,8 +26,37 @@ fn bad(why: impl std::fmt::Display) -> Error {
     Error::Identity(format!("SSH private key: {why}"))
 }
 
+/// A protected key, kept as read until its passphrase comes.
+pub(super) enum Protected {
+    /// An OpenSSH key with a cipher and bcrypt-pbkdf.
+    OpenSsh(Box<ssh_key::PrivateKey>),
+    /// A PKCS#1 PEM file under legacy encryption.
+    LegacyPem(Zeroizing<String>),
+}
+
+impl Protected {
+    /// The identity, once `passphrase` opened the key.
+    pub(super) fn decrypt(&self, passphrase: &[u8]) -> Result<Identity, Error> {
+        match self {
+            Protected::OpenSsh(key) => decrypt(key, passphrase),
+            Protected::LegacyPem(pem) => legacy_decrypt(pem, passphrase),
+        }
+    }
+}
+
+/// Whether `pem` is under legacy PEM encryption (RFC 1421's `Proc-Type`
+/// header).
+pub(super) fn is_legacy_encrypted(pem: &str) -> bool {
+    pem.lines()
+        .any(|l| l.trim_end() == "Proc-Type: 4,ENCRYPTED")
+}
+
 /// Parses a private key file by its PEM label.
-pub(super) fn parse(pem: &str, passphrase: Passphrase) -> Result<Identity, Error> {
+pub(super) fn parse(
+    pem: &str,
+    public: Option<Recipient>,
+    passphrase: Passphrase,
+) -> Result<Identity, Error> {
     let label = pem
         .trim_start()
         .lines()
@@ -35,9 +66,18 @@ pub(super) fn parse(pem: &str, passphrase: Passphrase) -> Result<Identity, Error
         .ok_or_else(|| bad("expected a PEM file (-----BEGIN …-----)"))?;
     match label {
         "OPENSSH PRIVATE KEY" => openssh(pem, passphrase),
-        "RSA PRIVATE KEY" if pem.contains("Proc-Type: 4,ENCRYPTED") => Err(bad(
-            "legacy PEM encryption is not supported: convert the key with \"ssh-keygen -p -m RFC4716\"",
-        )),
+        "RSA PRIVATE KEY" if is_legacy_encrypted(pem) => {
+            let public = public.ok_or_else(|| {
+                bad("a key under legacy PEM encryption does not hold its public key: give its .pub file, or convert the key with \"ssh-keygen -p -m RFC4716\"")
+            })?;
+            legacy_cipher(pem)?;
+            Ok(Identity::Encrypted(Encrypted {
+                public,
+                key: Protected::LegacyPem(Zeroizing::new(pem.to_owned())),
+                passphrase,
+                decrypted: std::sync::OnceLock::new(),
+            }))
+        }
         "RSA PRIVATE KEY" => {
             let key =
                 rsa::PrivateKey::from_pkcs1_pem(pem).map_err(|e| bad(format!("PKCS#1: {e}")))?;
@@ -99,7 +139,7 @@ fn openssh(pem: &str, passphrase: Passphrase) -> Result<Identity, Error> {
         cipher(key.cipher())?;
         return Ok(Identity::Encrypted(Encrypted {
             public,
-            key,
+            key: Protected::OpenSsh(Box::new(key)),
             passphrase,
             decrypted: std::sync::OnceLock::new(),
         }));
@@ -169,7 +209,7 @@ fn cipher(cipher: Cipher) -> Result<(Mode, usize), Error> {
 /// bcrypt-pbkdf(passphrase, salt, rounds), the private section decrypted
 /// with AES in the file's mode, its two check integers equal (else the
 /// passphrase is wrong), then the key pair, comment and padding 1, 2, 3….
-pub(super) fn decrypt(key: &ssh_key::PrivateKey, passphrase: &[u8]) -> Result<Identity, Error> {
+fn decrypt(key: &ssh_key::PrivateKey, passphrase: &[u8]) -> Result<Identity, Error> {
     let (mode, key_len) = cipher(key.cipher())?;
     let Kdf::Bcrypt { salt, rounds } = key.kdf() else {
         return Err(bad(
@@ -229,4 +269,86 @@ fn private_section(mut section: &[u8]) -> Result<Identity, Error> {
         return Err(bad("OpenSSH: malformed padding after the private key"));
     }
     keypair(&pair)
+}
+
+/// The key length and IV of a legacy PEM file's `DEK-Info: AES-…-CBC,IV`
+/// header, or why it is refused.
+fn legacy_cipher(pem: &str) -> Result<(usize, [u8; 16]), Error> {
+    let info = pem
+        .lines()
+        .find_map(|l| l.trim_end().strip_prefix("DEK-Info: "))
+        .ok_or_else(|| bad("legacy PEM encryption without a DEK-Info header"))?;
+    let (name, iv) = info
+        .split_once(',')
+        .ok_or_else(|| bad("malformed DEK-Info header"))?;
+    let key_len = match name {
+        "AES-128-CBC" => 16,
+        "AES-192-CBC" => 24,
+        "AES-256-CBC" => 32,
+        other => {
+            return Err(bad(format!(
+                "legacy PEM encryption with {other} is not supported: convert the key with \"ssh-keygen -p -m RFC4716\""
+            )));
+        }
+    };
+    let iv = (iv.len() == 32)
+        .then(|| {
+            (0..16)
+                .map(|i| u8::from_str_radix(&iv[2 * i..2 * i + 2], 16).ok())
+                .collect::<Option<Vec<u8>>>()
+        })
+        .flatten()
+        .ok_or_else(|| bad("malformed DEK-Info IV"))?;
+    Ok((key_len, iv.try_into().expect("16 bytes")))
+}
+
+/// Opens a PKCS#1 key under legacy PEM encryption: the key from OpenSSL's
+/// `EVP_BytesToKey` (MD5, one round, the IV's first 8 bytes as salt:
+/// `D_i = MD5(D_{i-1} || passphrase || salt)`), the DER decrypted with AES-CBC
+/// and its PKCS#7 padding removed (a wrong passphrase shows there, or in
+/// the DER).
+fn legacy_decrypt(pem: &str, passphrase: &[u8]) -> Result<Identity, Error> {
+    use simdcrypt::hash::Md5;
+    let (key_len, iv) = legacy_cipher(pem)?;
+    let body: String = pem
+        .lines()
+        .skip_while(|l| !l.trim_end().is_empty())
+        .take_while(|l| !l.starts_with("-----END"))
+        .map(str::trim)
+        .collect();
+    let mut der = Zeroizing::new(
+        base64::Engine::decode(&base64::engine::general_purpose::STANDARD, body)
+            .map_err(|e| bad(format!("legacy PEM: {e}")))?,
+    );
+    if der.is_empty() || der.len() % 16 != 0 {
+        return Err(bad("legacy PEM: the encrypted key is not whole AES blocks"));
+    }
+    let mut key = Zeroizing::new(Vec::with_capacity(32));
+    let mut block = Zeroizing::new(Vec::new());
+    while key.len() < key_len {
+        let mut input = Zeroizing::new(std::mem::take(&mut *block));
+        input.extend_from_slice(passphrase);
+        input.extend_from_slice(&iv[..8]);
+        *block = Md5::digest(&input).to_vec();
+        key.extend_from_slice(&block);
+    }
+    let k = &key[..key_len];
+    let aes = |r: Result<(), simdcrypt::Error>| r.map_err(|e| bad(format!("AES: {e}")));
+    match key_len {
+        16 => aes(Aes128Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
+        24 => aes(Aes192Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
+        _ => aes(Aes256Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
+    }
+    let wrong = || bad("wrong passphrase for the SSH key");
+    let pad = usize::from(*der.last().expect("not empty"));
+    if pad == 0
+        || pad > 16
+        || !der[der.len() - pad..]
+            .iter()
+            .all(|&b| usize::from(b) == pad)
+    {
+        return Err(wrong());
+    }
+    let key = rsa::PrivateKey::from_pkcs1_der(&der[..der.len() - pad]).map_err(|_| wrong())?;
+    rsa_identity(key)
 }
