@@ -95,7 +95,8 @@ impl Recipient {
 /// An RSA SSH private key as an identity.
 pub struct Identity {
     public: Recipient,
-    key: rsa::PrivateKey,
+    /// Boxed: several hundred bytes of CRT values.
+    key: Box<rsa::PrivateKey>,
 }
 
 impl Identity {
@@ -103,7 +104,7 @@ impl Identity {
     pub(super) fn new(key: rsa::PrivateKey) -> Result<Self, String> {
         Ok(Identity {
             public: Recipient::new(key.to_public_key())?,
-            key,
+            key: Box::new(key),
         })
     }
 
