@@ -4,6 +4,10 @@
 //! and Go `age` with our test plugin, which shows the plugin follows the
 //! specification. The Go tools are taken from `PATH` (`.ci/install-peers`
 //! prints their directory); a test whose tool is absent says it skipped.
+//!
+//! The test plugin is the binary `cargo test` leaves in
+//! `target/<profile>/examples/`: a run that builds no examples (`--test
+//! plugin`, `--tests`) uses the one a previous run built.
 
 mod common;
 
