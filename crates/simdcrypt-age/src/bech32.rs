@@ -44,19 +44,22 @@ pub(crate) fn encode(hrp: &str, data: &[u8], upper: bool) -> String {
     encoded.unwrap_or_default()
 }
 
+/// The human-readable part of `s`, as written, and its data, when `s` is
+/// valid Bech32 (under any prefix: a plugin's names its plugin), or why not.
+pub(crate) fn decode_any(s: &str) -> Result<(&str, Vec<u8>), String> {
+    let checked =
+        CheckedHrpstring::new::<AgeBech32>(s).map_err(|e| format!("not valid Bech32: {e}"))?;
+    Ok((&s[..checked.hrp().len()], checked.byte_iter().collect()))
+}
+
 /// The data of `s` when it is valid Bech32 under `hrp` (compared without
 /// case), or why not.
 pub(crate) fn decode(s: &str, hrp: &str) -> Result<Vec<u8>, String> {
-    let checked =
-        CheckedHrpstring::new::<AgeBech32>(s).map_err(|e| format!("not valid Bech32: {e}"))?;
-    let found = checked.hrp();
-    if !found.as_str().eq_ignore_ascii_case(hrp) {
-        return Err(format!(
-            "expected the prefix {hrp:?}, found {:?}",
-            found.as_str()
-        ));
+    let (found, data) = decode_any(s)?;
+    if !found.eq_ignore_ascii_case(hrp) {
+        return Err(format!("expected the prefix {hrp:?}, found {found:?}"));
     }
-    Ok(checked.byte_iter().collect())
+    Ok(data)
 }
 
 /// The `N`-byte public key of a recipient string: lower-case Bech32 under

@@ -31,6 +31,27 @@ pub enum Error {
         "post-quantum (age1pq1…, age1tagpq1…) recipients cannot be mixed with classic ones: the classic stanza would undo their protection"
     )]
     MixedPostQuantum,
+    /// Recipients whose labels differ (c2sp.org/age-plugin, "labels"): one
+    /// meant to be alone, or of properties the others would undo. (A
+    /// post-quantum label against none is [`Error::MixedPostQuantum`].)
+    #[error(
+        "incompatible recipients: those labelled {0:?} cannot be mixed with those labelled {1:?}"
+    )]
+    IncompatibleRecipients(Vec<String>, Vec<String>),
+    /// An age plugin ([`plugin`](crate::plugin)) reported an error, broke
+    /// the protocol, or exited before the end of the exchange.
+    #[error("age-plugin-{name}: {message}")]
+    Plugin {
+        /// The plugin's name (`age-plugin-NAME`).
+        name: String,
+        /// What it said, or what went wrong.
+        message: String,
+    },
+    /// The plugin program `age-plugin-NAME` is not on `PATH`.
+    #[error(
+        "age-plugin-{0} not found: the {0:?} plugin must be installed as a program named age-plugin-{0} in a directory on PATH"
+    )]
+    PluginNotFound(String),
     /// The scrypt work factor is above the limit the reader accepts.
     #[error(
         "scrypt work factor 2^{found} is above the limit 2^{limit} (raise it with --max-work-factor if you trust the file)"

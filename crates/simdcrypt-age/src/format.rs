@@ -99,6 +99,47 @@ impl Stanza {
         }
     }
 
+    /// Writes the stanza in its canonical form, which is also how the age
+    /// plugin protocol exchanges its messages (c2sp.org/age-plugin, "Wire
+    /// format").
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when writing fails.
+    pub fn write(&self, output: &mut impl Write) -> Result<(), Error> {
+        let mut result = Ok(());
+        self.write_to(&mut |bytes| {
+            if result.is_ok() {
+                result = output.write_all(bytes);
+            }
+        });
+        Ok(result?)
+    }
+
+    /// Reads one stanza as [`Header::read`] reads those of a header, to the
+    /// same rules and limits: how the age plugin protocol reads its
+    /// messages (c2sp.org/age-plugin, "Wire format").
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Header`] naming the rule broken (the input ending included),
+    /// [`Error::Io`] when reading fails.
+    pub fn read(input: &mut impl BufRead) -> Result<Self, Error> {
+        let mut lines = Lines {
+            input,
+            line: Vec::new(),
+            read: 0,
+            cut_short: "the stanza is cut short",
+        };
+        let args = lines
+            .next()?
+            .strip_prefix(STANZA_PREFIX)
+            .ok_or_else(|| Error::header("expected a stanza (\"-> \")"))?;
+        let (tag, args) = parse_args(args, &mut 0)?;
+        let body = read_body(&mut lines)?;
+        Ok(Stanza { tag, args, body })
+    }
+
     /// Checks that the stanza has exactly `count` arguments after its tag,
     /// for the identity implementations' "MUST reject any stanza that has
     /// more or less than N arguments".
@@ -246,6 +287,7 @@ impl Header {
             input,
             line: Vec::new(),
             read: 0,
+            cut_short: "the header ends before its MAC line (is the file truncated?)",
         };
         let version = lines.next()?;
         if version != V1_LINE {
@@ -305,6 +347,8 @@ struct Lines<'a, R> {
     line: Vec<u8>,
     /// The header's bytes read so far, the current line's included.
     read: usize,
+    /// What the error says when the input ends before a line does.
+    cut_short: &'static str,
 }
 
 impl<R: BufRead> Lines<'_, R> {
@@ -326,7 +370,7 @@ impl<R: BufRead> Lines<'_, R> {
             return Err(if self.line.len() == MAX_LINE {
                 Error::header(format!("a header line is longer than {MAX_LINE} bytes"))
             } else {
-                Error::header("the header ends before its MAC line (is the file truncated?)")
+                Error::header(self.cut_short)
             });
         }
         Ok(&self.line)

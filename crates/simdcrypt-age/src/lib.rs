@@ -35,6 +35,7 @@ pub mod format;
 mod hpke;
 pub mod keys;
 pub mod pipe;
+pub mod plugin;
 pub mod pq;
 pub mod scrypt;
 pub mod seekable;
@@ -107,7 +108,29 @@ pub trait Recipient {
     fn is_post_quantum(&self) -> bool {
         false
     }
+
+    /// The stanzas that carry `file_key` to this recipient, and the
+    /// recipient's labels (c2sp.org/age-plugin, "labels"): a file is only
+    /// encrypted to recipients of one set of labels, as age does. By
+    /// default [`wrap`](Recipient::wrap) and `postquantum` when
+    /// [`is_post_quantum`](Recipient::is_post_quantum); a plugin recipient
+    /// gives the labels its plugin sent.
+    ///
+    /// # Errors
+    ///
+    /// As [`wrap`](Recipient::wrap).
+    fn wrap_with_labels(&self, file_key: &FileKey) -> Result<(Vec<Stanza>, Vec<String>), Error> {
+        let labels = if self.is_post_quantum() {
+            vec![POSTQUANTUM_LABEL.to_owned()]
+        } else {
+            Vec::new()
+        };
+        Ok((self.wrap(file_key)?, labels))
+    }
 }
+
+/// The label of a quantum-resistant recipient (age's `postquantum`).
+const POSTQUANTUM_LABEL: &str = "postquantum";
 
 /// Something that can unwrap a file key from a header's stanzas.
 pub trait Identity {
@@ -120,6 +143,23 @@ pub trait Identity {
     ///
     /// [`Error::Header`] for a malformed stanza of this identity's type.
     fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error>;
+
+    /// The file key carried by one of a header's `stanzas` (all of them, in
+    /// file order), `Ok(None)` when none is addressed to this identity. By
+    /// default [`unwrap`](Identity::unwrap) on each in turn; a plugin
+    /// identity hands them all to its plugin at once.
+    ///
+    /// # Errors
+    ///
+    /// As [`unwrap`](Identity::unwrap).
+    fn unwrap_stanzas(&self, stanzas: &[Stanza]) -> Result<Option<FileKey>, Error> {
+        for stanza in stanzas {
+            if let Some(file_key) = self.unwrap(stanza)? {
+                return Ok(Some(file_key));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// Fills an array from the operating system's CSPRNG (`getrandom`).
@@ -173,8 +213,13 @@ impl Encryptor {
     ///
     /// [`Error::NoRecipients`] for none, [`Error::ScryptNotAlone`] when a
     /// passphrase is mixed with other recipients, [`Error::MixedPostQuantum`]
-    /// when post-quantum recipients are mixed with classic ones, and what
+    /// when post-quantum recipients are mixed with classic ones,
+    /// [`Error::IncompatibleRecipients`] when other labels differ, and what
     /// wrapping gives.
+    ///
+    /// Labels are compared as age does, sorted, each recipient's against
+    /// the first's as it is wrapped: a plugin's are only known from its
+    /// answer, so the recipients before a mismatch have run.
     pub fn new(recipients: &[&dyn Recipient]) -> Result<Self, Error> {
         if recipients.is_empty() {
             return Err(Error::NoRecipients);
@@ -182,15 +227,25 @@ impl Encryptor {
         if recipients.len() > 1 && recipients.iter().any(|r| r.must_be_alone()) {
             return Err(Error::ScryptNotAlone);
         }
-        if recipients.iter().any(|r| r.is_post_quantum())
-            && !recipients.iter().all(|r| r.is_post_quantum())
-        {
-            return Err(Error::MixedPostQuantum);
-        }
         let file_key = FileKey::generate()?;
         let mut stanzas = Vec::new();
+        let mut first_labels: Option<Vec<String>> = None;
         for recipient in recipients {
-            stanzas.extend(recipient.wrap(&file_key)?);
+            let (wrapped, mut labels) = recipient.wrap_with_labels(&file_key)?;
+            labels.sort();
+            match &first_labels {
+                None => first_labels = Some(labels),
+                Some(first) if *first != labels => {
+                    let pq = |l: &[String]| l.iter().any(|label| label == POSTQUANTUM_LABEL);
+                    return Err(if pq(first) == pq(&labels) {
+                        Error::IncompatibleRecipients(first.clone(), labels)
+                    } else {
+                        Error::MixedPostQuantum
+                    });
+                }
+                Some(_) => {}
+            }
+            stanzas.extend(wrapped);
         }
         let header = Header::new(stanzas, &file_key)?;
         Ok(Encryptor { file_key, header })
@@ -282,11 +337,9 @@ impl<R: BufRead + Send> Decryptor<R> {
             return Err(Error::ScryptNotAlone);
         }
         for identity in identities {
-            for stanza in stanzas {
-                if let Some(file_key) = identity.unwrap(stanza)? {
-                    self.header.verify_mac(&file_key)?;
-                    return Ok(file_key);
-                }
+            if let Some(file_key) = identity.unwrap_stanzas(stanzas)? {
+                self.header.verify_mac(&file_key)?;
+                return Ok(file_key);
             }
         }
         Err(if self.is_passphrase() {
