@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use zeroize::Zeroizing;
 
-use crate::{Error, FileKey, KeyFileError, Stanza, pq, ssh, tag, x25519};
+use crate::{Error, FileKey, KeyFileError, Stanza, plugin, pq, ssh, tag, x25519};
 
 /// An identity of any type this crate reads.
 pub enum AnyIdentity {
@@ -15,6 +15,8 @@ pub enum AnyIdentity {
     X25519(x25519::Identity),
     /// `AGE-SECRET-KEY-PQ-1…`
     Hybrid(pq::Identity),
+    /// `AGE-PLUGIN-NAME-1…`, unwrapped by `age-plugin-NAME`.
+    Plugin(plugin::Identity),
 }
 
 impl AnyIdentity {
@@ -23,6 +25,7 @@ impl AnyIdentity {
         match self {
             AnyIdentity::X25519(i) => AnyRecipient::X25519(i.to_public()),
             AnyIdentity::Hybrid(i) => AnyRecipient::Hybrid(i.to_public()),
+            AnyIdentity::Plugin(i) => AnyRecipient::Plugin(plugin::Recipient::from_identity(i)),
         }
     }
 
@@ -31,6 +34,7 @@ impl AnyIdentity {
         match self {
             AnyIdentity::X25519(i) => i.to_bech32(),
             AnyIdentity::Hybrid(i) => i.to_bech32(),
+            AnyIdentity::Plugin(i) => i.to_bech32(),
         }
     }
 }
@@ -45,12 +49,10 @@ impl FromStr for AnyIdentity {
         } else if s.starts_with("AGE-SECRET-KEY-1") {
             Ok(AnyIdentity::X25519(s.parse()?))
         } else if s.starts_with("AGE-PLUGIN-") {
-            Err(Error::Identity(
-                "plugin identities (AGE-PLUGIN-…) are not supported".into(),
-            ))
+            Ok(AnyIdentity::Plugin(s.parse()?))
         } else {
             Err(Error::Identity(
-                "expected an identity starting with AGE-SECRET-KEY-1 or AGE-SECRET-KEY-PQ-1".into(),
+                "expected an identity starting with AGE-SECRET-KEY-1, AGE-SECRET-KEY-PQ-1 or AGE-PLUGIN-".into(),
             ))
         }
     }
@@ -61,6 +63,17 @@ impl crate::Identity for AnyIdentity {
         match self {
             AnyIdentity::X25519(i) => i.unwrap(stanza),
             AnyIdentity::Hybrid(i) => i.unwrap(stanza),
+            AnyIdentity::Plugin(i) => i.unwrap(stanza),
+        }
+    }
+
+    fn unwrap_stanzas(&self, stanzas: &[Stanza]) -> Result<Option<FileKey>, Error> {
+        match self {
+            AnyIdentity::Plugin(i) => i.unwrap_stanzas(stanzas),
+            native => stanzas
+                .iter()
+                .find_map(|s| native.unwrap(s).transpose())
+                .transpose(),
         }
     }
 }
@@ -76,6 +89,9 @@ pub enum AnyRecipient {
     Ssh(ssh::Recipient),
     /// `age1tag1…` or `age1tagpq1…` (a hardware key's recipient)
     Tag(tag::Recipient),
+    /// `age1NAME1…`, wrapped by `age-plugin-NAME` (or an identity
+    /// `AGE-PLUGIN-NAME-1…` encrypted to).
+    Plugin(plugin::Recipient),
 }
 
 impl FromStr for AnyRecipient {
@@ -87,6 +103,9 @@ impl FromStr for AnyRecipient {
             Ok(AnyRecipient::Tag(s.parse()?))
         } else if s.starts_with("age1pq1") {
             Ok(AnyRecipient::Hybrid(s.parse()?))
+        } else if s.starts_with("age1") && s.matches('1').count() > 1 {
+            // Bech32's data has no `1`: a second one ends a plugin's name.
+            Ok(AnyRecipient::Plugin(s.parse()?))
         } else if s.starts_with("age1") {
             Ok(AnyRecipient::X25519(s.parse()?))
         } else if s.starts_with("ssh-") {
@@ -107,6 +126,7 @@ impl fmt::Display for AnyRecipient {
             AnyRecipient::Hybrid(r) => r.fmt(f),
             AnyRecipient::Ssh(r) => r.fmt(f),
             AnyRecipient::Tag(r) => r.fmt(f),
+            AnyRecipient::Plugin(r) => r.fmt(f),
         }
     }
 }
@@ -118,6 +138,17 @@ impl crate::Recipient for AnyRecipient {
             AnyRecipient::Hybrid(r) => r.wrap(file_key),
             AnyRecipient::Ssh(r) => r.wrap(file_key),
             AnyRecipient::Tag(r) => r.wrap(file_key),
+            AnyRecipient::Plugin(r) => r.wrap(file_key),
+        }
+    }
+
+    fn wrap_with_labels(&self, file_key: &FileKey) -> Result<(Vec<Stanza>, Vec<String>), Error> {
+        match self {
+            AnyRecipient::Plugin(r) => r.wrap_with_labels(file_key),
+            AnyRecipient::Tag(r) => r.wrap_with_labels(file_key),
+            AnyRecipient::Hybrid(r) => r.wrap_with_labels(file_key),
+            AnyRecipient::X25519(r) => r.wrap_with_labels(file_key),
+            AnyRecipient::Ssh(r) => r.wrap_with_labels(file_key),
         }
     }
 
@@ -125,7 +156,7 @@ impl crate::Recipient for AnyRecipient {
         match self {
             AnyRecipient::Hybrid(_) => true,
             AnyRecipient::Tag(r) => r.is_post_quantum(),
-            AnyRecipient::X25519(_) | AnyRecipient::Ssh(_) => false,
+            AnyRecipient::X25519(_) | AnyRecipient::Ssh(_) | AnyRecipient::Plugin(_) => false,
         }
     }
 }

@@ -164,6 +164,17 @@ impl fmt::Display for Recipient {
     }
 }
 
+/// Recipients are equal when they are the same key for the same plugin,
+/// whatever their [`Ui`].
+impl PartialEq for Recipient {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.name, &*self.encoding, self.identity)
+            == (&other.name, &*other.encoding, other.identity)
+    }
+}
+
+impl Eq for Recipient {}
+
 impl fmt::Debug for Recipient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "plugin::Recipient({self})")
@@ -256,6 +267,11 @@ impl Identity {
     /// The plugin's name: the program is `age-plugin-NAME`.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The identity's string, `AGE-PLUGIN-NAME-1…` (secret).
+    pub fn to_bech32(&self) -> Zeroizing<String> {
+        self.encoding.clone()
     }
 }
 

@@ -1,19 +1,17 @@
 //! The plugin client (`simdcrypt_age::plugin`) with our test plugin
-//! (`examples/age-plugin-simdtest.rs`, which `cargo test` builds) and with
+//! (`tests/support/age-plugin-simdtest.rs`, a binary of this crate) and with
 //! Go age's plugins (`age-plugin-pq`, `-batchpass`, `-tag`, `-tagtest`);
 //! and Go `age` with our test plugin, which shows the plugin follows the
 //! specification. The Go tools are taken from `PATH` (`.ci/install-peers`
 //! prints their directory); a test whose tool is absent says it skipped.
 //!
-//! The test plugin is the binary `cargo test` leaves in
-//! `target/<profile>/examples/`: a run that builds no examples (`--test
-//! plugin`, `--tests`) uses the one a previous run built.
+//! The test plugin is this crate's binary `age-plugin-simdtest`
+//! (`tests/support/`, built with the `testkit` feature, as this test is).
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex, Once};
 
 use simdcrypt_age::plugin::{self, Ui};
@@ -22,29 +20,22 @@ use simdcrypt_age::{
 };
 use zeroize::Zeroizing;
 
-use common::data;
+use common::{data, peer, run_command as run};
 
 /// The passphrase `age-plugin-batchpass` reads (`AGE_PASSPHRASE`).
 const PASSPHRASE: &str = "correct horse battery staple";
 
-/// Puts the examples directory (our test plugin) first on `PATH` and sets
+/// Puts our test plugin's directory first on `PATH` and sets
 /// batchpass's environment, once for the whole test binary, before any
 /// test runs a plugin: every test calls this first.
 fn setup() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        // target/<profile>/deps/plugin-… → target/<profile>/examples
-        let exe = std::env::current_exe().unwrap();
-        let examples = exe.parent().unwrap().parent().unwrap().join("examples");
-        assert!(
-            examples.join("age-plugin-simdtest").is_file(),
-            "{} has no age-plugin-simdtest: `cargo test` builds the examples \
-             (or `cargo build -p simdcrypt-age --example age-plugin-simdtest`)",
-            examples.display()
-        );
+        let plugin = std::path::Path::new(env!("CARGO_BIN_EXE_age-plugin-simdtest"));
+        let plugins = plugin.parent().unwrap().to_path_buf();
         let path = std::env::var_os("PATH").unwrap_or_default();
         let path =
-            std::env::join_paths(std::iter::once(examples).chain(std::env::split_paths(&path)))
+            std::env::join_paths(std::iter::once(plugins).chain(std::env::split_paths(&path)))
                 .unwrap();
         // SAFETY: run once, under `Once`, before any test reads the
         // environment or starts a process: every test calls `setup` first
@@ -55,17 +46,6 @@ fn setup() {
             std::env::set_var("AGE_PASSPHRASE_WORK_FACTOR", "10");
         }
     });
-}
-
-/// A Go tool on `PATH`; `None`, said on stderr, when absent.
-fn peer(name: &str) -> Option<PathBuf> {
-    let found = std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!("skipped: `{name}` not found on PATH (see .ci/install-peers)");
-    }
-    found
 }
 
 /// A fresh directory under the system's temporary one, removed on drop.
@@ -90,18 +70,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// Runs `command` with `stdin`; its output, whatever its status.
-fn run(command: &mut Command, stdin: &[u8]) -> Output {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// Runs `command`, which must succeed; its standard output.
@@ -391,7 +359,9 @@ fn a_missing_plugin_is_named() {
 #[test]
 fn go_age_uses_our_plugin_both_ways() {
     setup();
-    let Some(age) = peer("age") else { return };
+    let Some(age) = peer("AGE_BIN", "age") else {
+        return;
+    };
     let dir = TempDir::new("go-age");
     let (recipient, identity) = simdtest_keys("msg");
     let key_file = dir.file("key.txt", format!("{identity}\n").as_bytes());
@@ -433,7 +403,7 @@ fn go_age_uses_our_plugin_both_ways() {
 #[test]
 fn go_age_plugin_pq() {
     setup();
-    let Some(pq_plugin) = peer("age-plugin-pq") else {
+    let Some(pq_plugin) = peer("AGE_PLUGIN_PQ_BIN", "age-plugin-pq") else {
         return;
     };
     let hybrid = pq::Identity::generate().unwrap();
@@ -476,7 +446,7 @@ fn go_age_plugin_pq() {
 #[test]
 fn go_age_plugin_batchpass() {
     setup();
-    if peer("age-plugin-batchpass").is_none() {
+    if peer("AGE_PLUGIN_BATCHPASS_BIN", "age-plugin-batchpass").is_none() {
         return;
     }
     let batchpass = plugin::Identity::without_data("batchpass").unwrap();
@@ -510,9 +480,9 @@ const TAGTEST_RECIPIENT: &str =
 fn go_age_plugin_tag_and_tagtest() {
     setup();
     let (Some(age), Some(_), Some(_)) = (
-        peer("age"),
-        peer("age-plugin-tag"),
-        peer("age-plugin-tagtest"),
+        peer("AGE_BIN", "age"),
+        peer("AGE_PLUGIN_TAG_BIN", "age-plugin-tag"),
+        peer("AGE_PLUGIN_TAGTEST_BIN", "age-plugin-tagtest"),
     ) else {
         return;
     };

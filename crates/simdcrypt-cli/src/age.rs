@@ -17,7 +17,9 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt_age::armor::{self, ArmoredReader, ArmoredWriter};
 use simdcrypt_age::keys::{self, AnyIdentity, AnyRecipient};
-use simdcrypt_age::{Decryptor, Encryptor, FileKey, Identity, Recipient, Threads, scrypt, ssh};
+use simdcrypt_age::{
+    Decryptor, Encryptor, FileKey, Identity, Recipient, Threads, plugin, scrypt, ssh,
+};
 use zeroize::Zeroizing;
 
 use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs};
@@ -30,6 +32,9 @@ const PROGRESS_FROM: u64 = 8 << 20;
 /// The largest identity or recipients file read, as age's 16 MiB: a bound on
 /// what `-R /dev/urandom` can make the tool hold.
 const MAX_KEY_FILE: u64 = 16 << 20;
+/// The plugin `-j` runs in the tool itself (age's
+/// `age-plugin-batchpass`, the same scrypt stanza).
+const BATCHPASS: &str = "batchpass";
 /// The longest passphrase read from a file or descriptor, as age's
 /// batchpass plugin.
 const MAX_PASSPHRASE: u64 = 1 << 20;
@@ -63,9 +68,9 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
         args.identities.iter().map(|p| p.to_string_lossy()),
     );
     for r in &args.recipients {
-        recipients.push(Box::new(
+        recipients.push(Box::new(with_ui(
             r.parse::<AnyRecipient>().map_err(|e| age_arg("-r", e))?,
-        ));
+        )));
     }
     for path in &args.recipients_files {
         let text = read_key_file(path)?;
@@ -82,17 +87,24 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
         recipients.extend(
             parsed
                 .into_iter()
-                .map(|r| Box::new(r) as Box<dyn Recipient>),
+                .map(|r| Box::new(with_ui(r)) as Box<dyn Recipient>),
         );
     }
     for path in &args.identities {
         recipients.extend(read_identities(path)?.iter().map(IdentityKey::to_public));
     }
-    let passphrase = match (args.passphrase, &common.passphrase_file, &common.plugin) {
-        (false, None, None) => None,
-        (true, None, None) => Some(prompt_new_passphrase()?),
-        (false, Some(path), None) => Some(passphrase_from_file(path)?),
-        (false, None, Some(_)) => Some(batchpass()?),
+    for identity in plugin_identities(common)? {
+        recipients.push(Box::new(plugin::Recipient::from_identity(&identity)));
+    }
+    let passphrase = match (
+        args.passphrase,
+        &common.passphrase_file,
+        batchpass_given(common),
+    ) {
+        (false, None, false) => None,
+        (true, None, false) => Some(prompt_new_passphrase()?),
+        (false, Some(path), false) => Some(passphrase_from_file(path)?),
+        (false, None, true) => Some(batchpass()?),
         _ => {
             return Err(CliError::Usage(
                 "give one of -p, --passphrase-file and -j batchpass",
@@ -105,11 +117,11 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
                 "a passphrase cannot be mixed with -r, -R or -i: an age file with a passphrase has no other recipient",
             ));
         }
-        let log_n = match (args.work_factor, &common.plugin) {
+        let log_n = match (args.work_factor, batchpass_given(common)) {
             (Some(n), _) => n,
-            (None, Some(_)) => env_work_factor("AGE_PASSPHRASE_WORK_FACTOR")?
+            (None, true) => env_work_factor("AGE_PASSPHRASE_WORK_FACTOR")?
                 .unwrap_or(scrypt::DEFAULT_WORK_FACTOR),
-            (None, None) => scrypt::DEFAULT_WORK_FACTOR,
+            (None, false) => scrypt::DEFAULT_WORK_FACTOR,
         };
         recipients.push(Box::new(scrypt::Recipient::new(
             passphrase.as_bytes(),
@@ -161,14 +173,26 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
         "identity file",
         args.identities.iter().map(|p| p.to_string_lossy()),
     );
-    let mut identities: Vec<Box<dyn Identity>> = Vec::new();
+    // As age: native identities are tried first, plugins (which may ask
+    // the user, or a hardware key) after them.
+    let mut keys = Vec::new();
     for path in &args.identities {
-        identities.extend(
-            read_identities(path)?
-                .into_iter()
-                .map(IdentityKey::into_identity),
-        );
+        keys.extend(read_identities(path)?);
     }
+    keys.sort_by_key(IdentityKey::is_plugin);
+    let plugins = plugin_identities(common)?;
+    let identities = Identities {
+        plugins: !plugins.is_empty() || keys.iter().any(IdentityKey::is_plugin),
+        keys: keys
+            .into_iter()
+            .map(IdentityKey::into_identity)
+            .chain(
+                plugins
+                    .into_iter()
+                    .map(|i| Box::new(i) as Box<dyn Identity>),
+            )
+            .collect(),
+    };
     let input = open_input(common.input.as_deref())?;
     if args.offset.is_some() || args.length.is_some() {
         return decrypt_range(args, input, identities);
@@ -213,11 +237,7 @@ fn release(
 /// [`SeekableDecryptor`](simdcrypt_age::SeekableDecryptor), which reads the
 /// final chunk (authenticating it first) and the chunks of the range, and
 /// nothing else.
-fn decrypt_range(
-    args: &DecryptArgs,
-    input: Input,
-    identities: Vec<Box<dyn Identity>>,
-) -> Result<(), CliError> {
+fn decrypt_range(args: &DecryptArgs, input: Input, identities: Identities) -> Result<(), CliError> {
     let Input::File {
         file, len: Some(_), ..
     } = input
@@ -275,22 +295,22 @@ fn decrypt_range(
 fn file_key<R: BufRead + Send>(
     args: &DecryptArgs,
     decryptor: &Decryptor<R>,
-    mut identities: Vec<Box<dyn Identity>>,
+    identities: Identities,
 ) -> Result<FileKey, CliError> {
     let common = &args.common;
     // As age: a passphrase is asked for, or read, only for a file that has
     // one; the -i identities are tried for it too, and for any other file
     // they are what opens it (so `-j batchpass -i KEY` opens both kinds).
-    let passphrase = match (&common.passphrase_file, &common.plugin) {
-        (Some(_), Some(_)) => {
+    let passphrase = match (&common.passphrase_file, batchpass_given(common)) {
+        (Some(_), true) => {
             return Err(CliError::Usage(
                 "give one of --passphrase-file and -j batchpass",
             ));
         }
         _ if !decryptor.is_passphrase() => {
-            if identities.is_empty() {
+            if identities.keys.is_empty() {
                 return Err(CliError::Usage(
-                    if common.passphrase_file.is_some() || common.plugin.is_some() {
+                    if common.passphrase_file.is_some() || batchpass_given(common) {
                         "the file is not passphrase-encrypted: pass -i IDENTITY_FILE for its recipients"
                     } else {
                         "no identities: pass -i IDENTITY_FILE (the file is encrypted to recipients)"
@@ -299,21 +319,24 @@ fn file_key<R: BufRead + Send>(
             }
             None
         }
-        (None, None) if identities.is_empty() => Some(prompt_passphrase()?),
-        (None, None) => {
+        (None, false) if identities.keys.is_empty() => Some(prompt_passphrase()?),
+        // A plugin may open it (age-plugin-batchpass), as age lets it try.
+        (None, false) if identities.plugins => None,
+        (None, false) => {
             return Err(CliError::Usage(
                 "the file is passphrase-encrypted: drop -i to be asked for the passphrase, or pass --passphrase-file",
             ));
         }
-        (Some(path), None) => Some(passphrase_from_file(path)?),
-        (None, Some(_)) => Some(batchpass()?),
+        (Some(path), false) => Some(passphrase_from_file(path)?),
+        (None, true) => Some(batchpass()?),
     };
+    let mut identities = identities.keys;
     if let Some(passphrase) = passphrase {
-        let max = match (args.max_work_factor, &common.plugin) {
+        let max = match (args.max_work_factor, batchpass_given(common)) {
             (Some(n), _) => n,
-            (None, Some(_)) => env_work_factor("AGE_PASSPHRASE_MAX_WORK_FACTOR")?
+            (None, true) => env_work_factor("AGE_PASSPHRASE_MAX_WORK_FACTOR")?
                 .unwrap_or(scrypt::DEFAULT_MAX_WORK_FACTOR),
-            (None, None) => scrypt::DEFAULT_MAX_WORK_FACTOR,
+            (None, false) => scrypt::DEFAULT_MAX_WORK_FACTOR,
         };
         identities.push(Box::new(scrypt::Identity::new(passphrase.as_bytes(), max)));
     }
@@ -333,15 +356,42 @@ fn warn_duplicates<S: AsRef<str> + Ord>(what: &str, values: impl Iterator<Item =
     }
 }
 
-/// Refuses a `-j` plugin other than the built-in `batchpass`, before
-/// anything is read.
+/// Whether `-j batchpass` was given: the built-in passphrase plugin.
+fn batchpass_given(common: &AgeCommon) -> bool {
+    common.plugins.iter().any(|p| p == BATCHPASS)
+}
+
+/// The identities of the `-j` plugins other than `batchpass` (built in):
+/// each plugin's identity without data, as age's `-j`, talking to the user
+/// on the terminal.
+fn plugin_identities(common: &AgeCommon) -> Result<Vec<plugin::Identity>, CliError> {
+    common
+        .plugins
+        .iter()
+        .filter(|name| *name != BATCHPASS)
+        .map(|name| {
+            plugin::Identity::without_data(name)
+                .map(|i| i.with_ui(terminal_ui()))
+                .map_err(|e| age_arg("-j", e))
+        })
+        .collect()
+}
+
+/// Checks the `-j` names before anything is read.
 fn check_plugin(common: &AgeCommon) -> Result<(), CliError> {
-    match common.plugin.as_deref() {
-        None | Some("batchpass") => Ok(()),
-        Some(other) => Err(CliError::bad_arg(
-            "-j",
-            format!("unknown plugin `{other}`: only `batchpass` is built in"),
-        )),
+    plugin_identities(common).map(drop)
+}
+
+/// The plugins' way to the user: the terminal.
+fn terminal_ui() -> std::sync::Arc<dyn plugin::Ui> {
+    std::sync::Arc::new(crate::plugin_ui::TerminalUi)
+}
+
+/// A recipient, a plugin's talking to the user on the terminal.
+fn with_ui(recipient: AnyRecipient) -> AnyRecipient {
+    match recipient {
+        AnyRecipient::Plugin(r) => AnyRecipient::Plugin(r.with_ui(terminal_ui())),
+        other => other,
     }
 }
 
@@ -380,6 +430,15 @@ pub fn read_key_file(path: &Path) -> Result<Zeroizing<String>, CliError> {
     text_of(path, read_key_bytes(path)?)
 }
 
+/// What `decrypt` tries: the `-i` keys, native ones first, then the `-j`
+/// plugins' identities.
+struct Identities {
+    keys: Vec<Box<dyn Identity>>,
+    /// Whether a plugin is among them: one may open a passphrase-encrypted
+    /// file (`age-plugin-batchpass`), as age lets it.
+    plugins: bool,
+}
+
 /// A key given with `-i`: age's own identities, or an SSH private key.
 pub enum IdentityKey {
     /// An identity of an age identity file.
@@ -395,6 +454,11 @@ impl IdentityKey {
             IdentityKey::Age(i) => Box::new(i.to_public()),
             IdentityKey::Ssh(i) => Box::new(i.to_public()),
         }
+    }
+
+    /// Whether a plugin unwraps for this key.
+    fn is_plugin(&self) -> bool {
+        matches!(self, IdentityKey::Age(AnyIdentity::Plugin(_)))
     }
 
     /// The key as what opens stanzas.
@@ -434,7 +498,14 @@ pub fn read_identities(path: &Path) -> Result<Vec<IdentityKey>, CliError> {
     }
     let text = identity_file_text(path, bytes)?;
     let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
-    Ok(parsed.into_iter().map(IdentityKey::Age).collect())
+    Ok(parsed
+        .into_iter()
+        .map(|identity| match identity {
+            AnyIdentity::Plugin(i) => AnyIdentity::Plugin(i.with_ui(terminal_ui())),
+            other => other,
+        })
+        .map(IdentityKey::Age)
+        .collect())
 }
 
 /// The public key of an SSH key under legacy PEM encryption, which does

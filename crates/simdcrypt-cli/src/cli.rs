@@ -438,10 +438,11 @@ pub struct AgeCommon {
     #[arg(long, value_name = "FILE")]
     pub passphrase_file: Option<PathBuf>,
 
-    /// Plugin name: only `batchpass`, the passphrase from AGE_PASSPHRASE or
-    /// AGE_PASSPHRASE_FD as in age's batchpass plugin.
+    /// Plugin: its identity without data, as age's -j, run by
+    /// age-plugin-PLUGIN from PATH; may be repeated. `batchpass` is built
+    /// in: the passphrase from AGE_PASSPHRASE or AGE_PASSPHRASE_FD.
     #[arg(short = 'j', value_name = "PLUGIN")]
-    pub plugin: Option<String>,
+    pub plugins: Vec<String>,
 
     /// The input (default: standard input).
     #[arg(value_name = "INPUT")]

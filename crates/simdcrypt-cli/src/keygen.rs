@@ -52,6 +52,15 @@ fn convert(args: &KeygenArgs) -> Result<(), CliError> {
     let path = args.input.as_deref().unwrap_or(Path::new("-"));
     let text = read_key_file(path)?;
     let identities = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
+    if identities
+        .iter()
+        .any(|i| matches!(i, AnyIdentity::Plugin(_)))
+    {
+        return Err(CliError::bad_arg(
+            "-y",
+            "a plugin identity (AGE-PLUGIN-…) has no recipient here: its plugin gives it",
+        ));
+    }
     let lines: String = identities
         .iter()
         .map(|i| format!("{}\n", i.to_public()))

@@ -28,6 +28,7 @@ mod mac;
 mod multicall;
 mod output;
 mod package;
+mod plugin_ui;
 mod signals;
 #[cfg(target_os = "linux")]
 mod stdio_guard;

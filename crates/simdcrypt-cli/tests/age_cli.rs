@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{data, run_command};
+use common::{data, peer, run_command};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -585,20 +585,6 @@ fn bad_input_gets_a_message_not_a_panic() {
         );
         assert!(!stderr(&out).contains("panicked") && !stderr(&out).contains("internal error"));
     }
-}
-
-/// The path of a peer tool: `$VAR`, else `name` on `PATH`; `None` (said on
-/// stderr) when absent.
-fn peer(var: &str, name: &str) -> Option<PathBuf> {
-    let found = std::env::var_os(var).map(PathBuf::from).or_else(|| {
-        std::env::split_paths(&std::env::var_os("PATH")?)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        eprintln!("skipped: `{name}` not found (set {var} or put it on PATH; see the README)");
-    }
-    found
 }
 
 /// Both directions with one peer tool (`age` or `rage`): X25519 and, with
@@ -1438,3 +1424,258 @@ fn protected_ssh_keys_ask_for_their_passphrase() {
         stderr(&run)
     );
 }
+
+/// Our test plugin (`age-plugin-simdtest`, a binary of simdcrypt-age built
+/// with its `testkit` feature, as `cargo test --all-features` builds it),
+/// beside the tool's binary; `None`, said, when it was not built.
+fn simdtest_plugin() -> Option<PathBuf> {
+    let plugin = Path::new(BIN).with_file_name("age-plugin-simdtest");
+    if !plugin.is_file() {
+        eprintln!(
+            "skipped: {} not built (cargo test --all-features builds it)",
+            plugin.display()
+        );
+        return None;
+    }
+    Some(plugin)
+}
+
+/// `PATH` with `dir` first: where a plugin is looked for.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&path)))
+        .unwrap()
+}
+
+/// A key pair of our test plugin with `modes`: the recipient, and an
+/// identity file holding the identity.
+fn simdtest_keys(plugin: &Path, dir: &Path, name: &str, modes: &str) -> (String, PathBuf) {
+    let out = ok(run_command(
+        Command::new(plugin).args(["--generate", modes]),
+        b"",
+    ));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let recipient = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# recipient: "))
+        .unwrap()
+        .to_owned();
+    let file = dir.join(name);
+    fs::write(&file, &text).unwrap();
+    (recipient, file)
+}
+
+/// Plugins as age runs them (c2sp.org/age-plugin): `age1NAME1…` recipients,
+/// `AGE-PLUGIN-NAME-1…` identities (also encrypted to with `-i`), `-j
+/// NAME`, messages on stderr, native identities tried before plugins, a
+/// missing plugin named; with our test plugin, and age's own plugins
+/// against Go age where they are installed.
+#[test]
+fn plugins_run_as_age_runs_them() {
+    let Some(plugin) = simdtest_plugin() else {
+        return;
+    };
+    let dir = TempDir::new().unwrap();
+    let path = path_with(plugin.parent().unwrap());
+    let run = |args: &[&str], stdin: &[u8]| {
+        run_command(Command::new(BIN).args(args).env("PATH", &path), stdin)
+    };
+    let plain = data(CHUNK + 9, 31);
+    let (recipient, plugin_key) = simdtest_keys(&plugin, dir.path(), "plugin.txt", "msg");
+    let sealed = ok(run(&["encrypt", "-r", &recipient], &plain)).stdout;
+    let out = ok(run(&["decrypt", "-i", s(&plugin_key)], &sealed));
+    assert!(out.stdout == plain);
+    assert!(
+        stderr(&out).contains("simdtest plugin: hello from simdtest"),
+        "{}",
+        stderr(&out)
+    );
+    // Encrypting to the identity (recipient-v1's add-identity).
+    let sealed = ok(run(&["encrypt", "-i", s(&plugin_key)], &plain)).stdout;
+    assert!(ok(run(&["decrypt", "-i", s(&plugin_key)], &sealed)).stdout == plain);
+    // Native identities first: a plugin that would fail is not run for a
+    // file a native key in the same file opens.
+    let (_, failing) = simdtest_keys(&plugin, dir.path(), "failing.txt", "error");
+    let (native, native_recipient) = identity(dir.path(), "native.txt", false);
+    let both = dir.path().join("both.txt");
+    fs::write(
+        &both,
+        [fs::read(&failing).unwrap(), fs::read(&native).unwrap()].concat(),
+    )
+    .unwrap();
+    let sealed = ok(run(&["encrypt", "-r", &native_recipient], &plain)).stdout;
+    assert!(ok(run(&["decrypt", "-i", s(&both)], &sealed)).stdout == plain);
+    // A missing plugin is named, in one line.
+    let out = simdcrypt(
+        &[
+            "encrypt",
+            "-r",
+            "age1nosuchplugin1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq8hs4cs",
+        ],
+        b"x",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = run(&["decrypt", "-j", "nosuch"], &sealed);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("age-plugin-nosuch not found") && stderr(&out).lines().count() == 1,
+        "{}",
+        stderr(&out)
+    );
+    // A plugin asks the user on the terminal: a PIN (hidden), a name, a
+    // choice; answered on a pseudo-terminal from util-linux's `script`.
+    if let Some(script) = peer("SCRIPT_BIN", "script") {
+        let (recipient, asking) =
+            simdtest_keys(&plugin, dir.path(), "asking.txt", "secret,public,confirm");
+        let file = dir.path().join("asking.age");
+        let plain_path = dir.path().join("asking.plain");
+        fs::write(&plain_path, &plain).unwrap();
+        let out = dir.path().join("asking.out");
+        let on_terminal = |command: String, typed: &str| {
+            run_command(
+                Command::new(&script)
+                    .args(["-qec", &command, "/dev/null"])
+                    .env("PATH", &path),
+                typed.as_bytes(),
+            )
+        };
+        let encrypt = format!(
+            "'{BIN}' encrypt -r {recipient} -o '{}' '{}'",
+            s(&file),
+            s(&plain_path)
+        );
+        let said = on_terminal(encrypt, "1234\rsimd\r1\r");
+        assert!(
+            said.status.success(),
+            "{}",
+            String::from_utf8_lossy(&said.stdout)
+        );
+        let answered = |typed: &str| {
+            let decrypt = format!(
+                "'{BIN}' decrypt -i '{}' -o '{}' '{}'",
+                s(&asking),
+                s(&out),
+                s(&file)
+            );
+            on_terminal(decrypt, typed)
+        };
+        let said = answered("1234\rsimd\r1\r");
+        let text = String::from_utf8_lossy(&said.stdout).into_owned();
+        assert!(said.status.success(), "{text}");
+        assert!(
+            text.contains("PIN for simdtest")
+                && text.contains("your name")
+                && text.contains("use simdtest"),
+            "{text}"
+        );
+        assert!(fs::read(&out).unwrap() == plain);
+        fs::remove_file(&out).unwrap();
+        let said = answered("4321\rsimd\r1\r");
+        assert!(!said.status.success());
+        assert!(!out.exists());
+    }
+    // Go age with our plugin, both ways.
+    if let Some(age) = peer("AGE_BIN", "age") {
+        let age_run = |args: &[&str], stdin: &[u8]| {
+            run_command(Command::new(&age).args(args).env("PATH", &path), stdin)
+        };
+        let sealed = ok(run(&["encrypt", "-r", &recipient], &plain)).stdout;
+        assert!(ok(age_run(&["-d", "-i", s(&plugin_key)], &sealed)).stdout == plain);
+        let sealed = ok(age_run(&["-r", &recipient], &plain)).stdout;
+        assert!(ok(run(&["decrypt", "-i", s(&plugin_key)], &sealed)).stdout == plain);
+    }
+}
+
+/// age's own plugins from Go (installed by `.ci/install-peers`):
+/// `age-plugin-tagtest` through `-j tagtest` for files age encrypted to its
+/// tagged recipients, `age-plugin-pq`'s identities (`-identity`), and
+/// `age-plugin-batchpass` as an identity file's plugin identity.
+#[test]
+fn age_plugins_from_go_run_here() {
+    let dir = TempDir::new().unwrap();
+    let plain = data(3 * CHUNK, 8);
+    if let (Some(age), Some(_)) = (
+        peer("AGE_BIN", "age"),
+        peer("AGE_PLUGIN_TAGTEST_BIN", "age-plugin-tagtest"),
+    ) {
+        for recipient in [TAGTEST_CLASSIC, TAGTEST_HYBRID] {
+            let sealed = ok(run_command(
+                Command::new(&age).args(["-r", recipient]),
+                &plain,
+            ))
+            .stdout;
+            assert!(ok(simdcrypt(&["decrypt", "-j", "tagtest"], &sealed)).stdout == plain);
+            let sealed = ok(simdcrypt(&["encrypt", "-r", recipient], &plain)).stdout;
+            assert!(ok(simdcrypt(&["decrypt", "-j", "tagtest"], &sealed)).stdout == plain);
+        }
+    }
+    if let (Some(keygen), Some(pq)) = (
+        peer("AGE_KEYGEN_BIN", "age-keygen"),
+        peer("AGE_PLUGIN_PQ_BIN", "age-plugin-pq"),
+    ) {
+        let native = dir.path().join("pq.txt");
+        ok(run_command(
+            Command::new(&keygen).args(["-pq", "-o"]).arg(&native),
+            b"",
+        ));
+        let recipient = String::from_utf8(
+            ok(run_command(
+                Command::new(&keygen).arg("-y").arg(&native),
+                b"",
+            ))
+            .stdout,
+        )
+        .unwrap();
+        let converted = ok(run_command(
+            Command::new(&pq).arg("-identity").arg(&native),
+            b"",
+        ))
+        .stdout;
+        let identity = dir.path().join("pq-plugin.txt");
+        fs::write(&identity, &converted).unwrap();
+        assert!(String::from_utf8_lossy(&converted).contains("AGE-PLUGIN-PQ-1"));
+        let sealed = ok(simdcrypt(&["encrypt", "-r", recipient.trim()], &plain)).stdout;
+        assert!(ok(simdcrypt(&["decrypt", "-i", s(&identity)], &sealed)).stdout == plain);
+    }
+    if let Some(age) = peer("AGE_BIN", "age")
+        && peer("AGE_PLUGIN_BATCHPASS_BIN", "age-plugin-batchpass").is_some()
+    {
+        let identity = dir.path().join("batchpass.txt");
+        let line = simdcrypt_age::plugin::Identity::without_data("batchpass")
+            .unwrap()
+            .to_bech32();
+        fs::write(&identity, format!("{}\n", line.as_str())).unwrap();
+        let env = [
+            ("AGE_PASSPHRASE", "through the plugin"),
+            ("AGE_PASSPHRASE_WORK_FACTOR", "10"),
+        ];
+        let sealed = ok(run_command(
+            Command::new(BIN)
+                .args(["encrypt", "-i", s(&identity)])
+                .envs(env),
+            &plain,
+        ))
+        .stdout;
+        let opened = ok(run_command(
+            Command::new(&age).args(["-d", "-j", "batchpass"]).envs(env),
+            &sealed,
+        ))
+        .stdout;
+        assert!(opened == plain);
+        let opened = ok(run_command(
+            Command::new(BIN)
+                .args(["decrypt", "-i", s(&identity)])
+                .envs(env),
+            &sealed,
+        ))
+        .stdout;
+        assert!(opened == plain);
+    }
+}
+
+/// `classicRecipient` and `hybridRecipient` of age's
+/// `tag/internal/age-plugin-tagtest` (its identities come from a public
+/// seed).
+const TAGTEST_CLASSIC: &str = include_str!("../../simdcrypt-age/tests/data/tagtest-classic.txt");
+/// (See [`TAGTEST_CLASSIC`].)
+const TAGTEST_HYBRID: &str = include_str!("../../simdcrypt-age/tests/data/tagtest-hybrid.txt");

@@ -1,4 +1,11 @@
-//! What the payload tests share.
+//! What the test binaries share: this crate's, and the CLI's, which
+//! include this file (`crates/simdcrypt-cli/tests/common/mod.rs`).
+
+#![allow(dead_code, reason = "each test binary uses some of these")]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 
 /// `len` bytes of a xorshift stream from `seed`: plaintexts that differ
 /// from test to test and from one length to the next.
@@ -12,4 +19,38 @@ pub fn data(len: usize, seed: u64) -> Vec<u8> {
             x as u8
         })
         .collect()
+}
+
+/// The path of a peer tool: `$VAR`, else `name` on `PATH`; `None` (said on
+/// stderr, so that a run shows what it skipped) when absent.
+pub fn peer(var: &str, name: &str) -> Option<PathBuf> {
+    let found = std::env::var_os(var).map(PathBuf::from).or_else(|| {
+        std::env::split_paths(&std::env::var_os("PATH")?)
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        eprintln!("skipped: `{name}` not found (set {var} or put it on PATH; see the README)");
+    }
+    found
+}
+
+/// Runs `command` to its end, feeding it `stdin` from a thread (the child
+/// may exit without reading, on an error: the broken pipe is ignored), and
+/// collects its status, stdout and stderr.
+pub fn run_command(command: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program runs");
+    let mut input = child.stdin.take().expect("a piped stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("the program's output");
+    writer.join().expect("the stdin writer");
+    out
 }
