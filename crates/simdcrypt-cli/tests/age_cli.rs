@@ -236,11 +236,13 @@ fn key_file_errors_name_the_file_and_the_line() {
     }
     refused(
         &["encrypt", "-R", &no_recipient, "-o", "-"],
-        format!("{no_recipient}: invalid recipient \"\": the file holds no recipient"),
+        format!("{no_recipient}: invalid recipient: the file holds no recipient"),
     );
     refused(
         &["encrypt", "-R", &ssh, "-o", "-"],
-        format!("{ssh} line 1: invalid recipient \"ssh-ed25519 AAAA\": SSH keys are not supported"),
+        format!(
+            "{ssh} line 1: invalid recipient \"ssh-ed25519 AAAA\": malformed SSH public key: length invalid"
+        ),
     );
 }
 
@@ -554,7 +556,7 @@ fn bad_input_gets_a_message_not_a_panic() {
         (
             &["encrypt", "-r", "ssh-ed25519 AAAA"],
             b"x",
-            "SSH keys are not supported",
+            "malformed SSH public key",
         ),
         (&["decrypt", "-i", s(&key)], b"", "header is malformed"),
         (
@@ -573,7 +575,7 @@ fn bad_input_gets_a_message_not_a_panic() {
             "armor is malformed",
         ),
         (&["decrypt", "-i", "/nonexistent/key"], b"", "cannot open"),
-        (&["decrypt", "-j", "yubikey"], b"", "only `batchpass`"),
+        (&["decrypt", "-j", "bad name"], b"", "invalid plugin name"),
     ];
     for (args, stdin, expected) in cases {
         let out = simdcrypt(args, stdin);
