@@ -27,6 +27,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread::{self, JoinHandle};
 
 use zeroize::{Zeroize, Zeroizing};
@@ -80,7 +81,16 @@ pub trait Ui: Send + Sync {
     fn confirm(&self, _plugin: &str, _prompt: &str, _yes: &str, _no: Option<&str>) -> Option<bool> {
         None
     }
+
+    /// Called once when the plugin has kept the user waiting for
+    /// [`WAIT_NOTICE`] (a hardware key waiting for a touch, say), as age's
+    /// `WaitTimer`; from another thread, while the plugin still runs.
+    fn waiting(&self, _plugin: &str) {}
 }
+
+/// How long a plugin may keep the user waiting before [`Ui::waiting`] is
+/// called: age's 5 seconds.
+pub const WAIT_NOTICE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The [`Ui`] of a program with no user at hand: every request refused.
 #[derive(Clone, Copy, Debug, Default)]
@@ -501,6 +511,23 @@ impl Connection {
         })
     }
 
+    /// Reads the next stanza; if that takes [`WAIT_NOTICE`], tells `ui`
+    /// so (once) from a thread that waits beside the read.
+    fn receive_or_notice(&mut self, ui: &dyn Ui) -> Result<Stanza, Error> {
+        let (read, notice) = std::sync::mpsc::channel::<()>();
+        let name = &self.name.clone();
+        thread::scope(|scope| {
+            scope.spawn(move || {
+                if notice.recv_timeout(WAIT_NOTICE) == Err(RecvTimeoutError::Timeout) {
+                    ui.waiting(name);
+                }
+            });
+            let stanza = self.receive();
+            drop(read);
+            stanza
+        })
+    }
+
     /// The plugin's phase 2 until `done`: `error` ends it with that error,
     /// the interactive commands go to `ui`, and the state machine's own to
     /// `take`, which says whether it took the command (answered `ok`) or
@@ -511,7 +538,7 @@ impl Connection {
         mut take: impl FnMut(&Stanza) -> Result<bool, String>,
     ) -> Result<(), Error> {
         loop {
-            let mut command = self.receive()?;
+            let mut command = self.receive_or_notice(ui)?;
             let taken = match command.tag.as_str() {
                 "done" => {
                     self.done = true;

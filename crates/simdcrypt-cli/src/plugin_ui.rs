@@ -66,6 +66,10 @@ fn read_secret(prompt: &str) -> io::Result<Zeroizing<String>> {
 }
 
 impl Ui for TerminalUi {
+    fn waiting(&self, plugin: &str) {
+        crate::diag::line(format_args!("waiting on {plugin} plugin..."));
+    }
+
     fn display_message(&self, plugin: &str, message: &str) -> bool {
         crate::diag::line(format_args!("{plugin} plugin: {message}"));
         true
