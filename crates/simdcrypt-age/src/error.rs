@@ -20,22 +20,24 @@ pub enum Error {
     #[error("no identity matched any of the recipients")]
     NoMatch,
     /// The passphrase did not unwrap the scrypt stanza.
-    #[error("wrong passphrase")]
+    #[error("incorrect passphrase")]
     WrongPassphrase,
     /// A scrypt stanza sits beside other stanzas, or a passphrase beside
     /// other recipients.
-    #[error("a passphrase (scrypt) recipient must be the only recipient of a file")]
+    #[error(
+        "incompatible recipients: a passphrase (scrypt) recipient must be the only recipient of a file"
+    )]
     ScryptNotAlone,
     /// Post-quantum recipients are mixed with classic ones.
     #[error(
-        "post-quantum (age1pq1…, age1tagpq1…) recipients cannot be mixed with classic ones: the classic stanza would undo their protection"
+        "incompatible recipients: can't mix post-quantum (age1pq1…, age1tagpq1…) and classic recipients, or the file would be vulnerable to quantum computers"
     )]
     MixedPostQuantum,
     /// Recipients whose labels differ (c2sp.org/age-plugin, "labels"): one
     /// meant to be alone, or of properties the others would undo. (A
     /// post-quantum label against none is [`Error::MixedPostQuantum`].)
     #[error(
-        "incompatible recipients: those labelled {0:?} cannot be mixed with those labelled {1:?}"
+        "incompatible recipients: those labelled {0:?} and those labelled {1:?} can't be mixed"
     )]
     IncompatibleRecipients(Vec<String>, Vec<String>),
     /// An age plugin ([`plugin`](crate::plugin)) reported an error, broke
@@ -49,7 +51,7 @@ pub enum Error {
     },
     /// The plugin program `age-plugin-NAME` is not on `PATH`.
     #[error(
-        "age-plugin-{0} not found: the {0:?} plugin must be installed as a program named age-plugin-{0} in a directory on PATH"
+        "age-plugin-{0} not found: the {0:?} plugin must be installed as a program named age-plugin-{0} in a directory on PATH (visit https://age-encryption.org/awesome#plugins for a list of available plugins)"
     )]
     PluginNotFound(String),
     /// The scrypt work factor is above the limit the reader accepts.

@@ -367,7 +367,9 @@ impl<R: BufRead> Lines<'_, R> {
             )));
         }
         if self.line.last() != Some(&b'\n') {
-            return Err(if self.line.len() == MAX_LINE {
+            return Err(if self.read == 0 {
+                Error::header("the file is empty: not an age file")
+            } else if self.line.len() == MAX_LINE {
                 Error::header(format!("a header line is longer than {MAX_LINE} bytes"))
             } else {
                 Error::header(self.cut_short)

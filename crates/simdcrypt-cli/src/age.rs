@@ -48,6 +48,7 @@ const MAX_PASSPHRASE: u64 = 1 << 20;
 pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     let common = &args.common;
     check_plugin(common)?;
+    refuse_output_in_use(common, args.recipients_files.iter().chain(&args.identities))?;
     // The input and output first: an existing output or a missing input is
     // refused before a passphrase is asked for or scrypt runs.
     let input = open_input(common.input.as_deref())?;
@@ -114,7 +115,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     if let Some(passphrase) = passphrase {
         if !recipients.is_empty() {
             return Err(CliError::Usage(
-                "a passphrase cannot be mixed with -r, -R or -i: an age file with a passphrase has no other recipient",
+                "incompatible recipients: a passphrase cannot be mixed with -r, -R, -i or -j: an age file with a passphrase has no other recipient",
             ));
         }
         let log_n = match (args.work_factor, batchpass_given(common)) {
@@ -169,6 +170,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
 pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     let common = &args.common;
     check_plugin(common)?;
+    refuse_output_in_use(common, &args.identities)?;
     warn_duplicates(
         "identity file",
         args.identities.iter().map(|p| p.to_string_lossy()),
@@ -311,7 +313,7 @@ fn file_key<R: BufRead + Send>(
             if identities.keys.is_empty() {
                 return Err(CliError::Usage(
                     if common.passphrase_file.is_some() || batchpass_given(common) {
-                        "the file is not passphrase-encrypted: pass -i IDENTITY_FILE for its recipients"
+                        "the file is not passphrase-encrypted, identities are required: pass -i IDENTITY_FILE for its recipients"
                     } else {
                         "no identities: pass -i IDENTITY_FILE (the file is encrypted to recipients)"
                     },
@@ -324,7 +326,7 @@ fn file_key<R: BufRead + Send>(
         (None, false) if identities.plugins => None,
         (None, false) => {
             return Err(CliError::Usage(
-                "the file is passphrase-encrypted: drop -i to be asked for the passphrase, or pass --passphrase-file",
+                "file is passphrase-encrypted but identities were specified with -i/--identity or -j: drop them to be asked for the passphrase, or pass --passphrase-file",
             ));
         }
         (Some(path), false) => Some(passphrase_from_file(path)?),
@@ -393,6 +395,34 @@ fn with_ui(recipient: AnyRecipient) -> AnyRecipient {
         AnyRecipient::Plugin(r) => AnyRecipient::Plugin(r.with_ui(terminal_ui())),
         other => other,
     }
+}
+
+/// Refuses an output file that is one of the files read (`read`: the
+/// input, key and recipients files), as age does: it would be replaced by
+/// what is made from it. The same file under another name (a link, `..`)
+/// counts.
+fn refuse_output_in_use<'a>(
+    common: &'a AgeCommon,
+    read: impl IntoIterator<Item = &'a PathBuf>,
+) -> Result<(), CliError> {
+    let Some(output) = common.output.as_deref().filter(|o| *o != Path::new("-")) else {
+        return Ok(());
+    };
+    let Ok(target) = std::fs::canonicalize(output) else {
+        return Ok(()); // a new file is none of the inputs
+    };
+    let inputs = read
+        .into_iter()
+        .chain(&common.input)
+        .chain(&common.passphrase_file);
+    for input in inputs {
+        if std::fs::canonicalize(input).is_ok_and(|i| i == target) {
+            return Err(CliError::OutputInUse {
+                path: output.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The input file, or standard input.
@@ -667,7 +697,7 @@ fn prompt_new_passphrase() -> Result<Zeroizing<String>, CliError> {
     }
     let second = prompt("Confirm passphrase: ")?;
     if first != second {
-        return Err(CliError::Usage("the passphrases do not match"));
+        return Err(CliError::Usage("passphrases didn't match"));
     }
     Ok(first)
 }
@@ -737,7 +767,7 @@ fn batchpass() -> Result<Zeroizing<String>, CliError> {
             why: "AGE_PASSPHRASE and AGE_PASSPHRASE_FD are mutually exclusive".into(),
         }),
         (None, None) => Err(CliError::Passphrase {
-            why: "-j batchpass needs AGE_PASSPHRASE or AGE_PASSPHRASE_FD".into(),
+            why: "either AGE_PASSPHRASE or AGE_PASSPHRASE_FD must be set for -j batchpass".into(),
         }),
     }
 }

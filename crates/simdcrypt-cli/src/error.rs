@@ -67,6 +67,12 @@ pub enum CliError {
         /// The file.
         path: PathBuf,
     },
+    /// The output is also an input (the data, a key file), as age refuses.
+    #[error("input and output file are the same: '{}' is read and would be replaced", .path.display())]
+    OutputInUse {
+        /// The output, which is also an input.
+        path: PathBuf,
+    },
     /// The output is a directory, or a name ending in `/`.
     #[error("output '{}' is a directory: expected a file name", .path.display())]
     OutputIsDir {

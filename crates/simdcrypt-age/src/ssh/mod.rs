@@ -252,7 +252,7 @@ impl Encrypted {
         let identity = self.key.decrypt(passphrase.as_bytes())?;
         if identity.to_public() != self.public {
             return Err(Error::Identity(
-                "the SSH key file's private key does not match its public key".into(),
+                "mismatched private and public SSH key: the key file's private key is not its public key's".into(),
             ));
         }
         crate::Identity::unwrap(&**self.decrypted.get_or_init(|| Box::new(identity)), stanza)

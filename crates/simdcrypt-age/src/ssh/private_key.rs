@@ -253,7 +253,7 @@ fn decrypt(key: &ssh_key::PrivateKey, passphrase: &[u8]) -> Result<Identity, Err
 /// The decrypted private section: `uint32 check, uint32 check, key pair,
 /// string comment, padding 1, 2, 3…` up to the 16-byte block.
 fn private_section(mut section: &[u8]) -> Result<Identity, Error> {
-    let wrong = || bad("wrong passphrase for the SSH key");
+    let wrong = || bad("incorrect passphrase for the SSH key");
     let reader = &mut section;
     let check1 = <u32 as SshDecode>::decode(reader).map_err(|_| wrong())?;
     let check2 = <u32 as SshDecode>::decode(reader).map_err(|_| wrong())?;
@@ -339,7 +339,7 @@ fn legacy_decrypt(pem: &str, passphrase: &[u8]) -> Result<Identity, Error> {
         24 => aes(Aes192Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
         _ => aes(Aes256Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
     }
-    let wrong = || bad("wrong passphrase for the SSH key");
+    let wrong = || bad("incorrect passphrase for the SSH key");
     let pad = usize::from(*der.last().expect("not empty"));
     if pad == 0
         || pad > 16
