@@ -164,7 +164,8 @@ impl crate::Recipient for AnyRecipient {
 /// The keys of a key file's text: every line that is neither empty nor a
 /// `#` comment, parsed by `parse` (`None`: a line to skip, with the
 /// reason); an error names the line. An empty result is `empty`, an error
-/// of the whole file.
+/// of the whole file; a file whose every key was skipped is not, so that
+/// the caller can say what was skipped before it refuses the file.
 fn parse_lines<T>(
     text: &str,
     parse: impl Fn(&str) -> Result<Result<T, String>, Error>,
@@ -181,11 +182,8 @@ fn parse_lines<T>(
             Err(reason) => skipped.push(Skipped { line: n, reason }),
         }
     }
-    if keys.is_empty() {
-        return Err(match skipped.first() {
-            Some(s) => KeyFileError::at(s.line, Error::Recipient(String::new(), s.reason.clone())),
-            None => KeyFileError::whole(empty()),
-        });
+    if keys.is_empty() && skipped.is_empty() {
+        return Err(KeyFileError::whole(empty()));
     }
     Ok((keys, skipped))
 }
@@ -239,13 +237,17 @@ pub fn parse_identities(text: &str) -> Result<Vec<AnyIdentity>, KeyFileError> {
 ///
 /// A [`KeyFileError`] with the line of the first line that is not a
 /// recipient, and the reason ([`Error::Recipient`], or what the
-/// recipient's type says); with no line when the file holds none.
+/// recipient's type says); with no line when the file holds no key at all.
+/// A file whose every key was left out gives no recipient and its list of
+/// skipped lines.
 pub fn parse_recipients(text: &str) -> Result<(Vec<AnyRecipient>, Vec<Skipped>), KeyFileError> {
     let parse = |line: &str| match line.parse() {
         Ok(recipient) => Ok(Ok(recipient)),
         Err(e) => match ssh::key_type(line) {
             Some(t) if t == ssh::ED25519_TAG || t == ssh::RSA_TAG => match e {
-                Error::Recipient(_, why) => Ok(Err(format!("SSH key of type {t:?} ({why})"))),
+                Error::Recipient(_, why) => {
+                    Ok(Err(format!("unsupported SSH key of type {t:?} ({why})")))
+                }
                 other => Err(other),
             },
             Some(t) => Ok(Err(format!("unsupported SSH key of type {t:?}"))),

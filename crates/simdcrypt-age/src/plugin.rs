@@ -26,9 +26,9 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::mpsc::RecvTimeoutError;
-use std::thread::{self, JoinHandle};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
 
 use zeroize::{Zeroize, Zeroizing};
 
@@ -43,6 +43,12 @@ const RECIPIENT_PREFIX: &str = "age1";
 const IDENTITY_PREFIX: &str = "AGE-PLUGIN-";
 /// The most of a plugin's standard error kept for the error when it fails.
 const MAX_STDERR: u64 = 4096;
+/// How long a failed plugin's standard error is waited for after it
+/// exited (a helper it started may hold the pipe open for longer).
+const STDERR_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
+/// How long a plugin that said `done` has to exit once its input is
+/// closed before it is killed.
+const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Whether `name` is a plugin name as age accepts one: not empty, of ASCII
 /// letters, digits and `+-._` (so it cannot name a path).
@@ -360,9 +366,10 @@ impl crate::Identity for Identity {
     }
 }
 
-/// Checks a response's file index: the client sends one file, index 0.
+/// Checks a response's file index: the client sends one file, index 0
+/// (written as a decimal integer, as age parses it: `00` and `+0` too).
 fn first_file(index: &str, command: &str) -> Result<(), String> {
-    if index == "0" {
+    if index.parse::<i64>() == Ok(0) {
         Ok(())
     } else {
         Err(format!(
@@ -378,7 +385,11 @@ struct Connection {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
-    stderr: Option<JoinHandle<Vec<u8>>>,
+    /// The start of what it wrote to standard error, filled by a thread
+    /// that drains the pipe.
+    stderr: Arc<Mutex<Vec<u8>>>,
+    /// Disconnected when that thread has read standard error to its end.
+    stderr_ended: mpsc::Receiver<()>,
     /// Whether the exchange ended with `done`; otherwise the plugin is
     /// killed when the connection is dropped.
     done: bool,
@@ -403,16 +414,7 @@ impl Connection {
                     message: format!("cannot start it: {e}"),
                 },
             })?;
-        let stderr = child.stderr.take().map(|mut stderr| {
-            thread::spawn(move || {
-                let mut kept = Vec::new();
-                // Kept up to the limit, the rest read and dropped so that
-                // the plugin never blocks on a full pipe.
-                let _ = (&mut stderr).take(MAX_STDERR).read_to_end(&mut kept);
-                let _ = io::copy(&mut stderr, &mut io::sink());
-                kept
-            })
-        });
+        let (stderr, stderr_ended) = drain_stderr(&mut child);
         // Both pipes were asked for.
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(Error::Plugin {
@@ -426,6 +428,7 @@ impl Connection {
             stdin: Some(stdin),
             stdout: BufReader::new(stdout),
             stderr,
+            stderr_ended,
             done: false,
         })
     }
@@ -442,15 +445,17 @@ impl Connection {
     /// how it exited and the start of what it wrote to standard error.
     fn exited(&mut self, what: &str) -> Error {
         drop(self.stdin.take());
+        // It may still run (writing, or ignoring its input): it is done
+        // with, as age ends a plugin it gives up on.
+        let _ = self.child.kill();
         let status = match self.child.wait() {
             Ok(status) => status.to_string(),
             Err(e) => format!("its exit status is unknown: {e}"),
         };
-        let stderr = self
-            .stderr
-            .take()
-            .and_then(|thread| thread.join().ok())
-            .unwrap_or_default();
+        // What it wrote before it ended, without waiting for a helper of
+        // its own that may hold the pipe open.
+        let _ = self.stderr_ended.recv_timeout(STDERR_GRACE);
+        let stderr = std::mem::take(&mut *self.stderr.lock().unwrap_or_else(|e| e.into_inner()));
         let stderr = String::from_utf8_lossy(&stderr);
         let stderr = stderr.trim();
         let said = if stderr.is_empty() {
@@ -577,7 +582,10 @@ impl Connection {
                 };
                 let choices = match command.args.as_slice() {
                     [yes] => decode(yes).map(|yes| (yes, None)),
-                    [yes, no] => decode(yes).zip(decode(no)).map(|(yes, no)| (yes, Some(no))),
+                    // An empty second choice is none, as age reads it.
+                    [yes, no] => decode(yes)
+                        .zip(decode(no))
+                        .map(|(yes, no)| (yes, Some(no).filter(|no| !no.is_empty()))),
                     _ => None,
                 };
                 let Some((yes, no)) = choices else {
@@ -604,14 +612,41 @@ impl Connection {
 
 impl Drop for Connection {
     /// Closes the plugin's input and waits for it to exit: after `done` it
-    /// ends by itself; otherwise the exchange failed and it is killed.
+    /// ends by itself (killed if it has not within [`EXIT_GRACE`]);
+    /// otherwise the exchange failed and it is killed.
     fn drop(&mut self) {
         drop(self.stdin.take());
-        if !self.done {
-            let _ = self.child.kill();
+        if self.done {
+            let start = std::time::Instant::now();
+            while matches!(self.child.try_wait(), Ok(None)) && start.elapsed() < EXIT_GRACE {
+                thread::sleep(std::time::Duration::from_millis(5));
+            }
         }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Drains `child`'s standard error on a thread, so that the plugin never
+/// blocks on a full pipe: the first [`MAX_STDERR`] bytes kept, for the
+/// error if it fails, the rest dropped. The receiver disconnects when the
+/// pipe has ended.
+fn drain_stderr(child: &mut Child) -> (Arc<Mutex<Vec<u8>>>, mpsc::Receiver<()>) {
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let (ended, stderr_ended) = mpsc::channel();
+    if let Some(mut stderr) = child.stderr.take() {
+        let kept = Arc::clone(&kept);
+        thread::spawn(move || {
+            let _ended = ended;
+            let mut chunk = [0u8; 512];
+            while let Ok(n @ 1..) = stderr.read(&mut chunk) {
+                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                let room = (MAX_STDERR as usize).saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+            }
+        });
+    }
+    (kept, stderr_ended)
 }
 
 #[cfg(test)]

@@ -32,6 +32,8 @@ const PROGRESS_FROM: u64 = 8 << 20;
 /// The largest identity or recipients file read, as age's 16 MiB: a bound on
 /// what `-R /dev/urandom` can make the tool hold.
 const MAX_KEY_FILE: u64 = 16 << 20;
+/// A passphrase-encrypted file meets identities (as age says it).
+const IDENTITIES_FOR_PASSPHRASE: &str = "file is passphrase-encrypted but identities were specified with -i/--identity or -j: drop them to be asked for the passphrase, or pass --passphrase-file";
 /// The plugin `-j` runs in the tool itself (age's
 /// `age-plugin-batchpass`, the same scrypt stanza).
 const BATCHPASS: &str = "batchpass";
@@ -84,6 +86,17 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
                 s.reason,
                 s.line
             );
+        }
+        if parsed.is_empty() {
+            return Err(CliError::KeyFile {
+                path: path.clone(),
+                line: None,
+                source: simdcrypt_age::Error::Recipient(
+                    String::new(),
+                    "no recipients found (every key in it was left out, as the warnings say)"
+                        .into(),
+                ),
+            });
         }
         recipients.extend(
             parsed
@@ -315,7 +328,7 @@ fn file_key<R: BufRead + Send>(
                     if common.passphrase_file.is_some() || batchpass_given(common) {
                         "the file is not passphrase-encrypted, identities are required: pass -i IDENTITY_FILE for its recipients"
                     } else {
-                        "no identities: pass -i IDENTITY_FILE (the file is encrypted to recipients)"
+                        "the file is not passphrase-encrypted, identities are required: pass -i IDENTITY_FILE (the file is encrypted to recipients)"
                     },
                 ));
             }
@@ -325,14 +338,13 @@ fn file_key<R: BufRead + Send>(
         // A plugin may open it (age-plugin-batchpass), as age lets it try.
         (None, false) if identities.plugins => None,
         (None, false) => {
-            return Err(CliError::Usage(
-                "file is passphrase-encrypted but identities were specified with -i/--identity or -j: drop them to be asked for the passphrase, or pass --passphrase-file",
-            ));
+            return Err(CliError::Usage(IDENTITIES_FOR_PASSPHRASE));
         }
         (Some(path), false) => Some(passphrase_from_file(path)?),
         (None, true) => Some(batchpass()?),
     };
     let mut identities = identities.keys;
+    let passphrase_given = passphrase.as_ref().map(drop);
     if let Some(passphrase) = passphrase {
         let max = match (args.max_work_factor, batchpass_given(common)) {
             (Some(n), _) => n,
@@ -343,7 +355,13 @@ fn file_key<R: BufRead + Send>(
         identities.push(Box::new(scrypt::Identity::new(passphrase.as_bytes(), max)));
     }
     let refs: Vec<&dyn Identity> = identities.iter().map(|i| i.as_ref()).collect();
-    decryptor.file_key(&refs).map_err(CliError::Age)
+    decryptor.file_key(&refs).map_err(|e| match e {
+        // Plugins were tried on a passphrase file and none opened it.
+        simdcrypt_age::Error::WrongPassphrase if passphrase_given.is_none() => {
+            CliError::Usage(IDENTITIES_FOR_PASSPHRASE)
+        }
+        e => CliError::Age(e),
+    })
 }
 
 /// Warns, as age does, about a recipient or key file given twice: harmless,

@@ -235,19 +235,27 @@ pub struct Encrypted {
 }
 
 impl Encrypted {
-    /// Whether `stanza` is addressed to this key: its type and tag.
-    fn is_addressed(&self, stanza: &Stanza) -> bool {
-        stanza.tag == self.public.stanza_tag()
-            && stanza.args.first().map(String::as_str) == Some(&fingerprint(self.public.wire()))
+    /// Whether `stanza` is addressed to this key: its type and tag; a
+    /// stanza of its type without a tag is malformed.
+    fn is_addressed(&self, stanza: &Stanza) -> Result<bool, Error> {
+        if stanza.tag != self.public.stanza_tag() {
+            return Ok(false);
+        }
+        let tag = stanza
+            .args
+            .first()
+            .ok_or_else(|| Error::header(format!("{} stanza has no arguments", stanza.tag)))?;
+        Ok(*tag == fingerprint(self.public.wire()))
     }
 
     fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error> {
         if let Some(identity) = self.decrypted.get() {
             return crate::Identity::unwrap(&**identity, stanza);
         }
-        if !self.is_addressed(stanza) {
+        if !self.is_addressed(stanza)? {
             return Ok(None);
         }
+        self.key.check()?;
         let passphrase = (self.passphrase)()?;
         let identity = self.key.decrypt(passphrase.as_bytes())?;
         if identity.to_public() != self.public {

@@ -35,6 +35,15 @@ pub(super) enum Protected {
 }
 
 impl Protected {
+    /// Whether this crate can open the key: its cipher (checked before the
+    /// passphrase is asked for).
+    pub(super) fn check(&self) -> Result<(), Error> {
+        match self {
+            Protected::OpenSsh(key) => cipher(key.cipher()).map(drop),
+            Protected::LegacyPem(pem) => legacy_cipher(pem).map(drop),
+        }
+    }
+
     /// The identity, once `passphrase` opened the key.
     pub(super) fn decrypt(&self, passphrase: &[u8]) -> Result<Identity, Error> {
         match self {
@@ -70,7 +79,6 @@ pub(super) fn parse(
             let public = public.ok_or_else(|| {
                 bad("a key under legacy PEM encryption does not hold its public key: give its .pub file, or convert the key with \"ssh-keygen -p -m RFC4716\"")
             })?;
-            legacy_cipher(pem)?;
             Ok(Identity::Encrypted(Encrypted {
                 public,
                 key: Protected::LegacyPem(Zeroizing::new(pem.to_owned())),
@@ -134,9 +142,13 @@ fn openssh(pem: &str, passphrase: Passphrase) -> Result<Identity, Error> {
             _ => format!("OpenSSH: {e}"),
         })
     })?;
-    let public = Recipient::from_key(key.public_key().key_data()).map_err(bad)?;
     if key.is_encrypted() {
-        cipher(key.cipher())?;
+        // Its public key, in the clear, is how its stanzas are known (and
+        // what `-i` encrypts to): a recipient, so at least 2048 bits for RSA
+        // as age's `NewEncryptedSSHIdentity` asks.
+        let public = Recipient::from_key(key.public_key().key_data()).map_err(bad)?;
+        // Its cipher is checked when a stanza is addressed to it, as age
+        // does: a key nothing asks to open may be any.
         return Ok(Identity::Encrypted(Encrypted {
             public,
             key: Protected::OpenSsh(Box::new(key)),
@@ -291,10 +303,12 @@ fn legacy_cipher(pem: &str) -> Result<(usize, [u8; 16]), Error> {
             )));
         }
     };
-    let iv = (iv.len() == 32)
+    // Hex digits only (ASCII), two a byte: 16 bytes.
+    let iv = (iv.len() == 32 && iv.bytes().all(|b| b.is_ascii_hexdigit()))
         .then(|| {
-            (0..16)
-                .map(|i| u8::from_str_radix(&iv[2 * i..2 * i + 2], 16).ok())
+            iv.as_bytes()
+                .chunks(2)
+                .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
                 .collect::<Option<Vec<u8>>>()
         })
         .flatten()

@@ -45,26 +45,36 @@ pub struct Recipient {
 }
 
 impl Recipient {
-    /// The recipient of an SSH RSA public key: at least 2048 bits.
+    /// The recipient of an SSH RSA public key (`-r`, `-R`): at least 2048
+    /// bits, as age's `NewRSARecipient`; its exponent odd, at least 3 and
+    /// at most 24 bits wide, as the SSH library age parses it with.
     pub(super) fn from_ssh(key: &ssh_key::public::RsaPublicKey) -> Result<Self, String> {
+        use rsa::traits::PublicKeyParts;
+        let e = key.e().as_positive_bytes().unwrap_or_default();
+        let e_value = e.iter().fold(0u64, |v, &b| v << 8 | u64::from(b));
+        if e.len() > 3 || e_value < 3 || e_value % 2 == 0 {
+            return Err("invalid RSA public key: its exponent must be odd, from 3 to 2^24".into());
+        }
         let public = rsa::PublicKey::new_with_size_limits(
             uint(key.n())?,
             uint(key.e())?,
             rsa::PublicKey::MIN_SIZE..=MAX_MODULUS_BITS,
         )
         .map_err(|e| format!("invalid RSA public key: {e}"))?;
+        if public.size() < MIN_MODULUS_BYTES {
+            return Err(format!(
+                "RSA key size is too small: {} bits, at least 2048 are needed",
+                public.n().bit_width()
+            ));
+        }
         Recipient::new(public)
     }
 
-    /// The recipient of an RSA public key: at least 2048 bits.
+    /// The recipient of an RSA public key, whatever its size: an
+    /// identity's own (age takes small keys as identities, and `-i` encrypts
+    /// to them).
     pub(super) fn new(key: rsa::PublicKey) -> Result<Self, String> {
         use rsa::traits::PublicKeyParts;
-        if key.size() < MIN_MODULUS_BYTES {
-            return Err(format!(
-                "RSA key size is too small: {} bits, at least 2048 are needed",
-                key.n().bit_width()
-            ));
-        }
         let ssh = ssh_key::public::RsaPublicKey::new(
             Mpint::from_positive_bytes(&key.e().to_be_bytes_trimmed_vartime()),
             Mpint::from_positive_bytes(&key.n().to_be_bytes_trimmed_vartime()),
@@ -100,7 +110,7 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// The identity of an RSA private key: at least 2048 bits.
+    /// The identity of an RSA private key.
     pub(super) fn new(key: rsa::PrivateKey) -> Result<Self, String> {
         Ok(Identity {
             public: Recipient::new(key.to_public_key())?,
