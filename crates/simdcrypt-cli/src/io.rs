@@ -147,6 +147,13 @@ pub fn stdin() -> Stdin {
     Stdin(io::stdin())
 }
 
+impl Stdin {
+    /// Whether standard input is a terminal.
+    pub fn is_terminal(&self) -> bool {
+        !closed_at_start(0) && self.0.is_terminal()
+    }
+}
+
 impl Read for Stdin {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         refuse_if_closed(0)?;
@@ -170,4 +177,64 @@ use crate::stdio_guard::closed_at_start;
 #[cfg(not(target_os = "linux"))]
 fn closed_at_start(_fd: u8) -> bool {
     false
+}
+
+/// Asks for a secret on the terminal (`/dev/tty`), not echoed: `prompt`,
+/// then one line read a byte at a time with the terminal kept in its line
+/// mode (only echo off), as age reads one. What is typed after the line
+/// (answers typed ahead, the end of the input) stays for the next reader;
+/// a terminal put in raw mode, as some libraries do, would lose it.
+///
+/// # Errors
+///
+/// When there is no terminal, or reading it fails.
+#[cfg(unix)]
+pub fn read_secret(prompt: &str) -> io::Result<zeroize::Zeroizing<String>> {
+    use rustix::termios::{LocalModes, OptionalActions, tcgetattr, tcsetattr};
+
+    let mut tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")?;
+    tty.write_all(prompt.as_bytes())?;
+    let saved = tcgetattr(&tty).ok();
+    if let Some(saved) = &saved {
+        let mut quiet = saved.clone();
+        quiet.local_modes.remove(LocalModes::ECHO);
+        quiet.local_modes.insert(LocalModes::ICANON);
+        tcsetattr(&tty, OptionalActions::Now, &quiet)?;
+    }
+    let mut line = zeroize::Zeroizing::new(Vec::new());
+    let mut byte = [0u8];
+    let read = loop {
+        match tty.read(&mut byte) {
+            Ok(0) => break Ok(()),
+            Ok(_) if byte[0] == b'\n' => break Ok(()),
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => break Err(e),
+        }
+    };
+    if let Some(saved) = &saved {
+        let _ = tcsetattr(&tty, OptionalActions::Now, saved);
+    }
+    // The line the user ended was not echoed: end it.
+    let _ = tty.write_all(b"\n");
+    read?;
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    String::from_utf8(std::mem::take(&mut *line))
+        .map(zeroize::Zeroizing::new)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// Asks for a secret on the console, not echoed (rpassword's reading).
+///
+/// # Errors
+///
+/// When there is no console, or reading it fails.
+#[cfg(not(unix))]
+pub fn read_secret(prompt: &str) -> io::Result<zeroize::Zeroizing<String>> {
+    rpassword::prompt_password(prompt).map(zeroize::Zeroizing::new)
 }

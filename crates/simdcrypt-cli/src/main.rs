@@ -49,9 +49,14 @@ fn main() -> ExitCode {
     // Called as `age` or `age-keygen`, their command lines.
     let args = match multicall::arguments(std::env::args_os().collect()) {
         Ok(args) => args,
-        Err((status, message)) => {
-            diag::line(format_args!("error: {message}"));
-            return ExitCode::from(status);
+        Err(exit) => {
+            if let Some(message) = exit.message {
+                diag::line(format_args!("error: {message}"));
+            }
+            if let Some(usage) = exit.usage {
+                diag::raw(format_args!("{usage}"));
+            }
+            return ExitCode::from(exit.status);
         }
     };
     let matches = cli::command().get_matches_from(args);

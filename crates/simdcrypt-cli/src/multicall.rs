@@ -49,20 +49,78 @@ fn personality_of(argv0: &OsStr) -> Personality {
 /// age's and age-keygen's rewritten; an error is age's own message for a
 /// command line it refuses (to be ended with exit status 1, or 2 for a
 /// flag Go's parser refuses, as age's exit statuses are).
-pub fn arguments(args: Vec<OsString>) -> Result<Vec<OsString>, (u8, String)> {
+pub fn arguments(args: Vec<OsString>) -> Result<Vec<OsString>, Exit> {
     let personality = args
         .first()
         .map_or(Personality::Simdcrypt, |a| personality_of(a));
     let _ = PERSONALITY.set(personality);
     match personality {
         Personality::Simdcrypt => Ok(args),
-        Personality::Age => age(&args[1..]).map_err(|e| (exit_status(&e), e)),
-        Personality::AgeKeygen => age_keygen(&args[1..]).map_err(|e| (exit_status(&e), e)),
+        Personality::Age => age(&args[1..]).map_err(|e| Exit::new(e, AGE_USAGE)),
+        Personality::AgeKeygen => {
+            age_keygen(&args[1..]).map_err(|e| Exit::new(e, AGE_KEYGEN_USAGE))
+        }
     }
 }
 
 /// The exit status of a refused command line: 2 for what Go's `flag`
 /// package refuses (it exits with 2), 1 for age's own checks.
+/// How a command line that runs nothing ends, as Go's `flag` package and
+/// age end it: its status, a message, and whether the usage follows (on
+/// standard error).
+#[derive(Debug)]
+pub struct Exit {
+    /// The exit status.
+    pub status: u8,
+    /// The error, if any (`-h` has none).
+    pub message: Option<String>,
+    /// The usage text to print after it, if any.
+    pub usage: Option<&'static str>,
+}
+
+/// Why an age command line runs nothing.
+#[derive(Debug, PartialEq, Eq)]
+enum Stop {
+    /// `-h`/`-help`: the usage, exit status 0.
+    Help,
+    /// No arguments at all: the usage, exit status 1.
+    Nothing,
+    /// An error: its message (with the usage after a flag error, exit
+    /// status 2, as Go's `flag` package).
+    Error(String),
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Self {
+        Stop::Error(message)
+    }
+}
+
+impl Exit {
+    fn new(stop: Stop, usage: &'static str) -> Self {
+        match stop {
+            Stop::Help => Exit {
+                status: 0,
+                message: None,
+                usage: Some(usage),
+            },
+            Stop::Nothing => Exit {
+                status: 1,
+                message: None,
+                usage: Some(usage),
+            },
+            Stop::Error(message) => {
+                let status = exit_status(&message);
+                Exit {
+                    status,
+                    usage: (status == 2).then_some(usage),
+                    message: Some(message),
+                }
+            }
+        }
+    }
+}
+
 fn exit_status(message: &str) -> u8 {
     if message.starts_with("flag ") || message.starts_with("invalid boolean") {
         2
@@ -164,21 +222,26 @@ const AGE_FLAGS: &[(&str, &[&str], bool)] = &[
 ];
 
 /// age's command line as simdcrypt's `encrypt` or `decrypt`.
-fn age(args: &[OsString]) -> Result<Vec<OsString>, String> {
+fn age(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
+    if args.is_empty() {
+        return Err(Stop::Nothing);
+    }
     let (flags, operands) = parse(args, AGE_FLAGS)?;
     let has = |name: &str| flags.iter().any(|(n, _)| *n == name);
     if has("help") {
-        return Ok(vec!["age".into(), "encrypt".into(), "--help".into()]);
+        return Err(Stop::Help);
     }
     if has("version") {
         return Ok(vec!["age".into(), "--version".into()]);
     }
     if operands.len() > 1 {
-        return Err("too many INPUT arguments".to_owned());
+        return Err(Stop::Error("too many INPUT arguments".to_owned()));
     }
     let decrypt = has("decrypt");
     if decrypt && has("encrypt") {
-        return Err("-e/--encrypt can't be used with -d/--decrypt".to_owned());
+        return Err(Stop::Error(
+            "-e/--encrypt can't be used with -d/--decrypt".to_owned(),
+        ));
     }
     if decrypt {
         for (flag, what) in [
@@ -200,7 +263,7 @@ fn age(args: &[OsString]) -> Result<Vec<OsString>, String> {
             ),
         ] {
             if has(flag) {
-                return Err(what.to_owned());
+                return Err(Stop::Error(what.to_owned()));
             }
         }
     }
@@ -233,6 +296,61 @@ fn age(args: &[OsString]) -> Result<Vec<OsString>, String> {
     Ok(out)
 }
 
+/// age's usage, as `age -h` prints it (on standard error).
+const AGE_USAGE: &str = "Usage:
+    age [--encrypt] (-r RECIPIENT | -R PATH)... [--armor] [-o OUTPUT] [INPUT]
+    age [--encrypt] --passphrase [--armor] [-o OUTPUT] [INPUT]
+    age --decrypt [-i PATH | -j PLUGIN]... [-o OUTPUT] [INPUT]
+
+Options:
+    -e, --encrypt               Encrypt the input to the output. Default if omitted.
+    -d, --decrypt               Decrypt the input to the output.
+    -o, --output OUTPUT         Write the result to the file at path OUTPUT.
+    -a, --armor                 Encrypt to a PEM encoded format.
+    -p, --passphrase            Encrypt with a passphrase.
+    -r, --recipient RECIPIENT   Encrypt to the specified RECIPIENT. Can be repeated.
+    -R, --recipients-file PATH  Encrypt to recipients listed at PATH. Can be repeated.
+    -i, --identity PATH         Use the identity file at PATH. Can be repeated.
+    -j PLUGIN                   Use the plugin PLUGIN's identity. Can be repeated.
+
+INPUT defaults to standard input, and OUTPUT defaults to standard output.
+If OUTPUT exists, it will be overwritten.
+
+RECIPIENT can be an age public key generated by age-keygen (\"age1...\"),
+a post-quantum one (\"age1pq1...\"), a plugin's or a tagged one, or an SSH
+public key (\"ssh-ed25519 AAAA...\", \"ssh-rsa AAAA...\").
+
+Recipient files contain one or more recipients, one per line. Empty lines
+and lines starting with \"#\" are ignored, as are SSH keys of other types.
+
+Identity files contain one or more secret keys (\"AGE-SECRET-KEY-1...\"),
+one per line, or an SSH key. Empty lines and lines starting with \"#\" are
+ignored. Passphrase encrypted age files can be used as identity files.
+Multiple key files can be provided, and any unused ones will be ignored.
+
+This is simdcrypt called as age: `simdcrypt encrypt --help` and
+`simdcrypt decrypt --help` tell what else it does.";
+
+/// age-keygen's usage (on standard error).
+const AGE_KEYGEN_USAGE: &str = "Usage:
+    age-keygen [-pq] [-o OUTPUT]
+    age-keygen -y [-o OUTPUT] [INPUT]
+
+Options:
+    -pq                       Generate a post-quantum hybrid ML-KEM-768 + X25519 key pair.
+    -o, --output OUTPUT       Write the result to the file at path OUTPUT.
+    -y                        Convert an identity file to a recipients file.
+
+age-keygen generates a new native X25519 or, with -pq, post-quantum hybrid
+key pair, and outputs it to standard output or to the OUTPUT file.
+
+If an OUTPUT file is specified, the public key is printed to standard error.
+If OUTPUT already exists, it is not overwritten.
+
+In -y mode, age-keygen reads an identity file from INPUT or from standard
+input and writes the corresponding recipient(s) to OUTPUT or to standard
+output, one per line, with no comments.";
+
 /// age-keygen's flags.
 const AGE_KEYGEN_FLAGS: &[(&str, &[&str], bool)] = &[
     ("convert", &["y"], true),
@@ -243,20 +361,22 @@ const AGE_KEYGEN_FLAGS: &[(&str, &[&str], bool)] = &[
 ];
 
 /// age-keygen's command line as simdcrypt's `keygen`.
-fn age_keygen(args: &[OsString]) -> Result<Vec<OsString>, String> {
+fn age_keygen(args: &[OsString]) -> Result<Vec<OsString>, Stop> {
     let (flags, operands) = parse(args, AGE_KEYGEN_FLAGS)?;
     let has = |name: &str| flags.iter().any(|(n, _)| *n == name);
     if has("help") {
-        return Ok(vec!["age-keygen".into(), "keygen".into(), "--help".into()]);
+        return Err(Stop::Help);
     }
     if has("version") {
         return Ok(vec!["age-keygen".into(), "--version".into()]);
     }
     if operands.len() > 1 {
-        return Err("too many arguments".to_owned());
+        return Err(Stop::Error("too many arguments".to_owned()));
     }
     if !operands.is_empty() && !has("convert") {
-        return Err("too many arguments (did you mean to use -y?)".to_owned());
+        return Err(Stop::Error(
+            "too many arguments (did you mean to use -y?)".to_owned(),
+        ));
     }
     let mut out: Vec<OsString> = vec!["age-keygen".into(), "keygen".into()];
     for (name, value) in flags {
@@ -353,9 +473,32 @@ mod tests {
             (&["-x"], "not defined: -x"),
             (&["-o"], "needs an argument: -o"),
         ] {
-            let error = age(&strings(given)).unwrap_err();
+            let Err(Stop::Error(error)) = age(&strings(given)) else {
+                panic!("{given:?} accepted");
+            };
             assert!(error.contains(says), "{given:?}: {error}");
         }
+    }
+
+    /// As Go's `flag` package and age: `-h` is the usage on standard error
+    /// and status 0; no arguments, the usage and status 1; an unknown flag,
+    /// its error, the usage and status 2; other errors, status 1 alone.
+    #[test]
+    fn usage_goes_where_age_puts_it() {
+        assert_eq!(age(&strings(&["-p", "-help"])), Err(Stop::Help));
+        assert_eq!(age(&[]), Err(Stop::Nothing));
+        let help = Exit::new(Stop::Help, AGE_USAGE);
+        assert_eq!(
+            (help.status, help.message, help.usage),
+            (0, None, Some(AGE_USAGE))
+        );
+        let none = Exit::new(Stop::Nothing, AGE_USAGE);
+        assert_eq!((none.status, none.usage.is_some()), (1, true));
+        let flag = Exit::new(age(&strings(&["-p", "-nope"])).unwrap_err(), AGE_USAGE);
+        assert_eq!((flag.status, flag.usage.is_some()), (2, true));
+        let other = Exit::new(age(&strings(&["a", "b"])).unwrap_err(), AGE_USAGE);
+        assert_eq!((other.status, other.usage.is_some()), (1, false));
+        assert!(AGE_USAGE.starts_with("Usage:") && AGE_KEYGEN_USAGE.starts_with("Usage:"));
     }
 
     #[test]

@@ -62,7 +62,7 @@ fn read_public(prompt: &str) -> io::Result<Zeroizing<String>> {
 /// Reads a value from the terminal without echo, as the tool reads
 /// passphrases.
 fn read_secret(prompt: &str) -> io::Result<Zeroizing<String>> {
-    rpassword::prompt_password(prompt).map(Zeroizing::new)
+    crate::io::read_secret(prompt)
 }
 
 impl Ui for TerminalUi {
