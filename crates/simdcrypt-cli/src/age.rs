@@ -105,7 +105,9 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
         );
     }
     for path in &args.identities {
-        recipients.extend(read_identities(path)?.iter().map(IdentityKey::to_public));
+        for key in read_identities(path)? {
+            recipients.extend(key.recipients()?);
+        }
     }
     for identity in plugin_identities(common)? {
         recipients.push(Box::new(plugin::Recipient::from_identity(&identity)));
@@ -194,7 +196,10 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
     for path in &args.identities {
         keys.extend(read_identities(path)?);
     }
-    keys.sort_by_key(IdentityKey::is_plugin);
+    // As age: its native keys first; SSH keys, encrypted identity files
+    // and plugins keep their order, so that one that asks the user is only
+    // reached when the quiet ones did not match.
+    keys.sort_by_key(|key| !key.is_native());
     let plugins = plugin_identities(common)?;
     let identities = Identities {
         plugins: !plugins.is_empty() || keys.iter().any(IdentityKey::is_plugin),
@@ -523,15 +528,24 @@ pub enum IdentityKey {
     Age(AnyIdentity),
     /// An SSH private key file (boxed: an RSA key is large).
     Ssh(Box<ssh::Identity>),
+    /// An identity file encrypted with a passphrase, opened when it is
+    /// first needed.
+    Encrypted(EncryptedIdentityFile),
 }
 
 impl IdentityKey {
-    /// The recipient `encrypt -i` encrypts to.
-    fn to_public(&self) -> Box<dyn Recipient> {
-        match self {
-            IdentityKey::Age(i) => Box::new(i.to_public()),
-            IdentityKey::Ssh(i) => Box::new(i.to_public()),
-        }
+    /// The recipients `encrypt -i` encrypts to (an encrypted identity file
+    /// is opened for them).
+    fn recipients(&self) -> Result<Vec<Box<dyn Recipient>>, CliError> {
+        Ok(match self {
+            IdentityKey::Age(i) => vec![Box::new(i.to_public())],
+            IdentityKey::Ssh(i) => vec![Box::new(i.to_public())],
+            IdentityKey::Encrypted(file) => file
+                .identities()?
+                .iter()
+                .map(|i| Box::new(i.to_public()) as Box<dyn Recipient>)
+                .collect(),
+        })
     }
 
     /// Whether a plugin unwraps for this key.
@@ -539,12 +553,82 @@ impl IdentityKey {
         matches!(self, IdentityKey::Age(AnyIdentity::Plugin(_)))
     }
 
+    /// Whether it is one of age's own quiet keys (X25519, the hybrid),
+    /// which age tries first.
+    fn is_native(&self) -> bool {
+        matches!(
+            self,
+            IdentityKey::Age(AnyIdentity::X25519(_) | AnyIdentity::Hybrid(_))
+        )
+    }
+
     /// The key as what opens stanzas.
     fn into_identity(self) -> Box<dyn Identity> {
         match self {
             IdentityKey::Age(i) => Box::new(i),
             IdentityKey::Ssh(i) => i,
+            IdentityKey::Encrypted(file) => Box::new(file),
         }
+    }
+}
+
+/// An identity file encrypted with a passphrase (`age-keygen | age -p`),
+/// as age's `EncryptedIdentity`: its passphrase is asked for, and the file
+/// opened, only when a file's stanzas reach it; a warning says so when its
+/// identities then match none.
+pub struct EncryptedIdentityFile {
+    path: PathBuf,
+    sealed: Zeroizing<Vec<u8>>,
+    opened: std::sync::OnceLock<Vec<AnyIdentity>>,
+}
+
+impl EncryptedIdentityFile {
+    /// Its identities, once its passphrase opened it.
+    fn identities(&self) -> Result<&[AnyIdentity], CliError> {
+        if let Some(identities) = self.opened.get() {
+            return Ok(identities);
+        }
+        let text = decrypt_identity_file(&self.path, &self.sealed)?;
+        let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(&self.path, e))?;
+        Ok(self
+            .opened
+            .get_or_init(|| parsed.into_iter().map(with_ui_identity).collect()))
+    }
+}
+
+impl Identity for EncryptedIdentityFile {
+    fn unwrap(
+        &self,
+        stanza: &simdcrypt_age::Stanza,
+    ) -> Result<Option<FileKey>, simdcrypt_age::Error> {
+        self.unwrap_stanzas(std::slice::from_ref(stanza))
+    }
+
+    fn unwrap_stanzas(
+        &self,
+        stanzas: &[simdcrypt_age::Stanza],
+    ) -> Result<Option<FileKey>, simdcrypt_age::Error> {
+        let identities = self
+            .identities()
+            .map_err(|e| simdcrypt_age::Error::Identity(e.to_string()))?;
+        for identity in identities {
+            if let Some(file_key) = identity.unwrap_stanzas(stanzas)? {
+                return Ok(Some(file_key));
+            }
+        }
+        crate::diag::warning!(
+            "encrypted identity file \"{}\" didn't match file's recipients",
+            self.path.display()
+        );
+        Ok(None)
+    }
+}
+
+/// An identity, a plugin's talking to the user on the terminal.
+fn with_ui_identity(identity: AnyIdentity) -> AnyIdentity {
+    match identity {
+        AnyIdentity::Plugin(i) => AnyIdentity::Plugin(i.with_ui(terminal_ui())),
+        other => other,
     }
 }
 
@@ -574,14 +658,18 @@ pub fn read_identities(path: &Path) -> Result<Vec<IdentityKey>, CliError> {
             })?;
         return Ok(vec![IdentityKey::Ssh(Box::new(key))]);
     }
-    let text = identity_file_text(path, bytes)?;
+    if bytes.starts_with(b"age-encryption.org/") || armored(&bytes) {
+        return Ok(vec![IdentityKey::Encrypted(EncryptedIdentityFile {
+            path: path.to_path_buf(),
+            sealed: bytes,
+            opened: std::sync::OnceLock::new(),
+        })]);
+    }
+    let text = text_of(path, bytes)?;
     let parsed = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
     Ok(parsed
         .into_iter()
-        .map(|identity| match identity {
-            AnyIdentity::Plugin(i) => AnyIdentity::Plugin(i.with_ui(terminal_ui())),
-            other => other,
-        })
+        .map(with_ui_identity)
         .map(IdentityKey::Age)
         .collect())
 }
@@ -610,25 +698,17 @@ fn legacy_pem_public_key(path: &Path) -> Result<ssh::Recipient, CliError> {
         .map_err(|e: simdcrypt_age::Error| hint(e.to_string()))
 }
 
-/// An age identity file's text: a plain file as it is; one encrypted with
-/// a passphrase (an age file, binary or armored, as `age-keygen | age -p`
-/// makes it) decrypted once its passphrase is typed on the terminal, as age
-/// reads one.
-fn identity_file_text(
-    path: &Path,
-    bytes: Zeroizing<Vec<u8>>,
-) -> Result<Zeroizing<String>, CliError> {
-    let encrypted = bytes.starts_with(b"age-encryption.org/") || armored(&bytes);
-    if !encrypted {
-        return text_of(path, bytes);
-    }
+/// The text of an identity file encrypted with a passphrase (an age file,
+/// binary or armored, as `age-keygen | age -p` makes it), once its
+/// passphrase is typed on the terminal, as age reads one.
+fn decrypt_identity_file(path: &Path, sealed: &[u8]) -> Result<Zeroizing<String>, CliError> {
     let passphrase = prompt(&format!(
         "Enter passphrase for identity file \"{}\": ",
         path.display()
     ))?;
     let identity = scrypt::Identity::new(passphrase.as_bytes(), scrypt::DEFAULT_MAX_WORK_FACTOR);
     let mut plain = Zeroizing::new(Vec::new());
-    simdcrypt_age::decrypt(&[&identity], &bytes[..], &mut *plain).map_err(|e| {
+    simdcrypt_age::decrypt(&[&identity], sealed, &mut *plain).map_err(|e| {
         CliError::bad_arg(
             "-i",
             format!("encrypted identity file '{}': {e}", path.display()),

@@ -1694,3 +1694,38 @@ fn age_plugins_from_go_run_here() {
 const TAGTEST_CLASSIC: &str = include_str!("../../simdcrypt-age/tests/data/tagtest-classic.txt");
 /// (See [`TAGTEST_CLASSIC`].)
 const TAGTEST_HYBRID: &str = include_str!("../../simdcrypt-age/tests/data/tagtest-hybrid.txt");
+
+/// As age: an identity file encrypted with a passphrase is opened only
+/// when the file's stanzas reach it, after the native keys (no terminal
+/// here: asking would fail the run).
+#[test]
+fn encrypted_identity_files_are_opened_only_when_needed() {
+    let dir = TempDir::new().unwrap();
+    let (key, recipient) = identity(dir.path(), "key.txt", false);
+    let pass = dir.path().join("pass.txt");
+    fs::write(&pass, "identity secret\n").unwrap();
+    let key_age = dir.path().join("key.age");
+    ok(simdcrypt(
+        &[
+            "encrypt",
+            "--passphrase-file",
+            s(&pass),
+            "-o",
+            s(&key_age),
+            s(&key),
+        ],
+        b"",
+    ));
+    let sealed = ok(simdcrypt(&["encrypt", "-r", &recipient], b"quiet")).stdout;
+    let out = ok(simdcrypt(
+        &["decrypt", "-i", s(&key_age), "-i", s(&key)],
+        &sealed,
+    ));
+    assert_eq!(out.stdout, b"quiet");
+    assert!(!stderr(&out).contains("passphrase"), "{}", stderr(&out));
+    // Reached, it asks, and here there is no terminal to ask on.
+    let (other, _) = identity(dir.path(), "other.txt", false);
+    let out = simdcrypt(&["decrypt", "-i", s(&other), "-i", s(&key_age)], &sealed);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("terminal"), "{}", stderr(&out));
+}
