@@ -22,7 +22,7 @@ use simdcrypt_age::{
 };
 use zeroize::Zeroizing;
 
-use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs};
+use crate::cli::{AgeCommon, DecryptArgs, EncryptArgs, KeyFlag};
 use crate::error::CliError;
 use crate::io::Input;
 use crate::output::{Content, Output};
@@ -190,28 +190,32 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
         "identity file",
         args.identities.iter().map(|p| p.to_string_lossy()),
     );
-    // As age: native identities are tried first, plugins (which may ask
-    // the user, or a hardware key) after them.
-    let mut keys = Vec::new();
+    // As age: the -i and -j keys in the order given, then its native keys
+    // moved first; SSH keys, encrypted identity files and plugins keep
+    // their order, so that one that asks the user is reached only when the
+    // quiet ones did not match.
+    let mut files = Vec::new();
     for path in &args.identities {
-        keys.extend(read_identities(path)?);
+        files.push(Some(read_identities(path)?));
     }
-    // As age: its native keys first; SSH keys, encrypted identity files
-    // and plugins keep their order, so that one that asks the user is only
-    // reached when the quiet ones did not match.
+    let mut plugins = (common.plugins.iter())
+        .map(|name| plugin_identity(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut keys = Vec::new();
+    for flag in &args.key_order {
+        match *flag {
+            KeyFlag::Identity(n) => keys.extend(files[n].take().into_iter().flatten()),
+            KeyFlag::Plugin(n) => keys.extend(
+                plugins[n]
+                    .take()
+                    .map(|i| IdentityKey::Age(AnyIdentity::Plugin(i))),
+            ),
+        }
+    }
     keys.sort_by_key(|key| !key.is_native());
-    let plugins = plugin_identities(common)?;
     let identities = Identities {
-        plugins: !plugins.is_empty() || keys.iter().any(IdentityKey::is_plugin),
-        keys: keys
-            .into_iter()
-            .map(IdentityKey::into_identity)
-            .chain(
-                plugins
-                    .into_iter()
-                    .map(|i| Box::new(i) as Box<dyn Identity>),
-            )
-            .collect(),
+        plugins: keys.iter().any(IdentityKey::is_plugin),
+        keys: keys.into_iter().map(IdentityKey::into_identity).collect(),
     };
     let input = open_input(common.input.as_deref())?;
     if args.offset.is_some() || args.length.is_some() {
@@ -420,16 +424,19 @@ fn batchpass_given(common: &AgeCommon) -> bool {
 /// each plugin's identity without data, as age's `-j`, talking to the user
 /// on the terminal.
 fn plugin_identities(common: &AgeCommon) -> Result<Vec<plugin::Identity>, CliError> {
-    common
-        .plugins
-        .iter()
-        .filter(|name| *name != BATCHPASS)
-        .map(|name| {
-            plugin::Identity::without_data(name)
-                .map(|i| i.with_ui(terminal_ui()))
-                .map_err(|e| age_arg("-j", e))
-        })
-        .collect()
+    let identities = common.plugins.iter().map(|name| plugin_identity(name));
+    identities.filter_map(Result::transpose).collect()
+}
+
+/// The identity of `-j NAME`, talking to the user on the terminal; `None`
+/// for the built-in `batchpass`.
+fn plugin_identity(name: &str) -> Result<Option<plugin::Identity>, CliError> {
+    if name == BATCHPASS {
+        return Ok(None);
+    }
+    plugin::Identity::without_data(name)
+        .map(|i| Some(i.with_ui(terminal_ui())))
+        .map_err(|e| age_arg("-j", e))
 }
 
 /// Checks the `-j` names before anything is read.

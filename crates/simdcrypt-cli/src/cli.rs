@@ -524,6 +524,45 @@ pub struct DecryptArgs {
     /// Output, threads, input.
     #[command(flatten)]
     pub common: AgeCommon,
+
+    /// The order `-i` and `-j` came in on the command line (filled after
+    /// parsing, from clap's indices): identities are tried in it.
+    #[arg(skip)]
+    pub key_order: Vec<KeyFlag>,
+}
+
+/// Which of `decrypt`'s key flags came at a place of the command line: the
+/// `n`th `-i` or the `n`th `-j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyFlag {
+    /// The `n`th `-i PATH`.
+    Identity(usize),
+    /// The `n`th `-j PLUGIN`.
+    Plugin(usize),
+}
+
+/// The order of `-i` and `-j` in `decrypt`'s matches.
+pub fn key_order(matches: &clap::ArgMatches) -> Vec<KeyFlag> {
+    let at = |id: &str| {
+        matches
+            .indices_of(id)
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+    };
+    let mut order: Vec<(usize, KeyFlag)> = at("identities")
+        .into_iter()
+        .enumerate()
+        .map(|(n, index)| (index, KeyFlag::Identity(n)))
+        .chain(
+            at("plugins")
+                .into_iter()
+                .enumerate()
+                .map(|(n, index)| (index, KeyFlag::Plugin(n))),
+        )
+        .collect();
+    order.sort_by_key(|&(index, _)| index);
+    order.into_iter().map(|(_, flag)| flag).collect()
 }
 
 /// `simdcrypt keygen`: as `age-keygen`.
@@ -627,4 +666,39 @@ pub fn command() -> clap::Command {
                 ))
             })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-i` and `-j` keep the order they were given in, as age tries them.
+    #[test]
+    fn key_flags_keep_their_order() {
+        let matches = command().get_matches_from([
+            "simdcrypt",
+            "decrypt",
+            "-j",
+            "a",
+            "-i",
+            "x",
+            "-j",
+            "b",
+            "-i",
+            "y",
+            "-i",
+            "z",
+        ]);
+        let (_, sub) = matches.subcommand().unwrap();
+        assert_eq!(
+            key_order(sub),
+            [
+                KeyFlag::Plugin(0),
+                KeyFlag::Identity(0),
+                KeyFlag::Plugin(1),
+                KeyFlag::Identity(1),
+                KeyFlag::Identity(2),
+            ]
+        );
+    }
 }

@@ -60,10 +60,15 @@ fn main() -> ExitCode {
         }
     };
     let matches = cli::command().get_matches_from(args);
-    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+    let mut cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
+    if let (Command::Decrypt(args), Some(("decrypt", sub))) =
+        (&mut cli.command, matches.subcommand())
+    {
+        args.key_order = cli::key_order(sub);
+    }
     // What is still buffered for stdout must reach it, or the command failed.
     let result = run(cli).and_then(|()| io::stdout().flush().map_err(CliError::Stdout));
     match result {
