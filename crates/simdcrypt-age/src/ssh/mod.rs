@@ -41,8 +41,8 @@ use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use simdcrypt::hash::Sha256;
+use ssh_key::PublicKey;
 use ssh_key::public::KeyData;
-use ssh_key::{Algorithm, PublicKey};
 use zeroize::Zeroizing;
 
 use crate::format::b64_encode;
@@ -118,11 +118,11 @@ pub fn key_type(line: &str) -> Option<&str> {
     let (name, key) = (fields.next()?, fields.next()?);
     let key = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, key).ok()?;
     let len = u32::from_be_bytes(key.get(..4)?.try_into().ok()?) as usize;
-    (key.get(4..4 + len)? == name.as_bytes()).then_some(name)
+    (key.get(4..)?.get(..len)? == name.as_bytes()).then_some(name)
 }
 
 /// Why a key of another algorithm is refused.
-fn unsupported(algorithm: Algorithm) -> String {
+fn unsupported(algorithm: impl fmt::Debug) -> String {
     format!("SSH key type {algorithm:?} is not supported: age takes ssh-ed25519 and ssh-rsa keys")
 }
 
@@ -135,9 +135,7 @@ impl FromStr for Recipient {
         let bad = |why: String| Error::Recipient(s.to_owned(), why);
         let entry = ssh_key::authorized_keys::Entry::from_str(s.trim()).map_err(|e| {
             bad(match key_type(s) {
-                Some(t) => format!(
-                    "SSH key type {t:?} is not supported: age takes ssh-ed25519 and ssh-rsa keys"
-                ),
+                Some(t) => unsupported(t),
                 None => format!("malformed SSH public key: {e}"),
             })
         })?;

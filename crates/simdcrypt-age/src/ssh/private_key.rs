@@ -136,9 +136,7 @@ fn pkcs8(pem: &str) -> Result<Identity, Error> {
 fn openssh(pem: &str, passphrase: Passphrase) -> Result<Identity, Error> {
     let key = ssh_key::PrivateKey::from_openssh(pem).map_err(|e| {
         bad(match openssh_key_type(pem) {
-            Some(t) if t != "ssh-ed25519" && t != "ssh-rsa" => format!(
-                "SSH key type {t:?} is not supported: age takes ssh-ed25519 and ssh-rsa keys"
-            ),
+            Some(t) if t != "ssh-ed25519" && t != "ssh-rsa" => unsupported(t),
             _ => format!("OpenSSH: {e}"),
         })
     })?;
@@ -181,7 +179,7 @@ fn openssh_key_type(pem: &str) -> Option<String> {
 fn keypair(pair: &KeypairData) -> Result<Identity, Error> {
     match pair {
         KeypairData::Ed25519(k) => Ok(Identity::Ed25519(ed25519::Identity::new(
-            &k.private.to_bytes(),
+            &Zeroizing::new(k.private.to_bytes()),
             k.public.0,
         ))),
         KeypairData::Rsa(k) => ssh_rsa::Identity::from_ssh(k)
@@ -244,22 +242,29 @@ fn decrypt(key: &ssh_key::PrivateKey, passphrase: &[u8]) -> Result<Identity, Err
     let (k, iv) = derived.split_at(key_len);
     let iv: &[u8; 16] = iv.try_into().expect("16-byte IV");
     let mut plain = Zeroizing::new(sealed.to_vec());
-    let aes = |r: Result<(), simdcrypt::Error>| r.map_err(|e| bad(format!("AES: {e}")));
-    match (mode, key_len) {
-        (Mode::Ctr, 16) => {
-            aes(Aes128Ctr::new(k.try_into().expect("key"), iv).apply_keystream(&mut plain))?
-        }
-        (Mode::Ctr, 24) => {
-            aes(Aes192Ctr::new(k.try_into().expect("key"), iv).apply_keystream(&mut plain))?
-        }
-        (Mode::Ctr, _) => {
-            aes(Aes256Ctr::new(k.try_into().expect("key"), iv).apply_keystream(&mut plain))?
-        }
-        (Mode::Cbc, 16) => aes(Aes128Cbc::new(k.try_into().expect("key"), iv).decrypt(&mut plain))?,
-        (Mode::Cbc, 24) => aes(Aes192Cbc::new(k.try_into().expect("key"), iv).decrypt(&mut plain))?,
-        (Mode::Cbc, _) => aes(Aes256Cbc::new(k.try_into().expect("key"), iv).decrypt(&mut plain))?,
-    }
+    aes_decrypt(mode, k, iv, &mut plain)?;
     private_section(&plain)
+}
+
+/// Decrypts `data` in place with AES in `mode` under `key` (16, 24 or 32
+/// bytes) and `iv`: simdcrypt's AES-CTR (SP 800-38A §6.5) or AES-CBC
+/// (§6.2).
+fn aes_decrypt(mode: Mode, key: &[u8], iv: &[u8; 16], data: &mut [u8]) -> Result<(), Error> {
+    let done = match (mode, key.len()) {
+        (Mode::Ctr, 16) => Aes128Ctr::new(key_of(key), iv).apply_keystream(data),
+        (Mode::Ctr, 24) => Aes192Ctr::new(key_of(key), iv).apply_keystream(data),
+        (Mode::Ctr, _) => Aes256Ctr::new(key_of(key), iv).apply_keystream(data),
+        (Mode::Cbc, 16) => Aes128Cbc::new(key_of(key), iv).decrypt(data),
+        (Mode::Cbc, 24) => Aes192Cbc::new(key_of(key), iv).decrypt(data),
+        (Mode::Cbc, _) => Aes256Cbc::new(key_of(key), iv).decrypt(data),
+    };
+    done.map_err(|e| bad(format!("AES: {e}")))
+}
+
+/// `key` as an AES key of `N` bytes (its length chosen by the cipher).
+fn key_of<const N: usize>(key: &[u8]) -> &[u8; N] {
+    key.try_into()
+        .expect("the key length the cipher name gives")
 }
 
 /// The decrypted private section: `uint32 check, uint32 check, key pair,
@@ -347,12 +352,7 @@ fn legacy_decrypt(pem: &str, passphrase: &[u8]) -> Result<Identity, Error> {
         key.extend_from_slice(&block);
     }
     let k = &key[..key_len];
-    let aes = |r: Result<(), simdcrypt::Error>| r.map_err(|e| bad(format!("AES: {e}")));
-    match key_len {
-        16 => aes(Aes128Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
-        24 => aes(Aes192Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
-        _ => aes(Aes256Cbc::new(k.try_into().expect("key"), &iv).decrypt(&mut der))?,
-    }
+    aes_decrypt(Mode::Cbc, k, &iv, &mut der)?;
     let wrong = || bad("incorrect passphrase for the SSH key");
     let pad = usize::from(*der.last().expect("not empty"));
     if pad == 0
