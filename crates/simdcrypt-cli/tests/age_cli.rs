@@ -591,6 +591,20 @@ fn bad_input_gets_a_message_not_a_panic() {
     }
 }
 
+/// A key pair made by a peer's `keygen` (`-pq` for the hybrid) in `dir`:
+/// the identity file and the recipient (`keygen -y`).
+fn their_key(keygen: &Path, dir: &Path, name: &str, pq: bool) -> (PathBuf, String) {
+    let path = dir.join(name);
+    let pq: &[&str] = if pq { &["-pq"] } else { &[] };
+    ok(run_command(
+        Command::new(keygen).args(pq).arg("-o").arg(&path),
+        b"",
+    ));
+    let out = ok(run_command(Command::new(keygen).arg("-y").arg(&path), b""));
+    let recipient = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    (path, recipient)
+}
+
 /// Both directions with one peer tool (`age` or `rage`): X25519 and, with
 /// `batchpass`, passphrases through age's batchpass plugin; binary and
 /// armored.
@@ -600,20 +614,8 @@ fn interop(tool: &Path, keygen: &Path, batchpass: bool) {
     let plain_path = dir.path().join("plain");
     fs::write(&plain_path, &plain).unwrap();
     // Their key, our key.
-    let theirs = dir.path().join("theirs.txt");
-    ok(run_command(
-        Command::new(keygen).arg("-o").arg(&theirs),
-        b"",
-    ));
-    let their_recipient = String::from_utf8(
-        ok(run_command(
-            Command::new(keygen).arg("-y").arg(&theirs),
-            b"",
-        ))
-        .stdout,
-    )
-    .unwrap();
-    let their_recipient = their_recipient.trim();
+    let (theirs, their_recipient) = their_key(keygen, dir.path(), "theirs.txt", false);
+    let their_recipient = their_recipient.as_str();
     let (ours, our_recipient) = identity(dir.path(), "ours.txt", false);
     for armor in [false, true] {
         let a: &[&str] = if armor { &["-a"] } else { &[] };
@@ -698,19 +700,7 @@ fn interoperates_with_age() {
         // The post-quantum hybrid, both ways (age 1.3 and later).
         let dir = TempDir::new().unwrap();
         let plain = data(CHUNK + 1, 3);
-        let theirs = dir.path().join("pq.txt");
-        ok(run_command(
-            Command::new(&keygen).arg("-pq").arg("-o").arg(&theirs),
-            b"",
-        ));
-        let their_recipient = String::from_utf8(
-            ok(run_command(
-                Command::new(&keygen).arg("-y").arg(&theirs),
-                b"",
-            ))
-            .stdout,
-        )
-        .unwrap();
+        let (theirs, their_recipient) = their_key(&keygen, dir.path(), "pq.txt", true);
         let sealed = ok(simdcrypt(
             &["encrypt", "-r", their_recipient.trim()],
             &plain,
@@ -940,8 +930,6 @@ fn encrypted_identity_files_ask_for_their_passphrase() {
     };
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let pass = dir.path().join("pass.txt");
-    fs::write(&pass, "identity secret\n").unwrap();
     let plain = data(CHUNK + 5, 12);
     let file = dir.path().join("file.age");
     fs::write(
@@ -950,19 +938,7 @@ fn encrypted_identity_files_ask_for_their_passphrase() {
     )
     .unwrap();
     for armor in [false, true] {
-        let key_age = dir.path().join(format!("key{armor}.age"));
-        let mut args = vec![
-            "encrypt",
-            "--passphrase-file",
-            s(&pass),
-            "-o",
-            s(&key_age),
-            s(&key),
-        ];
-        if armor {
-            args.insert(1, "-a");
-        }
-        ok(simdcrypt(&args, b""));
+        let key_age = protected(&key, &format!("key{armor}.age"), armor);
         let out = dir.path().join(format!("out{armor}"));
         let on_terminal = |typed: &str| {
             run_command(
@@ -1628,19 +1604,7 @@ fn age_plugins_from_go_run_here() {
         peer("AGE_KEYGEN_BIN", "age-keygen"),
         peer("AGE_PLUGIN_PQ_BIN", "age-plugin-pq"),
     ) {
-        let native = dir.path().join("pq.txt");
-        ok(run_command(
-            Command::new(&keygen).args(["-pq", "-o"]).arg(&native),
-            b"",
-        ));
-        let recipient = String::from_utf8(
-            ok(run_command(
-                Command::new(&keygen).arg("-y").arg(&native),
-                b"",
-            ))
-            .stdout,
-        )
-        .unwrap();
+        let (native, recipient) = their_key(&keygen, dir.path(), "pq.txt", true);
         let converted = ok(run_command(
             Command::new(&pq).arg("-identity").arg(&native),
             b"",
@@ -1664,27 +1628,19 @@ fn age_plugins_from_go_run_here() {
             ("AGE_PASSPHRASE", "through the plugin"),
             ("AGE_PASSPHRASE_WORK_FACTOR", "10"),
         ];
-        let sealed = ok(run_command(
-            Command::new(BIN)
-                .args(["encrypt", "-i", s(&identity)])
-                .envs(env),
-            &plain,
-        ))
-        .stdout;
+        let ours = |verb: &str, input: &[u8]| {
+            let mut command = Command::new(BIN);
+            command.args([verb, "-i", s(&identity)]).envs(env);
+            ok(run_command(&mut command, input)).stdout
+        };
+        let sealed = ours("encrypt", &plain);
         let opened = ok(run_command(
             Command::new(&age).args(["-d", "-j", "batchpass"]).envs(env),
             &sealed,
         ))
         .stdout;
         assert!(opened == plain);
-        let opened = ok(run_command(
-            Command::new(BIN)
-                .args(["decrypt", "-i", s(&identity)])
-                .envs(env),
-            &sealed,
-        ))
-        .stdout;
-        assert!(opened == plain);
+        assert!(ours("decrypt", &sealed) == plain);
     }
 }
 
@@ -1695,6 +1651,23 @@ const TAGTEST_CLASSIC: &str = include_str!("../../simdcrypt-age/tests/data/tagte
 /// (See [`TAGTEST_CLASSIC`].)
 const TAGTEST_HYBRID: &str = include_str!("../../simdcrypt-age/tests/data/tagtest-hybrid.txt");
 
+/// `key` encrypted with the passphrase `identity secret` into `name` beside
+/// it (armored if asked), as `age-keygen | age -p` makes an identity file.
+fn protected(key: &Path, name: &str, armor: bool) -> PathBuf {
+    let dir = key.parent().unwrap();
+    let pass = dir.join("pass.txt");
+    fs::write(&pass, "identity secret\n").unwrap();
+    let sealed = dir.join(name);
+    let a: &[&str] = if armor { &["-a"] } else { &[] };
+    let args = [
+        &["encrypt", "--passphrase-file", s(&pass), "-o", s(&sealed)],
+        a,
+        &[s(key)],
+    ];
+    ok(simdcrypt(&args.concat(), b""));
+    sealed
+}
+
 /// As age: an identity file encrypted with a passphrase is opened only
 /// when the file's stanzas reach it, after the native keys (no terminal
 /// here: asking would fail the run).
@@ -1702,20 +1675,7 @@ const TAGTEST_HYBRID: &str = include_str!("../../simdcrypt-age/tests/data/tagtes
 fn encrypted_identity_files_are_opened_only_when_needed() {
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let pass = dir.path().join("pass.txt");
-    fs::write(&pass, "identity secret\n").unwrap();
-    let key_age = dir.path().join("key.age");
-    ok(simdcrypt(
-        &[
-            "encrypt",
-            "--passphrase-file",
-            s(&pass),
-            "-o",
-            s(&key_age),
-            s(&key),
-        ],
-        b"",
-    ));
+    let key_age = protected(&key, "key.age", false);
     let sealed = ok(simdcrypt(&["encrypt", "-r", &recipient], b"quiet")).stdout;
     let out = ok(simdcrypt(
         &["decrypt", "-i", s(&key_age), "-i", s(&key)],
