@@ -316,9 +316,18 @@ fn plugin_errors_and_faults_are_errors() {
         ),
         ("nothing", "it sent no recipient stanza"),
         ("exit", "exit status: 5"),
+        // Neither may hang the client: it ends the plugin, and does not
+        // wait for a pipe a helper holds (a hang fails after a minute).
+        ("flood", "malformed response"),
+        ("helper", "exit status: 3"),
     ] {
         let (recipient, _) = simdtest(mode);
-        let message = plugin_message(seal(&[&recipient], b""), "simdtest");
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(seal(&[&recipient], b"")));
+        let result = result
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{mode}: the client hung"));
+        let message = plugin_message(result, "simdtest");
         assert!(message.contains(expected), "{mode}: {message}");
         if mode == "exit" {
             assert!(

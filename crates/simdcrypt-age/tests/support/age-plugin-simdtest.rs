@@ -17,7 +17,8 @@
 //! - `label:NAME`: adds the label NAME (recipient-v1);
 //! - faults a client must catch: `garbage` (a line that is no stanza),
 //!   `cut` (a stanza cut short), `index` (a stanza for file 1), `exit`
-//!   (exits in the middle),
+//!   (exits in the middle), `flood` (writes forever, never reading),
+//!   `helper` (exits, a helper it started keeping its standard error),
 //!   `nothing` (`done` with nothing sent), `twice` (two file keys).
 //!
 //! `age-plugin-simdtest --generate [MODES]` prints a new key pair:
@@ -217,6 +218,21 @@ impl Plugin {
             self.send("msg", &[], b"about to exit")?;
             eprintln!("simdtest exits early, as asked");
             std::process::exit(5);
+        }
+        if any("flood") {
+            // Never reads again, and writes until the client ends it.
+            while writeln!(self.output, "garbage, garbage, garbage").is_ok() {}
+            std::process::exit(6);
+        }
+        if any("helper") {
+            // A helper of its own keeps standard error open after it exits.
+            let _ = std::process::Command::new("sleep")
+                .arg("90")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .spawn();
+            eprintln!("simdtest leaves a helper behind, as asked");
+            std::process::exit(3);
         }
         if any("garbage") {
             writeln!(self.output, "this is not a stanza").ok();
