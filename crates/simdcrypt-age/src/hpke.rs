@@ -124,13 +124,7 @@ fn labeled_expand<const L: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::hex;
 
     /// The key schedule and first encryption of the MLKEM768-X25519,
     /// HKDF-SHA256, ChaCha20Poly1305 vector of draft-ietf-hpke-pq (as in

@@ -69,11 +69,9 @@ impl crate::Identity for AnyIdentity {
 
     fn unwrap_stanzas(&self, stanzas: &[Stanza]) -> Result<Option<FileKey>, Error> {
         match self {
+            AnyIdentity::X25519(i) => i.unwrap_stanzas(stanzas),
+            AnyIdentity::Hybrid(i) => i.unwrap_stanzas(stanzas),
             AnyIdentity::Plugin(i) => i.unwrap_stanzas(stanzas),
-            native => stanzas
-                .iter()
-                .find_map(|s| native.unwrap(s).transpose())
-                .transpose(),
         }
     }
 }

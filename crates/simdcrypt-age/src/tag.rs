@@ -273,18 +273,11 @@ impl crate::Recipient for Recipient {
 mod tests {
     use super::*;
     use crate::Recipient as _;
+    use crate::hex;
     use crate::pq::ML_KEM_CT_LEN;
 
     /// The classic recipient of age's test plugin (`age-plugin-tagtest`).
-    const CLASSIC_RECIPIENT: &str =
-        "age1tag1qwe0kafsjrar4txm6heqnhpfuggzr0gvznz7fvygxrlq90u5mq2pysxtw6h";
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    const CLASSIC_RECIPIENT: &str = include_str!("../tests/data/tagtest-classic.txt");
 
     fn scalar(bytes: &[u8]) -> NonZeroScalar {
         let bytes: [u8; 32] = bytes.try_into().unwrap();

@@ -239,11 +239,13 @@ impl Encrypted {
         if stanza.tag != self.public.stanza_tag() {
             return Ok(false);
         }
-        let tag = stanza
-            .args
-            .first()
-            .ok_or_else(|| Error::header(format!("{} stanza has no arguments", stanza.tag)))?;
-        Ok(*tag == fingerprint(self.public.wire()))
+        if stanza.args.is_empty() {
+            return Err(Error::header(format!(
+                "{} stanza has no arguments",
+                stanza.tag
+            )));
+        }
+        Ok(is_for(stanza, self.public.wire()))
     }
 
     fn unwrap(&self, stanza: &Stanza) -> Result<Option<FileKey>, Error> {
