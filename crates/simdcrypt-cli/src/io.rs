@@ -204,28 +204,43 @@ pub fn read_secret(prompt: &str) -> io::Result<zeroize::Zeroizing<String>> {
         quiet.local_modes.insert(LocalModes::ICANON);
         tcsetattr(&tty, OptionalActions::Now, &quiet)?;
     }
-    let mut line = zeroize::Zeroizing::new(Vec::new());
-    let mut byte = [0u8];
-    let read = loop {
-        match tty.read(&mut byte) {
-            Ok(0) => break Ok(()),
-            Ok(_) if byte[0] == b'\n' => break Ok(()),
-            Ok(_) => line.push(byte[0]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => break Err(e),
-        }
-    };
+    let line = terminal_line(&mut tty);
     if let Some(saved) = &saved {
         let _ = tcsetattr(&tty, OptionalActions::Now, saved);
     }
     // The line the user ended was not echoed: end it.
     let _ = tty.write_all(b"\n");
-    read?;
+    Ok(line?.unwrap_or_default())
+}
+
+/// One line from a terminal, without its line ending, read a byte at a
+/// time: what the terminal holds after it (answers typed ahead, the end of
+/// the input) stays for the next reader. `None` when the input ended
+/// before anything was typed.
+///
+/// # Errors
+///
+/// When reading fails, or the line is not UTF-8.
+pub fn terminal_line(terminal: &mut impl Read) -> io::Result<Option<zeroize::Zeroizing<String>>> {
+    let mut line = zeroize::Zeroizing::new(Vec::new());
+    let mut byte = [0u8];
+    let ended = loop {
+        match terminal.read(&mut byte) {
+            Ok(0) => break true,
+            Ok(_) if byte[0] == b'\n' => break false,
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    };
+    if ended && line.is_empty() {
+        return Ok(None);
+    }
     if line.last() == Some(&b'\r') {
         line.pop();
     }
     String::from_utf8(std::mem::take(&mut *line))
-        .map(zeroize::Zeroizing::new)
+        .map(|text| Some(zeroize::Zeroizing::new(text)))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 

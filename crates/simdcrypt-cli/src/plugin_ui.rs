@@ -5,7 +5,7 @@
 //! standard input, which carries the data.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use simdcrypt_age::plugin::Ui;
 use zeroize::Zeroizing;
@@ -33,30 +33,8 @@ fn read_public(prompt: &str) -> io::Result<Zeroizing<String>> {
     let mut output = OpenOptions::new().write(true).open(TERMINAL.1)?;
     output.write_all(prompt.as_bytes())?;
     output.flush()?;
-    // A byte at a time: what the terminal holds after the line (typed
-    // ahead) is the next question's answer, not to be buffered away.
-    let mut line = Zeroizing::new(Vec::new());
-    let mut ended = true;
-    let (mut terminal, mut byte) = (File::open(TERMINAL.0)?, [0u8]);
-    while terminal.read(&mut byte)? == 1 {
-        if byte[0] == b'\n' {
-            ended = false;
-            break;
-        }
-        line.push(byte[0]);
-    }
-    if ended && line.is_empty() {
-        return Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the terminal's input ended",
-        ));
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    String::from_utf8(std::mem::take(&mut *line))
-        .map(Zeroizing::new)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    crate::io::terminal_line(&mut File::open(TERMINAL.0)?)?
+        .ok_or_else(|| io::Error::new(io::ErrorKind::UnexpectedEof, "the terminal's input ended"))
 }
 
 /// Reads a value from the terminal without echo, as the tool reads
