@@ -157,7 +157,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<(), CliError> {
     let encryptor = Encryptor::new(&refs).map_err(CliError::Age)?;
 
     let progress = Progress::new(input.len(), common.progress, "encrypted");
-    let reader = progress.reader(input);
+    let reader = progress.reader(input.named());
     let threads = threads(common.threads);
     let output = if args.armor {
         let mut armored = ArmoredWriter::new(output);
@@ -239,10 +239,10 @@ pub fn decrypt(args: &DecryptArgs) -> Result<(), CliError> {
 /// that a passphrase can then be asked for on the same terminal.
 fn typed_armor(input: Input) -> Result<Box<dyn Read + Send>, CliError> {
     let Input::Stdin(stdin) = input else {
-        return Ok(Box::new(input));
+        return Ok(Box::new(input.named()));
     };
     if !stdin.is_terminal() {
-        return Ok(Box::new(Input::Stdin(stdin)));
+        return Ok(Box::new(Input::Stdin(stdin).named()));
     }
     // A line at a time (a terminal gives one a read), up to END or EOF.
     let mut typed = Vec::new();

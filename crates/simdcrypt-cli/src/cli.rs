@@ -347,7 +347,7 @@ pub struct BenchArgs {
         num_args = 0..=1,
         default_missing_value = "1000000",
         conflicts_with_all = ["calls", "plot", "json", "csv", "size"],
-        value_parser = clap::value_parser!(u64).range(1000..),
+        value_parser = clap::value_parser!(u64).range(1000..=100_000_000),
     )]
     pub leak: Option<u64>,
 }

@@ -4,6 +4,7 @@
 //! `NAME: FAILED`, exit 1 if any failed).
 
 use std::io::{Read, Write};
+use std::path::Path;
 
 use simdcrypt::dynamic::{MacConstructor, MacOptions};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
@@ -16,6 +17,12 @@ use crate::hash::format::{LineStyle, push_line, quotef, strerror};
 use crate::io::Input;
 use crate::key::{parse_hex, parse_table_key};
 
+/// The longest key file read for a MAC that takes keys of any length
+/// (HMAC hashes a key longer than its block, RFC 2104 §2): far above any
+/// real key, and a bound on what `--key-file /dev/zero` makes the tool
+/// read.
+const MAX_KEY_FILE: usize = 1 << 16;
+
 /// Runs the command.
 ///
 /// # Errors
@@ -24,26 +31,9 @@ use crate::key::{parse_hex, parse_table_key};
 /// read or (with `--verify`) a tag did not match, after saying which.
 pub fn run(args: &MacArgs) -> Result<(), CliError> {
     let (primitive, new) = mac(&args.algo)?;
-    let what = format!("{} key", primitive.name);
     let key = match (&args.key, &args.key_file) {
         (Some(hex), _) => parse_table_key(hex, primitive)?,
-        (None, Some(path)) => {
-            let mut bytes = Zeroizing::new(Vec::new());
-            Input::open(path)?
-                .read_to_end(&mut bytes)
-                .map_err(|e| CliError::read(Some(path), e))?;
-            if !primitive.key_lens.is_empty() && !primitive.key_lens.contains(&bytes.len()) {
-                return Err(CliError::bad_arg(
-                    "--key-file",
-                    format!(
-                        "the file holds {} bytes: the {what} is {:?} bytes",
-                        bytes.len(),
-                        primitive.key_lens
-                    ),
-                ));
-            }
-            bytes
-        }
+        (None, Some(path)) => read_key_file(path, primitive)?,
         (None, None) => {
             return Err(CliError::bad_arg(
                 "--key",
@@ -110,6 +100,39 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
     } else {
         Ok(())
     }
+}
+
+/// The key in the file at `path` (`-`: stdin): one of `primitive`'s key
+/// lengths, or at most [`MAX_KEY_FILE`] bytes for a MAC of any key length.
+/// No more than one byte past the bound is read.
+fn read_key_file(path: &Path, primitive: &Primitive) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let lens = primitive.key_lens;
+    let bound = lens.iter().copied().max().unwrap_or(MAX_KEY_FILE);
+    let mut bytes = Zeroizing::new(Vec::new());
+    Input::open(path)?
+        .take(bound as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::read(Some(path), e))?;
+    let held = match bytes.len() {
+        n if n > bound => format!("more than {bound}"),
+        n if !lens.is_empty() && !lens.contains(&n) => n.to_string(),
+        _ => return Ok(bytes),
+    };
+    let expected = match lens {
+        [] => format!("at most {bound} bytes here"),
+        [one] => format!("{one} bytes"),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
+            format!("{} or {last} bytes", rest.join(", "))
+        }
+    };
+    Err(CliError::bad_arg(
+        "--key-file",
+        format!(
+            "the file holds {held} bytes: the {} key is {expected}",
+            primitive.name
+        ),
+    ))
 }
 
 /// The MAC of the file at `path` (`-`: stdin), or why it could not be read.

@@ -59,7 +59,10 @@ fn main() -> ExitCode {
             return ExitCode::from(exit.status);
         }
     };
-    let matches = cli::command().get_matches_from(args);
+    let matches = match cli::command().try_get_matches_from(args) {
+        Ok(matches) => matches,
+        Err(e) => return clap_exit(&e),
+    };
     let mut cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -70,7 +73,11 @@ fn main() -> ExitCode {
         args.key_order = cli::key_order(sub);
     }
     // What is still buffered for stdout must reach it, or the command failed.
-    let result = run(cli).and_then(|()| io::stdout().flush().map_err(CliError::Stdout));
+    exit(run(cli).and_then(|()| io::stdout().flush().map_err(CliError::Stdout)))
+}
+
+/// The status of a command's `result`, its error said first.
+fn exit(result: Result<(), CliError>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stops early (`simdcrypt verify | head`) is not an
@@ -83,6 +90,26 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// What clap has to say instead of a command: a usage error on stderr
+/// (status 2), or `--help` and `--version` on stdout (status 0) — which,
+/// when stdout cannot take them (`simdcrypt --help >&-`), fail as any
+/// output does and as coreutils' do.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    if e.use_stderr() {
+        e.exit()
+    }
+    let mut stdout = io::stdout();
+    let text = if stdout.is_terminal() {
+        e.render().ansi().to_string()
+    } else {
+        e.render().to_string()
+    };
+    let written = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+    exit(written.map_err(CliError::Stdout))
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {

@@ -133,8 +133,12 @@ fn no_pad_takes_whole_blocks_as_openssl_nopad() {
             Some(1),
             "{name}: 63 bytes without padding"
         );
+        // The input's length, not what is left of its last block.
         let stderr = String::from_utf8_lossy(&partial.stderr);
-        assert!(stderr.contains("multiple of the 16-byte block"), "{stderr}");
+        assert!(
+            stderr.contains("input is 63 bytes: expected a multiple of the 16-byte block"),
+            "{stderr}"
+        );
     }
 }
 
@@ -376,6 +380,14 @@ fn bench_leak_reports_a_t_statistic_per_rung() {
     let rows = simdcrypt::poly1305::Impl::available().count();
     assert_eq!(text.lines().count(), 2 + rows, "{text}");
     assert!(text.contains("max |t|"), "{text}");
+    // Bounded as --reps and --calls are.
+    let out = run_command(
+        Command::new(BIN).args(["bench", "--leak", "100000001", "--algo", "poly1305"]),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("1000..=100000000"), "{stderr}");
 }
 
 /// Inputs of several read buffers: the parallel modes (ECB, CTR, CBC and

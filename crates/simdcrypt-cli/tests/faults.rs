@@ -355,6 +355,16 @@ fn memory_limits_get_one_line_not_an_abort() {
     let out = limited("decrypt -i /dev/zero -o out f");
     fails_with(&out, &["/dev/zero", "larger than 16777216 bytes"]);
     assert!(!dir.path().join("out").exists());
+    // A MAC's key file is read up to the longest key it takes, or 64 KiB
+    // for one of any length (HMAC).
+    fails_with(
+        &limited("mac --algo aes-cmac --key-file /dev/zero f"),
+        &["--key-file", "more than 32 bytes", "16, 24 or 32 bytes"],
+    );
+    fails_with(
+        &limited("mac --algo hmac-sha256 --key-file /dev/zero f"),
+        &["--key-file", "more than 65536 bytes"],
+    );
 }
 
 #[test]
@@ -381,6 +391,10 @@ fn a_closed_stdout_is_an_error() {
             vec!["Bad file descriptor"],
         ),
         ("info", vec!["Bad file descriptor"]),
+        // clap's own output too, as coreutils' --help and --version.
+        ("--help", vec!["Bad file descriptor"]),
+        ("--version", vec!["Bad file descriptor"]),
+        ("enc --help", vec!["Bad file descriptor"]),
     ] {
         let out = bash(dir.path(), &format!("exec \"$T\" {script} >&-"))
             .output()
@@ -388,9 +402,20 @@ fn a_closed_stdout_is_an_error() {
         let line = fails_with(&out, &parts);
         assert!(!stderr(&out).contains("Public key"), "{script}: {line}");
     }
-    // A closed stdin reads as an error too, not as empty input.
+    // A closed stdin reads as an error too, not as empty input, and the
+    // message names it.
     let out = bash(dir.path(), "exec \"$T\" hash <&-").output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    for script in [
+        "decrypt -i key.txt".to_owned(),
+        format!("encrypt -r {recipient} -o out"),
+    ] {
+        let out = bash(dir.path(), &format!("exec \"$T\" {script} <&-"))
+            .output()
+            .unwrap();
+        fails_with(&out, &["cannot read standard input", "Bad file descriptor"]);
+    }
+    assert!(!dir.path().join("out").exists());
 }
 
 #[test]

@@ -182,7 +182,7 @@ pub enum Error {
     NotWholeBlocks {
         /// The block cipher, e.g. `aes-128`.
         primitive: &'static str,
-        /// The length given (or left over), in bytes.
+        /// The input's length, in bytes.
         len: usize,
         /// The block length, in bytes.
         block_len: usize,
