@@ -560,6 +560,17 @@ fn bad_input_gets_a_message_not_a_panic() {
             b"x",
             "malformed SSH public key",
         ),
+        // A key of a type age takes, its data garbled: malformed, not of
+        // an unsupported type.
+        (
+            &[
+                "encrypt",
+                "-r",
+                "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGarbage",
+            ],
+            b"x",
+            "malformed SSH public key",
+        ),
         (&["decrypt", "-i", s(&key)], b"", "header is malformed"),
         (
             &["decrypt", "-i", s(&key)],
@@ -589,6 +600,82 @@ fn bad_input_gets_a_message_not_a_panic() {
         );
         assert!(!stderr(&out).contains("panicked") && !stderr(&out).contains("internal error"));
     }
+}
+
+/// What we write, we read, and so does age: `encrypt` refuses more than
+/// the 1,024 recipient stanzas age 1.3.2 reads, leaving no file, and
+/// writes 1,024, which `decrypt` (and age, where installed) opens; `decrypt`
+/// still reads a header of 4,096 stanzas that another tool wrote.
+#[test]
+fn recipients_stop_where_age_stops_reading() {
+    use simdcrypt_age::{FileKey, Header, Recipient, Stanza, Threads, x25519};
+
+    let dir = TempDir::new().unwrap();
+    let identities: Vec<x25519::Identity> = (0..1025)
+        .map(|_| x25519::Identity::generate().unwrap())
+        .collect();
+    let list = |n: usize| {
+        let path = dir.path().join(format!("{n}.txt"));
+        let lines: Vec<String> = identities[..n]
+            .iter()
+            .map(|i| i.to_public().to_string())
+            .collect();
+        fs::write(&path, lines.join("\n")).unwrap();
+        path
+    };
+    let out = dir.path().join("out.age");
+    let refused = simdcrypt(&["encrypt", "-R", s(&list(1025)), "-o", s(&out)], b"data");
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("too many recipients: 1025")
+            && stderr(&refused).contains("more than 1024"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!out.exists(), "no file for too many recipients");
+
+    ok(simdcrypt(
+        &["encrypt", "-R", s(&list(1024)), "-o", s(&out)],
+        b"data",
+    ));
+    let last = dir.path().join("last.txt");
+    fs::write(&last, identities[1023].to_bech32().as_bytes()).unwrap();
+    let sealed = fs::read(&out).unwrap();
+    assert_eq!(
+        ok(simdcrypt(&["decrypt", "-i", s(&last)], &sealed)).stdout,
+        b"data"
+    );
+    if let Some(age) = peer("AGE_BIN", "age") {
+        let theirs = ok(run_command(
+            Command::new(&age).arg("-d").arg("-i").arg(&last),
+            &sealed,
+        ));
+        assert_eq!(theirs.stdout, b"data");
+    }
+
+    // 4,095 stanzas of an unknown type and one for us.
+    let file_key = FileKey::from_bytes([7; 16]);
+    let mut stanzas = vec![
+        Stanza {
+            tag: "other".into(),
+            args: vec!["x".into()],
+            body: vec![1; 32],
+        };
+        4095
+    ];
+    stanzas.extend(identities[0].to_public().wrap(&file_key).unwrap());
+    let mut sealed = Vec::new();
+    Header::new(stanzas, &file_key)
+        .unwrap()
+        .write(&mut sealed)
+        .unwrap();
+    simdcrypt_age::stream::encrypt(&file_key, &b"many"[..], &mut sealed, Threads::Auto).unwrap();
+    let first = dir.path().join("first.txt");
+    fs::write(&first, identities[0].to_bech32().as_bytes()).unwrap();
+    assert_eq!(
+        ok(simdcrypt(&["decrypt", "-i", s(&first)], &sealed)).stdout,
+        b"many"
+    );
 }
 
 /// A key pair made by a peer's `keygen` (`-pq` for the hybrid) in `dir`:
