@@ -129,7 +129,9 @@ pub struct EncArgs {
     #[arg(short = 'K', long, value_name = "HEX", allow_hyphen_values = true)]
     pub key: String,
 
-    /// The IV (CTR: the initial counter block) in hex, as `openssl enc -iv`
+    /// The IV (CTR: the initial counter block) in hex, as `openssl enc -iv`;
+    /// modes with an IV register (GOST R 34.13-2015's, `iv_register` in
+    /// `info --json`) take any whole number of blocks
     #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub iv: Option<String>,
 

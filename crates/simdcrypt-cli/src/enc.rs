@@ -9,7 +9,7 @@ use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 use crate::cli::EncArgs;
 use crate::error::CliError;
 use crate::io::Input;
-use crate::key::{parse_hex, parse_table_key};
+use crate::key::{parse_iv, parse_table_key};
 use crate::output::{Content, Output};
 
 /// Bytes read and processed at a time, per thread.
@@ -25,7 +25,7 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
     let (primitive, new) = mode(&args.cipher)?;
     let key = parse_table_key(&args.key, primitive)?;
     let iv = match (primitive.nonce_len, &args.iv) {
-        (Some(len), Some(iv)) => parse_hex("--iv", iv, &[len], &format!("{} IV", primitive.name))?,
+        (Some(_), Some(iv)) => parse_iv(iv, primitive)?,
         (Some(len), None) => {
             return Err(CliError::bad_arg(
                 "--iv",

@@ -164,6 +164,7 @@ fn primitive(p: &Primitive) -> Value {
         "summary": p.summary,
         "key_lens": p.key_lens,
         "nonce_len": p.nonce_len,
+        "iv_register": p.iv_register,
         "block_len": p.block_len,
         "output_len": p.output_len,
         "params": p.params.iter().map(|q| json!({

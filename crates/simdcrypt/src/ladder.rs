@@ -90,6 +90,11 @@ pub struct Primitive {
     pub key_lens: &'static [usize],
     /// The nonce or IV length, if it takes one.
     pub nonce_len: Option<usize>,
+    /// Whether its IV is a register of any whole number of blocks
+    /// (GOST R 34.13-2015's CBC, OFB and CFB, §5.3–§5.5: m = z·n, z ≥ 1),
+    /// [`nonce_len`](Self::nonce_len) being the usual one; else the IV is
+    /// exactly `nonce_len` bytes.
+    pub iv_register: bool,
     /// The block length: of the keystream, the cipher or the compression
     /// function.
     pub block_len: usize,
@@ -150,6 +155,7 @@ impl Primitive {
             summary,
             key_lens,
             nonce_len: Some(nonce_len),
+            iv_register: false,
             block_len: crate::stream::BLOCK_LEN,
             output_len: None,
             params: &[],
@@ -167,6 +173,7 @@ impl Primitive {
             summary,
             key_lens: &[32],
             nonce_len: Some(16),
+            iv_register: false,
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(32),
             params: &[],
@@ -190,6 +197,7 @@ impl Primitive {
             summary,
             key_lens: &[32],
             nonce_len: Some(nonce_len),
+            iv_register: false,
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(16),
             params: &[],
@@ -218,6 +226,7 @@ impl Primitive {
             summary,
             key_lens: &[],
             nonce_len: None,
+            iv_register: false,
             block_len,
             output_len: Some(output_len),
             params: &[],
@@ -239,6 +248,14 @@ impl Primitive {
     /// The same primitive with other key lengths.
     pub(crate) const fn key_lens(self, key_lens: &'static [usize]) -> Primitive {
         Primitive { key_lens, ..self }
+    }
+
+    /// The same mode with an IV register of any whole number of blocks.
+    pub(crate) const fn iv_register(self) -> Primitive {
+        Primitive {
+            iv_register: true,
+            ..self
+        }
     }
 
     /// The same primitive with its specification's spelling of the name.

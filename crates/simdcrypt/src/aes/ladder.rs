@@ -25,6 +25,7 @@ const fn entry(
         summary,
         key_lens,
         nonce_len,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len,
         params: &[],

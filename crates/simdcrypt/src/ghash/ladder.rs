@@ -17,6 +17,7 @@ const fn entry(name: &'static str, summary: &'static str, construct: Construct) 
         summary,
         key_lens: &[BLOCK_LEN],
         nonce_len: None,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len: Some(BLOCK_LEN),
         params: &[],

@@ -48,6 +48,7 @@ const fn entry(
         summary,
         key_lens: &[KEY_LEN],
         nonce_len,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len,
         params,

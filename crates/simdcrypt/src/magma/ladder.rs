@@ -1,7 +1,8 @@
 //! Magma's entry in the table of ladders: the block cipher, the modes of
 //! GOST R 34.13-2015 under the names of OpenSSL's GOST engine (`magma-cbc`,
 //! `magma-ctr`) and ours where it has none (`magma-ecb`, `magma-ofb` and
-//! `magma-cfb` with the standard's two-block IV of A.2), CTR-ACPKM
+//! `magma-cfb` with the standard's two-block IV of A.2; CBC, OFB and CFB
+//! take an IV register of any whole number of blocks), CTR-ACPKM
 //! (`magma-ctr-acpkm`, RFC 8645, the engine's 1 KiB sections), the MAC
 //! (`magma-mac`, OMAC as §5.6, the engine's 64 bits) and MGM (RFC 9058).
 
@@ -30,6 +31,7 @@ const fn entry(
         summary,
         key_lens: &[KEY_LEN],
         nonce_len,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len,
         params: &[],
@@ -64,7 +66,8 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(BLOCK_LEN),
             None,
             Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Cbc, k, iv, o)),
-        ),
+        )
+        .iv_register(),
         entry(
             "magma-ctr",
             Kind::Mode,
@@ -88,7 +91,8 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(2 * BLOCK_LEN),
             None,
             Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Ofb, k, iv, o)),
-        ),
+        )
+        .iv_register(),
         entry(
             "magma-cfb",
             Kind::Mode,
@@ -96,7 +100,8 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(2 * BLOCK_LEN),
             None,
             Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Cfb, k, iv, o)),
-        ),
+        )
+        .iv_register(),
         entry(
             "magma-mac",
             Kind::Mac,

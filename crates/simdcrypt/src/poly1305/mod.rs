@@ -488,6 +488,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         summary: "Poly1305 (RFC 8439 §2.5): a one-time authenticator",
         key_lens: &[KEY_LEN],
         nonce_len: None,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len: Some(TAG_LEN),
         params: &[],
