@@ -123,22 +123,37 @@ pub fn scrypt(password: &[u8], salt: &[u8], (log_n, r, p): (u8, u32, u32), len: 
 }
 
 /// `plaintext` sealed by the AEAD `primitive` (named as the table names
-/// it: `chacha20-poly1305` …) under `key`, `nonce` and `aad` (which must
-/// be empty for `xsalsa20-poly1305`): the combined form and into a buffer
-/// of one's own must be the construction written out from the primitives'
-/// reference functions, and open back both ways; then with the bit `flip`
-/// (modulo the sealed length) of the sealed form flipped it must be
-/// refused, the detached buffer zeroed.
+/// it: `chacha20-poly1305`, `aes-128-gcm`, `magma-mgm` …) under `key` (one
+/// of its key lengths), `nonce` and `aad` (which must be empty for
+/// `xsalsa20-poly1305`) on every path or rung this CPU runs: it must be
+/// the construction written out from the reference functions of the
+/// primitives inside (for MGM, the `reference` rung's), and open back;
+/// then with the bit `flip` (modulo the sealed length) of the sealed form
+/// flipped it must be refused, the output zeroed.
 ///
 /// # Errors
 ///
-/// `primitive` names no AEAD the kit checks.
+/// `primitive` names no AEAD of the table, or the kit has no case for it;
+/// `key` is not one of its key lengths.
 pub fn aead(
     primitive: &str,
-    (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
+    (key, nonce, aad): (&[u8], &[u8], &[u8]),
     plaintext: &[u8],
     flip: usize,
 ) -> Result<Tally, String> {
-    crate::aead::checks::aead_case(primitive, (key, nonce, aad), plaintext, flip)
-        .ok_or_else(|| format!("no AEAD named {primitive:?} in the kit"))
+    let lens = crate::ladder::find(primitive)
+        .filter(|(_, p)| p.kind == crate::ladder::Kind::Aead)
+        .map(|(_, p)| p.key_lens)
+        .ok_or_else(|| format!("no AEAD named {primitive:?} in the table"))?;
+    if !lens.contains(&key.len()) {
+        return Err(format!(
+            "{primitive} takes keys of {lens:?} bytes, not {}",
+            key.len()
+        ));
+    }
+    let case = (key, nonce, aad);
+    crate::aead::checks::aead_case(primitive, case, plaintext, flip)
+        .or_else(|| crate::aead::gcm_checks::aead_case(primitive, case, plaintext, flip))
+        .or_else(|| crate::gost28147::checks::mgm_case(primitive, case, plaintext, flip))
+        .ok_or_else(|| format!("no case for the AEAD {primitive:?} in the kit"))
 }
