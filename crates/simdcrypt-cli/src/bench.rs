@@ -193,9 +193,12 @@ impl Subject {
         let out_len = self.primitive.output_len.unwrap_or(0);
         let imp = (rung != DEFAULT_RUNG || !self.ladder.rungs().is_empty()).then_some(rung);
         Ok(match self.primitive.construct {
-            Construct::Stream(new) => {
-                let options = StreamOptions { imp, xor: None };
-                let mut cipher = new(key, nonce, &options)?;
+            Construct::Stream(_) => {
+                let options = StreamOptions {
+                    imp,
+                    ..Default::default()
+                };
+                let mut cipher = self.primitive.new_stream(key, nonce, &options)?;
                 Box::new(move |buf| {
                     cipher.seek(0)?;
                     cipher.apply_keystream(buf)
@@ -212,14 +215,15 @@ impl Subject {
                     Ok(())
                 })
             }
-            Construct::Mac(new) => {
+            Construct::Mac(_) => {
                 let options = MacOptions {
                     imp,
                     ..Default::default()
                 };
-                drop(new(key, &options)?);
+                let primitive = self.primitive;
+                drop(primitive.new_mac(key, &options)?);
                 Box::new(move |buf| {
-                    let mut mac = new(key, &options)?;
+                    let mut mac = primitive.new_mac(key, &options)?;
                     mac.update(buf);
                     let mut tag = [0u8; 64];
                     mac.finalize_into(&mut tag[..out_len]);
@@ -241,13 +245,13 @@ impl Subject {
                     Ok(())
                 })
             }
-            Construct::Mode(new) => {
+            Construct::Mode(_) => {
                 let options = ModeOptions {
                     padding: Padding::None,
                     imp,
                     ..Default::default()
                 };
-                let mut mode = new(key, nonce, &options)?;
+                let mut mode = self.primitive.new_mode(key, nonce, &options)?;
                 let mut out = Vec::new();
                 Box::new(move |buf| {
                     out.resize(buf.len(), 0);

@@ -115,6 +115,11 @@ pub struct StreamArgs {
     /// Overwrite an existing output file.
     #[arg(long)]
     pub force: bool,
+
+    /// The parameters the cipher's table entry declares, from the flags
+    /// made of the declarations (`crate::params`).
+    #[arg(skip)]
+    pub params: Vec<(String, String)>,
 }
 
 /// `simdcrypt enc`.
@@ -147,8 +152,10 @@ pub struct EncArgs {
     #[arg(long = "impl", value_name = "NAME")]
     pub imp: Option<String>,
 
-    #[command(flatten)]
-    pub params: CipherParamArgs,
+    /// The parameters the primitive's table entry declares, from the flags
+    /// made of the declarations (`crate::params`).
+    #[arg(skip)]
+    pub params: Vec<(String, String)>,
 
     /// Input file, `-` for stdin.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -161,33 +168,6 @@ pub struct EncArgs {
     /// Overwrite an existing output file.
     #[arg(long)]
     pub force: bool,
-}
-
-/// The parameters a few ciphers take beyond key and IV (GOST 28147-89's),
-/// for `enc` and `mac`; refused by the others.
-#[derive(Debug, Args)]
-pub struct CipherParamArgs {
-    /// GOST 28147-89's S-box set: cryptopro-a, cryptopro-b, cryptopro-c,
-    /// cryptopro-d, test, test-3411, param-z, an OID or its name, or 128
-    /// hex digits (K1's 16 outputs first). Default: the cipher's, as
-    /// OpenSSL's GOST engine has it
-    #[arg(long, value_name = "NAME")]
-    pub sbox: Option<String>,
-
-    /// Turn CryptoPro key meshing (RFC 4357 §2.3) off where the cipher
-    /// uses it by default
-    #[arg(long)]
-    pub no_key_meshing: bool,
-}
-
-impl CipherParamArgs {
-    /// The library's form.
-    pub fn params(&self) -> simdcrypt::dynamic::CipherParams<'_> {
-        simdcrypt::dynamic::CipherParams {
-            sbox: self.sbox.as_deref(),
-            key_meshing: self.no_key_meshing.then_some(false),
-        }
-    }
 }
 
 /// `simdcrypt aead`.
@@ -254,8 +234,10 @@ pub struct MacArgs {
     #[arg(long, value_name = "HEX")]
     pub verify: Option<String>,
 
-    #[command(flatten)]
-    pub params: CipherParamArgs,
+    /// The parameters the primitive's table entry declares, from the flags
+    /// made of the declarations (`crate::params`).
+    #[arg(skip)]
+    pub params: Vec<(String, String)>,
 
     /// The files, `-` for stdin (the default).
     #[arg(value_name = "FILE", default_value = "-")]
@@ -630,12 +612,14 @@ pub fn command() -> clap::Command {
     .join(", ");
     <Cli as clap::CommandFactory>::command()
         .mut_subcommand("stream", |c| {
-            c.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")))
+            let c = c.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")));
+            crate::params::flags(c, Kind::StreamCipher)
         })
         .mut_subcommand("enc", |c| {
-            c.mut_arg("cipher", |a| {
+            let c = c.mut_arg("cipher", |a| {
                 a.help(format!("The cipher and mode: {}", names_of(Kind::Mode)))
-            })
+            });
+            crate::params::flags(c, Kind::Mode)
         })
         .mut_subcommand("aead", |c| {
             c.mut_arg("cipher", |a| {
@@ -643,9 +627,10 @@ pub fn command() -> clap::Command {
             })
         })
         .mut_subcommand("mac", |c| {
-            c.mut_arg("algo", |a| {
+            let c = c.mut_arg("algo", |a| {
                 a.help(format!("The MAC: {}", names_of(Kind::Mac)))
-            })
+            });
+            crate::params::flags(c, Kind::Mac)
         })
         .mut_subcommand("hash", |c| {
             c.mut_arg("algo", |a| {

@@ -3,7 +3,7 @@
 //! unless `--no-pad`), streaming in bounded memory.
 
 use simdcrypt::block::Padding;
-use simdcrypt::dynamic::{Direction, DynMode, ModeConstructor, ModeOptions};
+use simdcrypt::dynamic::{Direction, DynMode, ModeOptions, Params};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 
 use crate::cli::EncArgs;
@@ -22,7 +22,7 @@ const BUFFER: usize = 1 << 20;
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks; decrypting, bad padding (then no output file is left).
 pub fn run(args: &EncArgs) -> Result<(), CliError> {
-    let (primitive, new) = mode(&args.cipher)?;
+    let primitive = mode(&args.cipher)?;
     let key = parse_table_key(&args.key, primitive)?;
     let iv = match (primitive.nonce_len, &args.iv) {
         (Some(_), Some(iv)) => parse_iv(iv, primitive)?,
@@ -54,9 +54,9 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
             Padding::Pkcs7
         },
         imp: args.imp.as_deref(),
-        params: args.params.params(),
+        params: Params(&crate::params::as_params(&args.params)),
     };
-    let mut mode = new(&key, &iv, &options)?;
+    let mut mode = primitive.new_mode(&key, &iv, &options)?;
     drop(key);
 
     let mut input = Input::open(&args.input)?;
@@ -146,13 +146,11 @@ fn run_parallel(
     })
 }
 
-/// The block-cipher mode of the table named `name`, and its constructor.
-fn mode(name: &str) -> Result<(&'static Primitive, ModeConstructor), CliError> {
+/// The block-cipher mode of the table named `name`.
+fn mode(name: &str) -> Result<&'static Primitive, CliError> {
     ladder::primitives()
-        .find_map(|(_, p)| match p.construct {
-            Construct::Mode(new) if p.name == name => Some((p, new)),
-            _ => None,
-        })
+        .map(|(_, p)| p)
+        .find(|p| p.name == name && matches!(p.construct, Construct::Mode(_)))
         .ok_or_else(|| CliError::UnknownCipher {
             flag: "--cipher",
             name: name.to_owned(),

@@ -6,7 +6,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use simdcrypt::dynamic::{MacConstructor, MacOptions};
+use simdcrypt::dynamic::{MacOptions, Params};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
@@ -30,7 +30,7 @@ const MAX_KEY_FILE: usize = 1 << 16;
 /// Bad arguments or key; [`CliError::Reported`] when a file could not be
 /// read or (with `--verify`) a tag did not match, after saying which.
 pub fn run(args: &MacArgs) -> Result<(), CliError> {
-    let (primitive, new) = mac(&args.algo)?;
+    let primitive = mac(&args.algo)?;
     let key = match (&args.key, &args.key_file) {
         (Some(hex), _) => parse_table_key(hex, primitive)?,
         (None, Some(path)) => read_key_file(path, primitive)?,
@@ -56,17 +56,18 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
         .transpose()?;
     // Every file's MAC is computed with a fresh instance: the key and
     // parameters are checked (and a rung chosen) once, up front.
+    let params = crate::params::as_params(&args.params);
     let options = MacOptions {
         imp: None,
-        params: args.params.params(),
+        params: Params(&params),
     };
-    new(&key, &options)?;
+    primitive.new_mac(&key, &options)?;
     let mut stdout = crate::io::stdout();
     let mut failed = false;
     let mut buf = vec![0u8; 1 << 16];
     for path in &args.files {
         let name = path.as_os_str().as_encoded_bytes();
-        let tag = tag_of(new, &key, &options, path, tag_len, &mut buf);
+        let tag = tag_of(primitive, &key, &options, path, tag_len, &mut buf);
         let mut line = Vec::new();
         match tag {
             Ok(tag) => match &expected {
@@ -137,14 +138,14 @@ fn read_key_file(path: &Path, primitive: &Primitive) -> Result<Zeroizing<Vec<u8>
 
 /// The MAC of the file at `path` (`-`: stdin), or why it could not be read.
 fn tag_of(
-    new: MacConstructor,
+    primitive: &Primitive,
     key: &[u8],
     options: &MacOptions<'_>,
     path: &std::path::Path,
     tag_len: usize,
     buf: &mut [u8],
 ) -> Result<Vec<u8>, String> {
-    let mut mac = new(key, options).map_err(|e| e.to_string())?;
+    let mut mac = primitive.new_mac(key, options).map_err(|e| e.to_string())?;
     let mut input = Input::open(path).map_err(|e| e.to_string())?;
     loop {
         match input.read(buf) {
@@ -159,13 +160,11 @@ fn tag_of(
     Ok(tag)
 }
 
-/// The MAC of the table named `name`, and its constructor.
-fn mac(name: &str) -> Result<(&'static Primitive, MacConstructor), CliError> {
+/// The MAC of the table named `name`.
+fn mac(name: &str) -> Result<&'static Primitive, CliError> {
     ladder::primitives()
-        .find_map(|(_, p)| match p.construct {
-            Construct::Mac(new) if p.name == name => Some((p, new)),
-            _ => None,
-        })
+        .map(|(_, p)| p)
+        .find(|p| p.name == name && matches!(p.construct, Construct::Mac(_)))
         .ok_or_else(|| CliError::UnknownCipher {
             flag: "--algo",
             name: name.to_owned(),

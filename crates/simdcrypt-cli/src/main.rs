@@ -28,6 +28,7 @@ mod mac;
 mod multicall;
 mod output;
 mod package;
+mod params;
 mod plugin_ui;
 mod signals;
 #[cfg(target_os = "linux")]
@@ -67,10 +68,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    if let (Command::Decrypt(args), Some(("decrypt", sub))) =
-        (&mut cli.command, matches.subcommand())
-    {
-        args.key_order = cli::key_order(sub);
+    match (&mut cli.command, matches.subcommand()) {
+        (Command::Decrypt(args), Some((_, sub))) => args.key_order = cli::key_order(sub),
+        (Command::Stream(args), Some((_, sub))) => {
+            args.params = params::given(sub, simdcrypt::ladder::Kind::StreamCipher);
+        }
+        (Command::Enc(args), Some((_, sub))) => {
+            args.params = params::given(sub, simdcrypt::ladder::Kind::Mode);
+        }
+        (Command::Mac(args), Some((_, sub))) => {
+            args.params = params::given(sub, simdcrypt::ladder::Kind::Mac);
+        }
+        _ => {}
     }
     // What is still buffered for stdout must reach it, or the command failed.
     exit(run(cli).and_then(|()| io::stdout().flush().map_err(CliError::Stdout)))

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt::Xor;
-use simdcrypt::dynamic::{DynStreamCipher, StreamConstructor, StreamOptions};
+use simdcrypt::dynamic::{DynStreamCipher, Params, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Primitive};
 
 use crate::cli::StreamArgs;
@@ -28,7 +28,7 @@ const PROGRESS_FROM: u64 = 8 << 20;
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks, input that runs past the end of the keystream.
 pub fn run(args: &StreamArgs) -> Result<(), CliError> {
-    let (primitive, new) = stream_cipher(&args.cipher)?;
+    let primitive = stream_cipher(&args.cipher)?;
     let key = parse_key(&args.key, primitive.key_lens.contains(&16), primitive.name)?;
     let nonce = parse_nonce(
         &args.nonce,
@@ -36,11 +36,13 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         primitive.name,
     )?;
     let xor = args.xor.as_deref().map(Xor::from_str).transpose()?;
+    let params = crate::params::as_params(&args.params);
     let options = StreamOptions {
         imp: args.imp.as_deref(),
         xor,
+        params: Params(&params),
     };
-    let mut cipher = new(key.bytes(), &nonce, &options)?;
+    let mut cipher = primitive.new_stream(key.bytes(), &nonce, &options)?;
     let start = u128::from(args.counter) * primitive.block_len as u128;
     cipher.seek(start)?;
 
@@ -68,7 +70,7 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         // A long read is cut between threads, each with its own cipher
         // seeked to its stretch; a short one stays here.
         if threads > 1 && n > BUFFER {
-            let build = || new(key.bytes(), &nonce, &options);
+            let build = || primitive.new_stream(key.bytes(), &nonce, &options);
             run_parallel(&build, at, &mut buf[..n], threads)?;
             cipher.seek(at + n as u128)?;
         } else {
@@ -135,13 +137,11 @@ fn progress_bar(len: Option<u64>) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// The stream cipher of the table named `name`, and its constructor.
-fn stream_cipher(name: &str) -> Result<(&'static Primitive, StreamConstructor), CliError> {
+/// The stream cipher of the table named `name`.
+fn stream_cipher(name: &str) -> Result<&'static Primitive, CliError> {
     ladder::primitives()
-        .find_map(|(_, p)| match p.construct {
-            Construct::Stream(new) if p.name == name => Some((p, new)),
-            _ => None,
-        })
+        .map(|(_, p)| p)
+        .find(|p| p.name == name && matches!(p.construct, Construct::Stream(_)))
         .ok_or_else(|| CliError::UnknownCipher {
             flag: "--cipher",
             name: name.to_owned(),

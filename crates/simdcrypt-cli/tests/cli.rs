@@ -479,33 +479,28 @@ fn verify_passes() {
     assert_eq!(doc["failed"], 0);
     assert_eq!(doc["seed"], 7);
     let rows = doc["rows"].as_array().unwrap();
-    use simdcrypt::hash;
-    // The stream primitives, the AEADs' and HMAC's, HKDF's, PBKDF2's and
-    // the age format's one row each, the hashes (SHA-224 on SHA-256's
-    // rungs, SHA-384 and SHA-512/256 on SHA-512's), the two multi-buffer
-    // hashes and scrypt.
-    let rungs = 5 * simdcrypt::salsa20::Impl::ALL.len()
-        + 4 * simdcrypt::chacha20::Impl::ALL.len()
-        + simdcrypt::poly1305::Impl::ALL.len()
-        + 3
-        + 2 * hash::sha256::Impl::ALL.len()
-        + hash::sha1::Impl::ALL.len()
-        + 3 * hash::sha512::Impl::ALL.len()
-        + hash::md5::Impl::ALL.len()
-        + 2 * hash::many::Impl::ALL.len()
-        + 4
-        + simdcrypt::kdf::scrypt::Impl::ALL.len()
-        // AES's six modes on AES's rungs; GHASH and POLYVAL on theirs; the
-        // five AES-GCM(-SIV) AEADs on each of their five paths (GHASH's
-        // four rungs and the default).
-        + 6 * simdcrypt::aes::Impl::ALL.len()
-        + 2 * simdcrypt::ghash::Impl::ALL.len()
-        + 5 * (simdcrypt::ghash::Impl::ALL.len() + 1)
-        // GOST 28147-89's four rows (the cipher, CFB, the counter mode, the
-        // MAC) and Magma's nine (the cipher, CTR, CBC, CFB, OFB, the MAC,
-        // MGM, CTR-ACPKM, OMAC-ACPKM) on their shared rungs.
-        + 13 * simdcrypt::gost28147::Impl::ALL.len();
-    assert_eq!(rows.len(), rungs);
+    // Derived from the table (a new ladder needs no line here): every
+    // ladder has rows, and every rung of a ladder with rungs of its own has
+    // a row; the age format's row follows the ladders'.
+    for ladder in simdcrypt::ladders() {
+        let ours: Vec<&serde_json::Value> =
+            rows.iter().filter(|r| r["ladder"] == ladder.name).collect();
+        assert!(!ours.is_empty(), "{}: no rows", ladder.name);
+        for rung in ladder.rungs() {
+            assert!(
+                ours.iter().any(|r| r["rung"] == rung.name),
+                "{}: no row on {}",
+                ladder.name,
+                rung.name
+            );
+        }
+    }
+    let ladders = simdcrypt::ladders().iter().map(|l| l.name);
+    assert!(
+        rows.iter()
+            .all(|r| ladders.clone().any(|l| r["ladder"] == l) || r["ladder"] == "age"),
+        "every row is of a ladder of the table, or the age format's"
+    );
     assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));
     assert!(doc.get("not_run").is_none());
 }
@@ -800,5 +795,43 @@ fn the_tool_names_no_primitive_itself() {
                 file.display()
             );
         }
+    }
+}
+
+/// The flags of the primitives' parameters come from the table: `enc` and
+/// `mac` have one per parameter their primitives declare (`--no-NAME` for
+/// a switch on by default), with the declaration's help, and nothing else
+/// of the kind.
+#[test]
+fn parameter_flags_come_from_the_table() {
+    use simdcrypt::ladder::{self, Kind, ParamKind};
+
+    for (command, kind) in [("enc", Kind::Mode), ("mac", Kind::Mac)] {
+        let out = run(&[command, "--help"], b"");
+        assert!(out.status.success());
+        let help = String::from_utf8_lossy(&out.stdout);
+        let mut flags = Vec::new();
+        for (_, p) in ladder::primitives().filter(|(_, p)| p.kind == kind) {
+            for param in p.params {
+                let flag = match (param.kind, param.default) {
+                    (ParamKind::Switch, "on") => format!("--no-{}", param.name),
+                    _ => format!("--{}", param.name),
+                };
+                let first_line = param.help.split_whitespace().take(4).collect::<Vec<_>>();
+                let line = help
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{flag} ")))
+                    .unwrap_or_else(|| panic!("{command}: no {flag} in\n{help}"));
+                assert!(
+                    line.contains(&first_line.join(" ")),
+                    "{command} {flag}: {line}"
+                );
+                flags.push(flag);
+            }
+        }
+        assert!(
+            !flags.is_empty(),
+            "{command}: some primitive declares parameters"
+        );
     }
 }

@@ -165,6 +165,7 @@ fn print_json(out: &mut impl Write, report: &Report, totals: Totals) -> std::io:
 
 fn row_json(row: &Row) -> Value {
     let mut v = json!({
+        "ladder": row.ladder,
         "primitive": row.primitive,
         "rung": row.rung,
         "available": row.available,

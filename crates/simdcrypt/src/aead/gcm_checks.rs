@@ -17,8 +17,8 @@ use super::{AesGcm, AesGcmSiv, SivKeySize, TAG_LEN};
 use crate::aes::reference::{cipher, key_expansion};
 use crate::aes::{self, KeySize};
 use crate::ghash::{self, reference};
-use crate::kit::vectors::{hex_field, label, parse, records, wycheproof_tests};
-use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
+use crate::harness::vectors::{hex_field, label, parse, records, wycheproof_tests};
+use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
 use crate::xor::InOut;
 use crate::{Error, Rung};
 
@@ -656,4 +656,12 @@ pub(crate) fn aead_case(
         });
     }
     Some(t)
+}
+
+/// The ladder's fuzz case: one of its AEADs on a case the fuzzer's bytes
+/// steer ([`crate::harness::fuzz_aead`]), through [`aead_case`] on every
+/// path.
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    let aeads = crate::table::Primitive::aead_shapes(&super::GCM_LADDER);
+    crate::harness::fuzz_aead(input, &aeads, aead_case)
 }

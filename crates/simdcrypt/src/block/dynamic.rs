@@ -35,7 +35,6 @@ where
     C: BlockCipher + Send + 'static,
     C::Impl: FromStr<Err = Error>,
 {
-    options.params.none_for(C::NAME)?;
     construct_with(kind, C::from_slice(key)?, iv, options)
 }
 

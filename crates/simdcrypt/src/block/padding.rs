@@ -17,27 +17,7 @@ use super::{BlockCipher, whole_blocks};
 use crate::Error;
 use crate::xor::InOut;
 
-/// Whether a stream of blocks is padded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Padding {
-    /// PKCS#7: 1 to a whole block of bytes, each holding their count.
-    #[default]
-    Pkcs7,
-    /// None: the message must be a whole number of blocks.
-    None,
-    /// GOST R 34.13-2015 §4.1.1, procedure 1: zeros up to a whole block,
-    /// none when the message already is one. Not removable (the length
-    /// must be known otherwise): decryption returns every block.
-    GostZeros,
-    /// GOST R 34.13-2015 §4.1.2, procedure 2 (ISO/IEC 7816-4): a one bit
-    /// then zeros, 1 to a whole block of bytes (0x80 0x00 …); removed in
-    /// constant time.
-    GostOneZeros,
-    /// GOST R 34.13-2015 §4.1.3, procedure 3: none for a message of whole
-    /// blocks, procedure 2 otherwise (the MAC's padding). Not removable:
-    /// decryption returns every block.
-    GostOneZerosIfPartial,
-}
+pub use crate::dynamic::Padding;
 
 impl Padding {
     /// Whether decryption removes the padding (and so holds the last block

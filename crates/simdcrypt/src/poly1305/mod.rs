@@ -479,12 +479,12 @@ pub fn mac(key: &[u8; KEY_LEN], msg: &[u8]) -> [u8; TAG_LEN] {
 }
 
 /// Poly1305's entry in the table of ladders.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Impl::PRIMITIVE,
-    primitives: &[crate::ladder::Primitive {
+    primitives: &[crate::table::Primitive {
         name: "poly1305",
         display: "Poly1305",
-        kind: crate::ladder::Kind::Mac,
+        kind: crate::table::Kind::Mac,
         summary: "Poly1305 (RFC 8439 §2.5): a one-time authenticator",
         key_lens: &[KEY_LEN],
         nonce_len: None,
@@ -492,11 +492,13 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         block_len: BLOCK_LEN,
         output_len: Some(TAG_LEN),
         params: &[],
-        construct: crate::ladder::Construct::Mac(dyn_poly1305),
+        construct: crate::table::Construct::mac(dyn_poly1305),
     }],
-    rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: crate::table::Rungs::Own(|| crate::table::rung_infos(Impl::best(), Impl::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::poly1305::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: crate::poly1305::checks::fuzz,
 };
 
 impl crate::dynamic::DynDigest for Poly1305 {
@@ -517,7 +519,6 @@ fn dyn_poly1305(
     key: &[u8],
     options: &crate::dynamic::MacOptions<'_>,
 ) -> Result<Box<dyn crate::dynamic::DynDigest>, Error> {
-    options.params.none_for("poly1305")?;
     let imp = options.imp;
     let mut mac = Poly1305::new(crate::dynamic::exact("poly1305", "key", key)?);
     if let Some(name) = imp {

@@ -366,6 +366,23 @@ pub(crate) fn stream_cross_check<A: StreamAlgo>(
     t
 }
 
+/// The fuzz case of the stream ciphers `algos` (a family's): the first byte
+/// of `input` picks one, the rest steers the random case the cross-check
+/// would make ([`Rng::from_bytes`]), run on every rung as
+/// [`case_on_every_rung`] runs one.
+pub(crate) fn fuzz<A: StreamAlgo>(algos: &[A], input: &[u8]) -> Tally {
+    let (algo, bytes) = super::pick(input, algos);
+    let c = Case::random(&mut Rng::from_bytes(bytes), &algo.shape(), None, false);
+    let case = StreamCase {
+        key: &c.key,
+        nonce: &c.nonce,
+        start: c.start,
+        data: &c.data,
+        split: c.split,
+    };
+    case_on_every_rung(algo, &case)
+}
+
 /// A stream-cipher case chosen by its caller (a fuzz target): the cipher
 /// keyed with `key` and `nonce`, `data` XORed from keystream byte `start`
 /// in two calls cut at `split`.

@@ -1,11 +1,30 @@
 //! The kit's random generator, seeded so that every failure reproduces,
 //! and the edge lengths every family's random cases favour.
 
-/// xoshiro256** seeded through splitmix64: small, fast, reproducible.
+/// xoshiro256** seeded through splitmix64: small, fast, reproducible; or,
+/// for the fuzz targets, the fuzzer's bytes themselves
+/// ([`Rng::from_bytes`]).
 #[derive(Clone, Debug)]
-pub struct Rng([u64; 4]);
+pub struct Rng(Source);
+
+/// Where a generator's bits come from.
+#[derive(Clone, Debug)]
+enum Source {
+    Xoshiro([u64; 4]),
+    /// Bytes, read front to back.
+    Bytes(Vec<u8>, usize),
+}
 
 impl Rng {
+    /// The generator whose output is `bytes`, then the generator seeded by
+    /// their length: a fuzzer's input read by the checks' own random cases,
+    /// so that the fuzzer steers every choice a case makes (its lengths,
+    /// keys, IVs near a carry, pieces); past its end the choices go on at
+    /// random (a loop that draws until it is done ends).
+    pub fn from_bytes(bytes: &[u8]) -> Rng {
+        Rng(Source::Bytes(bytes.to_vec(), 0))
+    }
+
     /// The generator of `seed`.
     pub fn new(seed: u64) -> Rng {
         let mut s = seed;
@@ -16,12 +35,25 @@ impl Rng {
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         };
-        Rng([next(), next(), next(), next()])
+        Rng(Source::Xoshiro([next(), next(), next(), next()]))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.0;
+        let s = match &mut self.0 {
+            Source::Xoshiro(s) => s,
+            Source::Bytes(bytes, at) if *at < bytes.len() => {
+                let mut word = [0u8; 8];
+                let take = (bytes.len() - *at).min(8);
+                word[..take].copy_from_slice(&bytes[*at..*at + take]);
+                *at += take;
+                return u64::from_le_bytes(word);
+            }
+            Source::Bytes(bytes, _) => {
+                *self = Rng::new(bytes.len() as u64);
+                return self.next_u64();
+            }
+        };
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = s[1] << 17;
         s[2] ^= s[0];

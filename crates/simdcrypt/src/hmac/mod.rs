@@ -13,6 +13,10 @@
 //! # Ok::<(), simdcrypt::Error>(())
 //! ```
 
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
+
 use std::fmt;
 
 use zeroize::Zeroize;
@@ -238,40 +242,42 @@ pub fn hmac_sha512(key: &[u8], message: &[u8]) -> [u8; 64] {
 
 /// HMAC's entry in the table of ladders: no rungs of its own, it runs on
 /// its hash's. Its key may have any length.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: "hmac",
     primitives: &[
-        crate::ladder::Primitive::hash(
+        crate::table::Primitive::hash(
             "hmac-sha256",
             Kind::Mac,
             "HMAC-SHA-256 (RFC 2104, FIPS 198-1)",
             64,
             32,
-            crate::ladder::Construct::Mac(dyn_hmac::<crate::hash::Sha256>),
+            crate::table::Construct::mac(dyn_hmac::<crate::hash::Sha256>),
         ),
-        crate::ladder::Primitive::hash(
+        crate::table::Primitive::hash(
             "hmac-sha512",
             Kind::Mac,
             "HMAC-SHA-512 (RFC 2104, FIPS 198-1)",
             128,
             64,
-            crate::ladder::Construct::Mac(dyn_hmac::<crate::hash::Sha512>),
+            crate::table::Construct::mac(dyn_hmac::<crate::hash::Sha512>),
         ),
-        crate::ladder::Primitive::hash(
+        crate::table::Primitive::hash(
             "hmac-sha1",
             Kind::Mac,
             "HMAC-SHA-1 (RFC 2104)",
             64,
             20,
-            crate::ladder::Construct::Mac(dyn_hmac::<crate::hash::Sha1>),
+            crate::table::Construct::mac(dyn_hmac::<crate::hash::Sha1>),
         ),
     ],
-    rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512", "sha1"]),
+    rungs: crate::table::Rungs::ComposedOf(&["sha256", "sha512", "sha1"]),
     #[cfg(feature = "kit")]
-    checks: crate::kdf::checks::hmac,
+    checks: checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: checks::fuzz,
 };
 
-use crate::ladder::Kind;
+use crate::table::Kind;
 
 impl<H: Hash + Clone + Send + Sync + 'static> crate::dynamic::DynDigest for Hmac<H> {
     fn update(&mut self, data: &[u8]) {
@@ -291,7 +297,6 @@ fn dyn_hmac<H: Hash + Clone + Send + Sync + 'static>(
     key: &[u8],
     options: &crate::dynamic::MacOptions<'_>,
 ) -> Result<Box<dyn crate::dynamic::DynDigest>, crate::Error> {
-    options.params.none_for("hmac")?;
     match options.imp {
         None | Some("default") => Ok(Box::new(Hmac::<H>::new(key))),
         Some(name) => Err(crate::Error::UnknownImpl {
