@@ -5,12 +5,74 @@
 use simdcrypt::block::Padding;
 use simdcrypt::dynamic::{Direction, DynMode, ModeOptions, Params};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
+use std::path::PathBuf;
 
-use crate::cli::EncArgs;
+use crate::command::{Context, Subcommand};
+use crate::diag::Diag;
 use crate::error::CliError;
 use crate::io::Input;
 use crate::key::{parse_iv, parse_table_key};
 use crate::output::{Content, Output};
+
+/// Encrypt or decrypt with a block-cipher mode, as `openssl enc` (unauthenticated)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The cipher and mode: a block-cipher mode of the library's table
+    /// (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key in hex, as `openssl enc -K`: twice the key length in digits
+    #[arg(short = 'K', long, value_name = "HEX", allow_hyphen_values = true)]
+    pub key: String,
+
+    /// The IV (CTR: the initial counter block) in hex, as `openssl enc -iv`;
+    /// modes with an IV register (GOST R 34.13-2015's, `iv_register` in
+    /// `info --json`) take any whole number of blocks
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub iv: Option<String>,
+
+    /// Decrypt (the default is to encrypt).
+    #[arg(short, long)]
+    pub decrypt: bool,
+
+    /// ECB and CBC without PKCS#7 padding: the input must be whole blocks.
+    #[arg(long)]
+    pub no_pad: bool,
+
+    /// Force a rung by name (default: the fastest constant-time one).
+    #[arg(long = "impl", value_name = "NAME")]
+    pub imp: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        let command = command.mut_arg("cipher", |a| {
+            a.help(format!(
+                "The cipher and mode: {}",
+                ladder::names_of(Kind::Mode)
+            ))
+        });
+        crate::params::flags(command, Kind::Mode)
+    }
+
+    fn run(self, matches: &clap::ArgMatches, context: &Context) -> Result<(), CliError> {
+        let params = crate::params::given(matches, Kind::Mode);
+        run(&self, &params, context.diag)
+    }
+}
 
 /// Bytes read and processed at a time, per thread.
 const BUFFER: usize = 1 << 20;
@@ -21,7 +83,7 @@ const BUFFER: usize = 1 << 20;
 ///
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks; decrypting, bad padding (then no output file is left).
-pub fn run(args: &EncArgs) -> Result<(), CliError> {
+fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliError> {
     let primitive = mode(&args.cipher)?;
     let key = parse_table_key(&args.key, primitive)?;
     let iv = match (primitive.nonce_len, &args.iv) {
@@ -37,7 +99,10 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
             ));
         }
         (None, Some(_)) => {
-            crate::diag::warning!("{} uses no IV: --iv is ignored", primitive.name);
+            diag.warning(format_args!(
+                "{} uses no IV: --iv is ignored",
+                primitive.name
+            ));
             Default::default()
         }
         (None, None) => Default::default(),
@@ -54,17 +119,17 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
             Padding::Pkcs7
         },
         imp: args.imp.as_deref(),
-        params: Params(&crate::params::as_params(&args.params)),
+        params: Params(&crate::params::as_params(params)),
     };
     let mut mode = primitive.new_mode(&key, &iv, &options)?;
     drop(key);
 
     let mut input = Input::open(&args.input)?;
     let mut output = Output::open(&args.output, args.force, Content::Binary)?;
-    crate::diag::warning!(
+    diag.warning(format_args!(
         "{} output is not authenticated; anyone can change it undetected (use an AEAD or `encrypt`)",
         primitive.name
-    );
+    ));
     let bl = primitive.block_len;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     // A first block carried from the last read (so that a padded

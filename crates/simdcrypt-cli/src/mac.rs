@@ -4,18 +4,64 @@
 //! `NAME: FAILED`, exit 1 if any failed).
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use simdcrypt::dynamic::{MacOptions, Params};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
-use crate::cli::MacArgs;
+use crate::command::{Context, Subcommand};
+use crate::diag::Diag;
 use crate::error::CliError;
 use crate::hash::format::{LineStyle, push_line, quotef, strerror};
 use crate::io::Input;
 use crate::key::{parse_hex, parse_table_key};
+
+/// Print or check the MAC of files, one line each, as `hash` prints digests
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The MAC: one of the library's table (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub algo: String,
+
+    /// The key in hex.
+    #[arg(
+        long,
+        value_name = "HEX",
+        allow_hyphen_values = true,
+        conflicts_with = "key_file",
+        required_unless_present = "key_file"
+    )]
+    pub key: Option<String>,
+
+    /// A file holding the key's raw bytes.
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+
+    /// Compare each file's tag with this one (hex) in constant time;
+    /// exit 1 on a mismatch.
+    #[arg(long, value_name = "HEX")]
+    pub verify: Option<String>,
+
+    /// The files, `-` for stdin (the default).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub files: Vec<PathBuf>,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        let command = command.mut_arg("algo", |a| {
+            a.help(format!("The MAC: {}", ladder::names_of(Kind::Mac)))
+        });
+        crate::params::flags(command, Kind::Mac)
+    }
+
+    fn run(self, matches: &clap::ArgMatches, context: &Context) -> Result<(), CliError> {
+        let params = crate::params::given(matches, Kind::Mac);
+        run(&self, &params, context.diag)
+    }
+}
 
 /// The longest key file read for a MAC that takes keys of any length
 /// (HMAC hashes a key longer than its block, RFC 2104 §2): far above any
@@ -29,7 +75,7 @@ const MAX_KEY_FILE: usize = 1 << 16;
 ///
 /// Bad arguments or key; [`CliError::Reported`] when a file could not be
 /// read or (with `--verify`) a tag did not match, after saying which.
-pub fn run(args: &MacArgs) -> Result<(), CliError> {
+fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliError> {
     let primitive = mac(&args.algo)?;
     let key = match (&args.key, &args.key_file) {
         (Some(hex), _) => parse_table_key(hex, primitive)?,
@@ -56,7 +102,7 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
         .transpose()?;
     // Every file's MAC is computed with a fresh instance: the key and
     // parameters are checked (and a rung chosen) once, up front.
-    let params = crate::params::as_params(&args.params);
+    let params = crate::params::as_params(params);
     let options = MacOptions {
         imp: None,
         params: Params(&params),
@@ -90,7 +136,7 @@ pub fn run(args: &MacArgs) -> Result<(), CliError> {
             },
             Err(e) => {
                 failed = true;
-                crate::diag::line(format_args!("{}: {}", quotef(name), e));
+                diag.line(format_args!("{}: {}", quotef(name), e));
                 continue;
             }
         }

@@ -2,6 +2,7 @@
 //! memory.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -9,11 +10,83 @@ use simdcrypt::Xor;
 use simdcrypt::dynamic::{DynStreamCipher, Params, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Primitive};
 
-use crate::cli::StreamArgs;
+use crate::command::{Context, Subcommand};
+use crate::diag::Diag;
 use crate::error::CliError;
 use crate::io::Input;
 use crate::key::{parse_key, parse_nonce};
 use crate::output::{Content, Output};
+
+/// XOR a file or stdin with raw keystream (unauthenticated)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The cipher: a stream cipher of the library's table (listed here at
+    /// run time; `simdcrypt info` shows each with its rungs)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key: 64 hex digits, 32 for 128 bits, or int:NUMBER
+    ///
+    /// Hex is in byte order as written, as `openssl enc -K`; 32 digits select
+    /// the 128-bit form of a cipher that has one (Salsa20's "expand 16-byte
+    /// k").
+    /// `int:` and an unsigned number (decimal, 0x hex, 0o octal, 0b binary)
+    /// of at most 256 bits is stored little-endian: key byte 0 is the least
+    /// significant byte of the number.
+    #[arg(
+        long,
+        value_name = "KEY",
+        allow_hyphen_values = true,
+        verbatim_doc_comment
+    )]
+    pub key: String,
+
+    /// The nonce in hex: twice the cipher's nonce length in bytes.
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub nonce: String,
+
+    /// The first 64-byte keystream block (output byte 0 = keystream byte 64·C)
+    ///
+    /// As libsodium's crypto_stream_*_xor_ic. For RFC 8439's ChaCha20 this
+    /// is the 32-bit counter that `openssl enc -chacha20` takes as the
+    /// first 4 bytes (little-endian) of its 16-byte -iv, the nonce being
+    /// the other 12.
+    #[arg(long, value_name = "C", default_value_t = 0, verbatim_doc_comment)]
+    pub counter: u64,
+
+    /// Force a rung by name (default: the fastest this CPU runs).
+    #[arg(long = "impl", value_name = "NAME")]
+    pub imp: Option<String>,
+
+    /// XOR form of single-block rungs: c0 (byte-wise) or c1 (16-byte SIMD)
+    #[arg(long, value_name = "FORM")]
+    pub xor: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        let streams = ladder::names_of(ladder::Kind::StreamCipher);
+        let command = command.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")));
+        crate::params::flags(command, ladder::Kind::StreamCipher)
+    }
+
+    fn run(self, matches: &clap::ArgMatches, context: &Context) -> Result<(), CliError> {
+        let params = crate::params::given(matches, ladder::Kind::StreamCipher);
+        run(&self, &params, context.diag)
+    }
+}
 
 /// Bytes read, XORed and written at a time, per thread.
 const BUFFER: usize = 1 << 20;
@@ -27,7 +100,7 @@ const PROGRESS_FROM: u64 = 8 << 20;
 ///
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks, input that runs past the end of the keystream.
-pub fn run(args: &StreamArgs) -> Result<(), CliError> {
+fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliError> {
     let primitive = stream_cipher(&args.cipher)?;
     let key = parse_key(&args.key, primitive.key_lens.contains(&16), primitive.name)?;
     let nonce = parse_nonce(
@@ -36,7 +109,7 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         primitive.name,
     )?;
     let xor = args.xor.as_deref().map(Xor::from_str).transpose()?;
-    let params = crate::params::as_params(&args.params);
+    let params = crate::params::as_params(params);
     let options = StreamOptions {
         imp: args.imp.as_deref(),
         xor,
@@ -55,9 +128,9 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
     }
     let mut output = Output::open(&args.output, args.force, Content::Binary)?;
 
-    crate::diag::warning!(
+    diag.warning(format_args!(
         "raw stream output is not authenticated; anyone can flip bits undetected"
-    );
+    ));
     let progress = progress_bar(input.len());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut buf = vec![0u8; threads * BUFFER];

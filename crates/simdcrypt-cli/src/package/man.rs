@@ -1,30 +1,36 @@
-//! The tool as a package: `simdcrypt completions SHELL` prints a shell's
-//! completion script, `simdcrypt man` writes the manual pages. Both start
-//! from [`crate::cli::command`], so the names of the library's table that
-//! the help lists at run time are in them too.
+//! `simdcrypt man`: the manual pages, `simdcrypt.1` and one per
+//! subcommand.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use clap_mangen::Man;
 
-use crate::cli::{CompletionsArgs, ManArgs};
+use super::BIN;
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
 use crate::output::{Content, Output};
 
-/// The name the scripts and pages call the tool by.
-const BIN: &str = "simdcrypt";
+/// Write the manual pages: simdcrypt.1 and one per subcommand
+///
+/// simdcrypt-stream.1, simdcrypt-hash.1, ...: each is written whole or
+/// not at all, and none is written if one exists, unless --force.
+/// `man -l simdcrypt.1` reads a page in place; in a man1 directory of
+/// the manual path (~/.local/share/man/man1) `man simdcrypt` finds it.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write the pages in DIR, which must exist.
+    #[arg(short = 'o', long = "out-dir", value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
 
-/// Prints the completion script of `args.shell` on stdout.
-///
-/// # Errors
-///
-/// Stdout closed or failing.
-pub fn completions(args: &CompletionsArgs) -> Result<(), CliError> {
-    let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut crate::cli::command(), BIN, &mut script);
-    let mut out = Output::open(Path::new("-"), false, Content::Text)?;
-    out.write_all(&script)?;
-    out.finish()
+    /// Replace existing pages.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Subcommand for Args {
+    fn run(self, _: &clap::ArgMatches, context: &Context) -> Result<(), CliError> {
+        write_pages(&self, (context.command)())
+    }
 }
 
 /// Writes `simdcrypt.1` and one page per subcommand (`simdcrypt-stream.1`,
@@ -35,8 +41,8 @@ pub fn completions(args: &CompletionsArgs) -> Result<(), CliError> {
 /// # Errors
 ///
 /// An existing page without `--force`, a missing directory, I/O failures.
-pub fn man(args: &ManArgs) -> Result<(), CliError> {
-    let mut command = crate::cli::command().disable_help_subcommand(true);
+fn write_pages(args: &Args, command: clap::Command) -> Result<(), CliError> {
+    let mut command = command.disable_help_subcommand(true);
     // Names the subcommands' pages `simdcrypt-stream`, as clap_mangen's own
     // `generate_to` does.
     command.build();

@@ -1,16 +1,47 @@
 //! `simdcrypt keygen`: a new age identity, as `age-keygen` writes it, or
 //! (`-y`) the recipients of an identity file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use simdcrypt_age::keys::{self, AnyIdentity};
 use simdcrypt_age::{pq, x25519};
 
-use crate::age::{key_file_error, read_key_file};
-use crate::cli::KeygenArgs;
+use super::key_file::{key_file_error, read_key_file};
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
 use crate::output::{Content, Output};
+
+/// Make an age identity (X25519, or ML-KEM-768 + X25519 with --pq)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Make a post-quantum hybrid identity (ML-KEM-768 + X25519).
+    #[arg(long)]
+    pub pq: bool,
+
+    /// Print the recipients of the identities in INPUT instead.
+    #[arg(short = 'y')]
+    pub convert: bool,
+
+    /// Write to OUTPUT (default: standard output): a new identity file gets
+    /// mode 0600, recipients follow the umask.
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    /// Replace an existing OUTPUT.
+    #[arg(long, requires = "output")]
+    pub force: bool,
+
+    /// With -y: the identity file (default: standard input).
+    #[arg(value_name = "INPUT", requires = "convert")]
+    pub input: Option<PathBuf>,
+}
+
+impl Subcommand for Args {
+    fn run(self, _: &clap::ArgMatches, _: &Context) -> Result<(), CliError> {
+        run(&self)
+    }
+}
 
 /// Runs the command.
 ///
@@ -18,7 +49,7 @@ use crate::output::{Content, Output};
 ///
 /// An output file that exists, an identity file that does not parse,
 /// I/O failures.
-pub fn run(args: &KeygenArgs) -> Result<(), CliError> {
+fn run(args: &Args) -> Result<(), CliError> {
     if args.convert {
         return convert(args);
     }
@@ -48,7 +79,7 @@ pub fn run(args: &KeygenArgs) -> Result<(), CliError> {
 }
 
 /// `-y`: the recipient of every identity in the input, one a line.
-fn convert(args: &KeygenArgs) -> Result<(), CliError> {
+fn convert(args: &Args) -> Result<(), CliError> {
     let path = args.input.as_deref().unwrap_or(Path::new("-"));
     let text = read_key_file(path)?;
     let identities = keys::parse_identities(&text).map_err(|e| key_file_error(path, e))?;
