@@ -141,3 +141,10 @@ pub use xor::Xor;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust blocks of `docs/library.md`, each a whole program, compiled and
+/// run as doctests. The page is outside the crate's folder, so it is not in
+/// the package: `cfg(doctest)` keeps the packaged crate building without it.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryDocDoctests;
