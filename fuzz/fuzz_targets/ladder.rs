@@ -6,9 +6,10 @@
 //! with what differed.
 //!
 //! `SIMDCRYPT_FUZZ_LADDER=NAME` picks the ladder (as `simdcrypt info`
-//! names it), so that each ladder keeps a corpus of its own
-//! (`fuzz/corpus/ladder-NAME/`); without it, the input's first byte picks
-//! one. A ladder added to the table is fuzzed here without a change.
+//! names it), so that each ladder can keep a corpus of its own (give its
+//! directory: `cargo fuzz run ladder fuzz/corpus/ladder-NAME`); without it,
+//! the input's first byte picks one. A ladder added to the table is fuzzed
+//! here without a change.
 #![no_main]
 
 use std::sync::OnceLock;

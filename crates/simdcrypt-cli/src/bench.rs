@@ -34,8 +34,13 @@ pub struct Args {
     pub algo: Option<String>,
 
     /// `all` (every rung this CPU runs) or one rung's name.
-    #[arg(long = "impl", value_name = "NAME", default_value = "all")]
-    pub imp: String,
+    #[arg(
+        long,
+        visible_alias = "impl",
+        value_name = "NAME",
+        default_value = "all"
+    )]
+    pub rung: String,
 
     /// Message sizes in bytes [default: 64 1024 8192 16384 1048576].
     #[arg(
@@ -294,7 +299,7 @@ impl Subject {
         Ok(match self.primitive.construct {
             Construct::Stream(_) => {
                 let options = StreamOptions {
-                    imp,
+                    rung: imp,
                     ..Default::default()
                 };
                 let mut cipher = self.primitive.new_stream(key, nonce, &options)?;
@@ -316,7 +321,7 @@ impl Subject {
             }
             Construct::Mac(_) => {
                 let options = MacOptions {
-                    imp,
+                    rung: imp,
                     ..Default::default()
                 };
                 let primitive = self.primitive;
@@ -347,7 +352,7 @@ impl Subject {
             Construct::Mode(_) => {
                 let options = ModeOptions {
                     padding: Padding::None,
-                    imp,
+                    rung: imp,
                     ..Default::default()
                 };
                 let mut mode = self.primitive.new_mode(key, nonce, &options)?;
@@ -405,13 +410,13 @@ fn run(args: &Args) -> Result<(), CliError> {
         None => Subject::first_stream_cipher()?,
     };
     let all = subject.rungs();
-    let rungs: Vec<Rung> = if args.imp == "all" {
+    let rungs: Vec<Rung> = if args.rung == "all" {
         all
     } else {
-        let Some(&rung) = all.iter().find(|r| r.name == args.imp) else {
-            return Err(CliError::Library(Error::UnknownImpl {
+        let Some(&rung) = all.iter().find(|r| r.name == args.rung) else {
+            return Err(CliError::Library(Error::UnknownRung {
                 primitive: subject.ladder.name,
-                name: args.imp.clone(),
+                name: args.rung.clone(),
                 expected: all.iter().map(|r| r.name).collect::<Vec<_>>().join(", "),
             }));
         };

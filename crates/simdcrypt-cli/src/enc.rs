@@ -41,8 +41,8 @@ pub struct Args {
     pub no_pad: bool,
 
     /// Force a rung by name (default: the fastest constant-time one).
-    #[arg(long = "impl", value_name = "NAME")]
-    pub imp: Option<String>,
+    #[arg(long, visible_alias = "impl", value_name = "NAME")]
+    pub rung: Option<String>,
 
     /// Input file, `-` for stdin.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -118,7 +118,7 @@ fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliEr
         } else {
             Padding::Pkcs7
         },
-        imp: args.imp.as_deref(),
+        rung: args.rung.as_deref(),
         params: Params(&crate::params::as_params(params)),
     };
     let mut mode = primitive.new_mode(&key, &iv, &options)?;

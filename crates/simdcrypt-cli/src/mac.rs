@@ -104,7 +104,7 @@ fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliEr
     // parameters are checked (and a rung chosen) once, up front.
     let params = crate::params::as_params(params);
     let options = MacOptions {
-        imp: None,
+        rung: None,
         params: Params(&params),
     };
     primitive.new_mac(&key, &options)?;

@@ -55,8 +55,8 @@ pub struct Args {
     pub counter: u64,
 
     /// Force a rung by name (default: the fastest this CPU runs).
-    #[arg(long = "impl", value_name = "NAME")]
-    pub imp: Option<String>,
+    #[arg(long, visible_alias = "impl", value_name = "NAME")]
+    pub rung: Option<String>,
 
     /// XOR form of single-block rungs: c0 (byte-wise) or c1 (16-byte SIMD)
     #[arg(long, value_name = "FORM")]
@@ -111,7 +111,7 @@ fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliEr
     let xor = args.xor.as_deref().map(Xor::from_str).transpose()?;
     let params = crate::params::as_params(params);
     let options = StreamOptions {
-        imp: args.imp.as_deref(),
+        rung: args.rung.as_deref(),
         xor,
         params: Params(&params),
     };

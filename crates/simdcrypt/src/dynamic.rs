@@ -18,14 +18,14 @@ use crate::{Error, KeyStream, Xor};
 /// [`KeyStream`] and the rung it runs on.
 pub trait DynStreamCipher: KeyStream + Send {
     /// The name of the rung in use.
-    fn implementation(&self) -> &'static str;
+    fn rung(&self) -> &'static str;
 }
 
 /// How to build a stream cipher beyond its key and nonce.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StreamOptions<'a> {
     /// The rung, by its command-line name; the fastest when `None`.
-    pub imp: Option<&'a str>,
+    pub rung: Option<&'a str>,
     /// The XOR form of the single-block rungs; the default when `None`.
     pub xor: Option<Xor>,
     /// The parameters beyond the key and nonce, by name.
@@ -79,7 +79,7 @@ pub trait DynDigest: Send + Sync {
     fn finalize_into(self: Box<Self>, out: &mut [u8]);
 
     /// The name of the rung in use.
-    fn implementation(&self) -> &'static str;
+    fn rung(&self) -> &'static str;
 }
 
 /// A hash, whatever its type: a [`DynDigest`] that can be copied (a
@@ -96,7 +96,7 @@ pub type HashConstructor = fn(imp: Option<&str>) -> Result<Box<dyn DynHash>, Err
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MacOptions<'a> {
     /// A rung by name, or the fastest.
-    pub imp: Option<&'a str>,
+    pub rung: Option<&'a str>,
     /// The parameters beyond the key, by name.
     pub params: Params<'a>,
 }
@@ -246,7 +246,7 @@ pub trait DynMode: Send {
     fn finalize(self: Box<Self>, output: &mut [u8]) -> Result<usize, Error>;
 
     /// The rung in use, by name.
-    fn implementation(&self) -> &'static str;
+    fn rung(&self) -> &'static str;
 
     /// For the modes that can be cut into pieces run side by side (ECB both
     /// ways, CTR, CBC and CFB decryption): a new instance without padding
@@ -307,7 +307,7 @@ pub struct ModeOptions<'a> {
     /// The padding of ECB and CBC; the other modes have none.
     pub padding: Padding,
     /// A rung by name, or the fastest.
-    pub imp: Option<&'a str>,
+    pub rung: Option<&'a str>,
     /// The parameters beyond the key and IV, by name.
     pub params: Params<'a>,
 }
@@ -321,8 +321,8 @@ pub type ModeConstructor =
 macro_rules! dyn_stream {
     ($($t:ty),+ $(,)?) => {$(
         impl $crate::dynamic::DynStreamCipher for $t {
-            fn implementation(&self) -> &'static str {
-                <$t>::implementation(self).name()
+            fn rung(&self) -> &'static str {
+                <$t>::rung(self).name()
             }
         }
     )+};
@@ -334,8 +334,8 @@ pub(crate) use dyn_stream;
 macro_rules! with_options {
     ($cipher:expr, $imp:ty, $options:expr) => {{
         let mut cipher = $cipher;
-        if let Some(name) = $options.imp {
-            cipher = cipher.with_impl(name.parse::<$imp>()?)?;
+        if let Some(name) = $options.rung {
+            cipher = cipher.with_rung(name.parse::<$imp>()?)?;
         }
         if let Some(xor) = $options.xor {
             cipher = cipher.with_xor(xor);
@@ -357,8 +357,8 @@ macro_rules! dyn_hash {
             fn finalize_into(self: Box<Self>, out: &mut [u8]) {
                 out.copy_from_slice(&<$t>::finalize(*self));
             }
-            fn implementation(&self) -> &'static str {
-                <$t>::implementation(self).name()
+            fn rung(&self) -> &'static str {
+                <$t>::rung(self).name()
             }
         }
 
@@ -374,7 +374,7 @@ macro_rules! dyn_hash {
         ) -> Result<Box<dyn $crate::dynamic::DynHash>, $crate::Error> {
             let mut h = <$t>::new();
             if let Some(name) = imp {
-                h = h.with_impl(name.parse::<$imp>()?)?;
+                h = h.with_rung(name.parse::<$imp>()?)?;
             }
             Ok(Box::new(h))
         }

@@ -8,8 +8,8 @@ use thiserror::Error as ThisError;
 #[non_exhaustive]
 pub enum Error {
     /// A rung was asked for by a name no rung of that primitive has.
-    #[error("unknown {primitive} implementation `{name}`: expected one of {expected}")]
-    UnknownImpl {
+    #[error("unknown {primitive} rung `{name}`: expected one of {expected}")]
+    UnknownRung {
         /// The primitive, e.g. `salsa20`.
         primitive: &'static str,
         /// The name given.
@@ -19,9 +19,9 @@ pub enum Error {
     },
     /// A rung was forced that this CPU (or the `SIMDCRYPT_MAX_ISA` cap) lacks.
     #[error(
-        "{primitive} implementation `{name}` needs {needs}, which this CPU lacks or SIMDCRYPT_MAX_ISA excludes"
+        "{primitive} rung `{name}` needs {needs}, which this CPU lacks or SIMDCRYPT_MAX_ISA excludes"
     )]
-    ImplUnavailable {
+    RungUnavailable {
         /// The primitive, e.g. `salsa20`.
         primitive: &'static str,
         /// The rung's name.

@@ -5,7 +5,7 @@
 //! the defaults from the declaration, not a copy of its own.
 
 use simdcrypt::Error;
-use simdcrypt::dynamic::{Direction, MacOptions, ModeOptions, Params};
+use simdcrypt::dynamic::{Direction, MacOptions, ModeOptions, Params, StreamOptions};
 use simdcrypt::ladder::{self, Construct, ParamKind, Primitive};
 
 /// The primitive of the table named `name`.
@@ -102,8 +102,9 @@ fn given_values_are_checked_against_the_declaration() {
 
 #[test]
 fn the_declared_default_is_what_the_constructor_runs() {
-    // gost89's modes and MAC without parameters equal them given their
-    // declared defaults, and differ from another S-box set.
+    // Every stream cipher, mode and MAC that declares parameters, built
+    // without them, equals it given their declared defaults; GOST's differ
+    // with another S-box set.
     let key = [7u8; 32];
     let iv = [9u8; 8];
     let message = [0x42u8; 100];
@@ -111,6 +112,16 @@ fn the_declared_default_is_what_the_constructor_runs() {
         let defaults: Vec<(&str, &str)> = p.params.iter().map(|q| (q.name, q.default)).collect();
         let run = |params: &[(&str, &str)]| -> Option<Vec<u8>> {
             match p.construct {
+                Construct::Stream(_) => {
+                    let options = StreamOptions {
+                        params: Params(params),
+                        ..Default::default()
+                    };
+                    let mut cipher = p.new_stream(&key[..p.key_lens[0]], &iv, &options).ok()?;
+                    let mut out = message.to_vec();
+                    cipher.apply_keystream(&mut out).ok()?;
+                    Some(out)
+                }
                 Construct::Mode(_) => {
                     let options = ModeOptions {
                         direction: Direction::Encrypt,

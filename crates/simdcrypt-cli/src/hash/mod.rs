@@ -33,8 +33,8 @@ pub struct Args {
     pub algo: Option<String>,
 
     /// Force a rung by name (default: the fastest this CPU runs).
-    #[arg(long = "impl", value_name = "NAME")]
-    pub imp: Option<String>,
+    #[arg(long, visible_alias = "impl", value_name = "NAME")]
+    pub rung: Option<String>,
 
     /// Read checksum lists from the FILEs and check the files they name.
     #[arg(short = 'c', long)]
@@ -219,7 +219,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         Some(name) => name.as_str(),
         None => ladder::first_of(Kind::Hash).map_or("", |p| p.name),
     };
-    let hashing = Hashing::new(name, args.imp.as_deref())?;
+    let hashing = Hashing::new(name, args.rung.as_deref())?;
     let mut files: Vec<OsString> = args.files.iter().map(|f| f.clone().into()).collect();
     if files.is_empty() {
         files.push("-".into());
