@@ -5,14 +5,12 @@
 //! `AGE_PLUGIN_TAGTEST_BIN`; a missing tool is said and the check skipped),
 //! and the post-quantum rule is kept.
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{data, peer};
 use simdcrypt_age::{Error, Recipient as _, encrypt, pq, tag, x25519};
+use simdcrypt_testsupport::{bytes, peer};
 
 /// `classicRecipient` of age's `tag/internal/age-plugin-tagtest`.
 const CLASSIC: &str = include_str!("data/tagtest-classic.txt");
@@ -98,7 +96,7 @@ fn age_decrypts_what_we_encrypt_to_tagged_recipients() {
     let hybrid: tag::Recipient = HYBRID.parse().unwrap();
     let pq = pq::Identity::generate().unwrap().to_public();
     let x25519 = x25519::Identity::generate().unwrap().to_public();
-    let plain = data(3 * 65536 + 17, 11);
+    let plain = bytes(11, 3 * 65536 + 17);
     let cases: [&[&dyn simdcrypt_age::Recipient]; 4] = [
         &[&classic],
         &[&hybrid],

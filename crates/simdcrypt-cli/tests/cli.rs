@@ -2,8 +2,6 @@
 //! and exit codes.
 
 use std::path::Path;
-mod common;
-
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -16,7 +14,7 @@ const WARNING: &str =
 
 /// Runs the binary with `args`, feeding `stdin`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    common::run_command(Command::new(BIN).args(args), stdin)
+    simdcrypt_testsupport::run_command(Command::new(BIN).args(args), stdin)
 }
 
 fn stderr(out: &Output) -> String {

@@ -9,8 +9,6 @@
 
 #![cfg(target_os = "linux")]
 
-mod common;
-
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::{PermissionsExt, symlink};
@@ -19,7 +17,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{data, run_command};
+use simdcrypt_testsupport::{bytes, run_command};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -160,7 +158,7 @@ fn wait_for_temp(dir: &Path) {
 /// An 8 MiB age file to `recipient`, in `dir` as `big.age`; returns its
 /// bytes.
 fn sealed(dir: &Path, recipient: &str) -> Vec<u8> {
-    let plain = data(8 << 20, 1);
+    let plain = bytes(1, 8 << 20);
     let out = run_command(
         Command::new(BIN)
             .args(["encrypt", "-r", recipient, "-o", "big.age"])
@@ -177,7 +175,7 @@ fn sealed(dir: &Path, recipient: &str) -> Vec<u8> {
 fn each_signal_during_each_long_command_leaves_nothing() {
     let (dir, recipient) = keyed_dir();
     let sealed = sealed(dir.path(), &recipient);
-    let plain = data(8 << 20, 1);
+    let plain = bytes(1, 8 << 20);
     let before = names(dir.path());
     for (name, args) in long_commands(&recipient) {
         let feed = if name == "decrypt" {
@@ -221,7 +219,7 @@ fn each_signal_during_each_long_command_leaves_nothing() {
 fn sigkill_leaves_nothing_where_files_are_built_unnamed() {
     let (dir, recipient) = keyed_dir();
     let before = names(dir.path());
-    let plain = data(4 << 20, 1);
+    let plain = bytes(1, 4 << 20);
     for (name, args) in long_commands(&recipient) {
         if name == "decrypt" {
             continue;
@@ -237,7 +235,7 @@ fn sigkill_leaves_nothing_where_files_are_built_unnamed() {
 #[test]
 fn a_failing_stderr_changes_nothing_else() {
     let (dir, recipient) = keyed_dir();
-    fs::write(dir.path().join("f"), data(100_000, 1)).unwrap();
+    fs::write(dir.path().join("f"), bytes(1, 100_000)).unwrap();
     let full = || fs::File::options().write(true).open("/dev/full").unwrap();
     // A bad key: exit 1, as with a working stderr, not an abort.
     let out = Command::new(BIN)
@@ -289,7 +287,7 @@ fn a_failing_stderr_changes_nothing_else() {
 #[test]
 fn a_full_disk_names_the_output_and_leaves_nothing() {
     let (dir, recipient) = keyed_dir();
-    fs::write(dir.path().join("f"), data(1 << 20, 1)).unwrap();
+    fs::write(dir.path().join("f"), bytes(1, 1 << 20)).unwrap();
     let sealed = sealed(dir.path(), &recipient);
     fs::write(dir.path().join("f.age"), &sealed[..1 << 20]).unwrap();
     fs::write(dir.path().join("existing"), b"keep me").unwrap();
@@ -421,7 +419,7 @@ fn a_closed_stdout_is_an_error() {
 #[test]
 fn a_reader_that_stops_early_ends_the_tool_by_sigpipe() {
     let dir = TempDir::new().unwrap();
-    fs::write(dir.path().join("f"), data(8 << 20, 1)).unwrap();
+    fs::write(dir.path().join("f"), bytes(1, 8 << 20)).unwrap();
     let out = bash(
         dir.path(),
         "\"$T\" stream --cipher xsalsa20 --key $K --nonce $N -i f | head -c 1 >/dev/null; \
@@ -588,7 +586,7 @@ fn outputs_are_checked_before_the_work() {
 fn devices_and_fifos_are_read_and_written_in_place() {
     let (dir, recipient) = keyed_dir();
     let d = dir.path();
-    let plain = data(200_000, 1);
+    let plain = bytes(1, 200_000);
     // An age file to /dev/full: the message names it.
     fs::write(d.join("f"), &plain).unwrap();
     let out = Command::new(BIN)

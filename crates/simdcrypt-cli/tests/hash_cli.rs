@@ -3,8 +3,6 @@
 //! same exit status, on files of odd names and sizes. A test whose system
 //! tool is missing says so on stderr and passes.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -83,7 +81,7 @@ fn odd_files() -> (TempDir, Vec<String>) {
 /// Runs `program args` in `dir` with `stdin`, in a UTF-8 locale (where
 /// coreutils leaves printable non-ASCII names unquoted, as we do).
 fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Output {
-    common::run_command(
+    simdcrypt_testsupport::run_command(
         Command::new(program)
             .args(args)
             .current_dir(dir)

@@ -1,15 +1,18 @@
-//! What the test binaries share: this crate's, and the CLI's, which
-//! include this file (`crates/simdcrypt-cli/tests/common/mod.rs`).
-
-#![allow(dead_code, reason = "each test binary uses some of these")]
+//! What the tests of `simdcrypt-age` and `simdcrypt-cli` share: made-up
+//! data, the peer tools they compare with (found on `PATH`), and a command
+//! run with bytes on its stdin. A dev-dependency of those two
+//! crates, never published; it depends on nothing, so it turns on no
+//! feature of the library. (The library's own tests take their helpers
+//! from its checking kit: `crates/simdcrypt/tests/common/`.)
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-/// `len` bytes of a xorshift stream from `seed`: plaintexts that differ
-/// from test to test and from one length to the next.
-pub fn data(len: usize, seed: u64) -> Vec<u8> {
+/// `len` bytes of a xorshift stream from `seed`: made-up plaintexts, keys
+/// and IVs that differ from test to test and from one length to the next,
+/// the same on every run.
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     (0..len)
         .map(|_| {
