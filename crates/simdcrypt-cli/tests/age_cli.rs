@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use simdcrypt_testsupport::{bytes, peer, run_command};
+use simdcrypt_testsupport::{bytes, peer, run_command, stderr};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -18,10 +18,6 @@ const CHUNK: usize = 64 * 1024;
 /// Runs simdcrypt with `args` and `stdin`.
 fn simdcrypt(args: &[&str], stdin: &[u8]) -> Output {
     run_command(Command::new(BIN).args(args), stdin)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Fails with the command's stderr unless it succeeded.

@@ -9,23 +9,16 @@
 use std::process::Command;
 
 use simdcrypt::ladder::{self, Kind};
-use simdcrypt_testsupport::{bytes, run_command};
+use simdcrypt_testsupport::{bytes, hex, run_command, runs};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
+/// Whether `openssl` runs here; if not, says so.
 fn openssl() -> bool {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: no `openssl` binary on the PATH");
-    }
-    ok
+    runs(
+        Command::new("openssl").arg("version"),
+        "no `openssl` binary on the PATH",
+    )
 }
 
 /// The table's AES modes (those the system's `openssl enc` has without

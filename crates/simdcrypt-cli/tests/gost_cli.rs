@@ -11,33 +11,18 @@
 
 use std::process::Command;
 
-use simdcrypt_testsupport::{bytes, run_command};
+use simdcrypt_testsupport::{bytes, hex, run_command, runs, unhex};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
-}
-
 /// Whether `openssl` with its GOST engine runs here.
 fn engine() -> bool {
-    let ok = Command::new("openssl")
-        .args(["enc", "-engine", "gost", "-gost89", "-K", &"00".repeat(32)])
-        .args(["-iv", &"00".repeat(8), "-in", "/dev/null"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!(
-            "skipped: no `openssl` with the GOST engine (apt-get install libengine-gost-openssl)"
-        );
-    }
-    ok
+    runs(
+        Command::new("openssl")
+            .args(["enc", "-engine", "gost", "-gost89", "-K", &"00".repeat(32)])
+            .args(["-iv", &"00".repeat(8), "-in", "/dev/null"]),
+        "no `openssl` with the GOST engine (apt-get install libengine-gost-openssl)",
+    )
 }
 
 /// `simdcrypt` with `args` on `input`.

@@ -5,8 +5,9 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
+use simdcrypt_testsupport::{bytes, run_command, runs};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -41,24 +42,12 @@ const ODD_NAMES: &[&str] = &[
 /// Sizes at the edges of SHA-256's padding and of the batching.
 const SIZES: &[usize] = &[0, 1, 55, 56, 63, 64, 65, 1000, 65536, 65537, 100_000];
 
-fn content(len: usize, seed: usize) -> Vec<u8> {
-    (0..len)
-        .map(|i| ((i * 31 + seed * 7) % 251) as u8)
-        .collect()
-}
-
 /// Whether `tool` runs; if not, says that `test` is skipped.
 fn have(tool: &str, test: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("skipped {test}: no `{tool}` on the PATH");
-    }
-    ok
+    runs(
+        Command::new(tool).arg("--version"),
+        &format!("{test}: no `{tool}` on the PATH"),
+    )
 }
 
 /// A directory of files of odd names and sizes; returns it and the names.
@@ -67,12 +56,12 @@ fn odd_files() -> (TempDir, Vec<String>) {
     let mut names = Vec::new();
     for (k, name) in ODD_NAMES.iter().enumerate() {
         let size = SIZES[k % SIZES.len()];
-        fs::write(dir.path().join(name), content(size, k)).unwrap();
+        fs::write(dir.path().join(name), bytes(k as u64, size)).unwrap();
         names.push((*name).to_owned());
     }
     for &size in SIZES {
         let name = format!("size {size}");
-        fs::write(dir.path().join(&name), content(size, size)).unwrap();
+        fs::write(dir.path().join(&name), bytes(size as u64, size)).unwrap();
         names.push(name);
     }
     (dir, names)
@@ -81,7 +70,7 @@ fn odd_files() -> (TempDir, Vec<String>) {
 /// Runs `program args` in `dir` with `stdin`, in a UTF-8 locale (where
 /// coreutils leaves printable non-ASCII names unquoted, as we do).
 fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Output {
-    simdcrypt_testsupport::run_command(
+    run_command(
         Command::new(program)
             .args(args)
             .current_dir(dir)
@@ -158,7 +147,7 @@ fn stdin_equals_coreutils() {
             continue;
         }
         for &size in SIZES {
-            let data = content(size, 3);
+            let data = bytes(3, size);
             same(dir.path(), algo, tool, &[], &data);
             same(dir.path(), algo, tool, &["-"], &data);
             same(dir.path(), algo, tool, &["--tag", "-"], &data);
@@ -182,7 +171,7 @@ fn many_files_in_order() {
             _ => (k * 37) % 5000,
         };
         let name = format!("f{k:03}");
-        fs::write(dir.path().join(&name), content(size, k)).unwrap();
+        fs::write(dir.path().join(&name), bytes(k as u64, size)).unwrap();
         names.push(name);
     }
     names.insert(100, "not there".to_owned());

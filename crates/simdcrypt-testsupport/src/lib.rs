@@ -1,12 +1,13 @@
 //! What the tests of `simdcrypt-age` and `simdcrypt-cli` share: made-up
-//! data, the peer tools they compare with (found on `PATH`), and a command
-//! run with bytes on its stdin. A dev-dependency of those two
+//! data, hex, the peer tools they compare with (found on `PATH`), and a
+//! command run with bytes on its stdin. A dev-dependency of those two
 //! crates, never published; it depends on nothing, so it turns on no
-//! feature of the library. (The library's own tests take their helpers
-//! from its checking kit: `crates/simdcrypt/tests/common/`.)
+//! feature of the library. (The library's own tests take these from its
+//! checking kit: `crates/simdcrypt/tests/common/`. docs/testing.md says
+//! where each helper lives.)
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// `len` bytes of a xorshift stream from `seed`: made-up plaintexts, keys
@@ -20,6 +21,23 @@ pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
             x ^= x >> 7;
             x ^= x << 17;
             x as u8
+        })
+        .collect()
+}
+
+/// `bytes` in lower-case hex, as the tools take keys and IVs.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes written as `text` in hex (either case); panics on anything
+/// else, which in a test is a mistyped constant.
+pub fn unhex(text: &str) -> Vec<u8> {
+    assert!(text.len().is_multiple_of(2), "odd hex length: {text}");
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&text[i..i + 2], 16).unwrap_or_else(|_| panic!("bad hex: {text}"))
         })
         .collect()
 }
@@ -56,4 +74,41 @@ pub fn run_command(command: &mut Command, stdin: &[u8]) -> Output {
     let out = child.wait_with_output().expect("the program's output");
     writer.join().expect("the stdin writer");
     out
+}
+
+/// Whether `command` runs and succeeds (stdin, stdout and stderr null):
+/// a peer tool is there; if not, says on stderr `skipped: {missing}`, so
+/// that a run shows what it skipped.
+pub fn runs(command: &mut Command, missing: &str) -> bool {
+    let ok = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: {missing}");
+    }
+    ok
+}
+
+/// A command's stderr as text (invalid UTF-8 replaced), for messages and
+/// assertions.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The names of the entries of `dir`, sorted: what a command left behind.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the directory reads")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
 }
