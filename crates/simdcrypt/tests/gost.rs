@@ -16,10 +16,7 @@ const VECTORS: &str = include_str!("data/gost/gost28147_89.json");
 /// The rungs the tests run: every available one under `hazmat`, the
 /// constant-time ones without it.
 fn rungs(test: &str) -> Vec<Impl> {
-    common::rungs::<Impl>(test)
-        .into_iter()
-        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::Rung::is_constant_time(*i))
-        .collect()
+    common::choosable_rungs(test)
 }
 
 fn cipher(v: &serde_json::Value, imp: Impl) -> Gost28147 {

@@ -21,10 +21,7 @@ const ACPKM: &str = include_str!("data/gost/rfc8645_acpkm_magma.json");
 /// The rungs the tests run: every available one under `hazmat`, the
 /// constant-time ones without it.
 fn rungs(test: &str) -> Vec<Impl> {
-    common::rungs::<Impl>(test)
-        .into_iter()
-        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::Rung::is_constant_time(*i))
-        .collect()
+    common::choosable_rungs(test)
 }
 
 #[test]
