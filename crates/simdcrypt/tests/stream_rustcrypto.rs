@@ -1,4 +1,5 @@
-//! The RustCrypto traits (feature `rustcrypto`): through the traits our types
+//! The stream ciphers (Salsa20, ChaCha20 and their forms) in RustCrypto's
+//! `cipher` traits (feature `rustcrypto`): through the traits our types
 //! give the bytes of the inherent API, positions round-trip through every
 //! `SeekNum`, the end of the keystream is refused as the inherent API
 //! refuses it, and the keystream equals RustCrypto's own `salsa20` 0.11 and

@@ -22,7 +22,7 @@ fn openssl() -> bool {
 }
 
 /// The table's AES modes (those the system's `openssl enc` has without
-/// an engine; tests/gost_cli.rs compares GOST's with its engine): name,
+/// an engine; tests/enc_gost.rs compares GOST's with its engine): name,
 /// key length, IV length.
 fn modes() -> Vec<(&'static str, usize, Option<usize>)> {
     let modes: Vec<_> = ladder::primitives()
