@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use simdcrypt_testsupport::{bytes, file_names, run_command, stderr};
+use simdcrypt_testsupport::{assert_error, bytes, file_names, run_command, stderr};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -31,20 +31,6 @@ fn ok_stream(cipher: &str, key: &str, nonce: &str, extra: &[&str], stdin: &[u8])
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out).trim_end(), WARNING);
     out.stdout
-}
-
-/// Asserts a user error: exit 1, exactly one line on stderr naming all of
-/// `wanted`, no panic.
-fn assert_error(out: &Output, wanted: &[&str]) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("simdcrypt: error: "), "{err}");
-    for w in wanted {
-        assert!(err.contains(w), "{err:?} lacks {w:?}");
-    }
-    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! What the tests of `simdcrypt-age` and `simdcrypt-cli` share: made-up
-//! data, hex, the peer tools they compare with (found on `PATH`), and a
-//! command run with bytes on its stdin. A dev-dependency of those two
-//! crates, never published; it depends on nothing, so it turns on no
-//! feature of the library. (The library's own tests take these from its
-//! checking kit: `crates/simdcrypt/tests/common/`. docs/testing.md says
-//! where each helper lives.)
+//! data, hex, the peer tools they compare with (found on `PATH`), a command
+//! run with bytes on its stdin, and what the tool's tests assert of its
+//! output. A dev-dependency of those two crates, never published; it
+//! depends on nothing, so it turns on no feature of the library. (The
+//! library's own tests stand on its checking kit instead:
+//! `crates/simdcrypt/tests/common/`. docs/testing.md says where each
+//! helper lives.)
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -96,6 +97,21 @@ pub fn runs(command: &mut Command, missing: &str) -> bool {
 /// assertions.
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts the tool's user error: exit status 1, exactly one line on
+/// stderr (`simdcrypt: error: …`) naming every one of `wanted`, no panic,
+/// nothing on stdout.
+pub fn assert_error(out: &Output, wanted: &[&str]) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("simdcrypt: error: "), "{err}");
+    for w in wanted {
+        assert!(err.contains(w), "{err:?} lacks {w:?}");
+    }
+    assert!(out.stdout.is_empty(), "stdout: {:?}", out.stdout);
 }
 
 /// The names of the entries of `dir`, sorted: what a command left behind.
