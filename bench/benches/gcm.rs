@@ -41,7 +41,7 @@ fn contenders<const LEN: usize>(
     // Off the kernel, AES runs on its own best rung: worth timing once AES
     // has a constant-time one (its AES-NI and bitsliced rungs), not on the
     // table-driven reference alone.
-    if simdcrypt::aes::Impl::best().is_constant_time() {
+    if simdcrypt::aes::Rung::best().is_constant_time() {
         list.push(keyed("simdcrypt-unstitched", unstitched(&key)));
     }
     list.extend([
@@ -64,7 +64,7 @@ macro_rules! ours {
             let aead = if $stitched {
                 aead
             } else {
-                aead.with_impl(simdcrypt::aes::Impl::best(), simdcrypt::ghash::Impl::best())
+                aead.with_rung(simdcrypt::aes::Rung::best(), simdcrypt::ghash::Rung::best())
                     .expect("the best rungs")
             };
             Box::new(move |d: &mut [u8]| aead.encrypt_in_place_detached(&NONCE, &AAD, d))

@@ -306,7 +306,7 @@ fn bad_names_are_refused_listing_the_valid_ones() {
         &stream("salsa20", KEY, NONCE, &["--xor", "c2"], b""),
         &["c2", "c0", "c1"],
     );
-    // A rung hidden by the cap is the library's ImplUnavailable message.
+    // A rung hidden by the cap is the library's RungUnavailable message.
     let out = Command::new(BIN)
         .args([
             "stream", "--cipher", "salsa20", "--key", KEY, "--nonce", NONCE,
@@ -498,7 +498,7 @@ fn verify_json_lists_every_primitive() {
             .map(|r| r["rung"].as_str().unwrap())
             .collect()
     };
-    let chacha: Vec<&str> = simdcrypt::chacha20::Impl::ALL
+    let chacha: Vec<&str> = simdcrypt::chacha20::Rung::ALL
         .iter()
         .map(|i| i.name())
         .collect();
@@ -510,7 +510,7 @@ fn verify_json_lists_every_primitive() {
     ] {
         assert_eq!(rungs_of(primitive), chacha, "{primitive}");
     }
-    let poly: Vec<&str> = simdcrypt::poly1305::Impl::ALL
+    let poly: Vec<&str> = simdcrypt::poly1305::Rung::ALL
         .iter()
         .map(|i| i.name())
         .collect();
@@ -560,7 +560,7 @@ fn bench_csv_and_json_parse() {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(header[0], "impl");
     assert!(header.iter().any(|h| h.ends_with("_per_byte_median")));
-    let available = simdcrypt::salsa20::Impl::available().count();
+    let available = simdcrypt::salsa20::Rung::available().count();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), available);
     for row in &rows {
@@ -708,7 +708,7 @@ fn bench_plots_each_rung_as_svg() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(200)]);
     assert!(text.trim_end().ends_with("</svg>"));
-    for rung in simdcrypt::chacha20::Impl::available() {
+    for rung in simdcrypt::chacha20::Rung::available() {
         assert!(text.contains(rung.name()), "{rung} not in the plot");
     }
     // An existing plot is kept without --force, before anything is measured.

@@ -3,7 +3,7 @@
 //! `bench` and the checks can loop over what exists instead of naming it.
 //! The types it is made of are the bottom module `table`'s, re-exported here.
 //!
-//! A [`Ladder`] is one set of rungs (one `Impl` enum) and the
+//! A [`Ladder`] is one set of rungs (one `Rung` enum) and the
 //! [`Primitive`]s it runs: Salsa20's rungs run Salsa20/20, /12, /8 and
 //! XSalsa20. A ladder with no rungs of its own (the AEADs, HMAC, HKDF,
 //! PBKDF2) names the ladders it is composed of.

@@ -8,7 +8,7 @@
 //! (docs/architecture.md): the families import it, and it names no
 //! family.
 
-use crate::Rung;
+use crate::RungSet;
 
 /// What a primitive is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,7 +194,7 @@ pub enum Construct {
         new: crate::dynamic::ManyConstructor,
     },
     /// Not built by name (yet): called through its own type.
-    Typed,
+    TypeOnly,
 }
 
 impl Primitive {
@@ -235,7 +235,7 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(32),
             params: &[],
-            construct: Construct::Typed,
+            construct: Construct::TypeOnly,
         }
     }
 
@@ -510,7 +510,7 @@ pub struct RungInfo {
 /// One ladder: a set of rungs and the primitives they run.
 #[derive(Clone, Copy, Debug)]
 pub struct Ladder {
-    /// The ladder's name: the `Impl` enum's primitive, as `--impl` errors
+    /// The ladder's name: the `Rung` enum's primitive, as `--impl` errors
     /// and `info` name it.
     pub name: &'static str,
     /// The primitives its rungs run.
@@ -531,7 +531,7 @@ pub struct Ladder {
 /// Where a ladder's rungs come from.
 #[derive(Clone, Copy, Debug)]
 pub enum Rungs {
-    /// Its own `Impl` enum, listed by this function.
+    /// Its own `Rung` enum, listed by this function.
     Own(fn() -> Vec<RungInfo>),
     /// None of its own: it runs on the chosen rungs of these ladders.
     ComposedOf(&'static [&'static str]),
@@ -586,7 +586,7 @@ impl Ladder {
 
 /// The rungs of `I`, with `chosen` the library's pick on this CPU and
 /// `par_blocks` each rung's width.
-pub(crate) fn rung_infos<I: Rung>(chosen: I, par_blocks: impl Fn(I) -> usize) -> Vec<RungInfo> {
+pub(crate) fn rung_infos<I: RungSet>(chosen: I, par_blocks: impl Fn(I) -> usize) -> Vec<RungInfo> {
     I::all()
         .iter()
         .map(|&i| RungInfo {

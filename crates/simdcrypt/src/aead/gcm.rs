@@ -7,7 +7,7 @@
 //! VAES and VPCLMULQDQ, every message runs through one stitched kernel
 //! (`gcm_vaes`): AES-CTR on eight blocks at a time interleaved with the
 //! GHASH of eight blocks of ciphertext. Elsewhere, or on rungs chosen with
-//! [`AesGcm::with_impl`], the message is encrypted a chunk at a time on
+//! [`AesGcm::with_rung`], the message is encrypted a chunk at a time on
 //! AES's rung and hashed on GHASH's while the chunk is still in cache;
 //! decryption hashes a chunk, then decrypts it, and zeroes the whole output
 //! when the tag does not match.
@@ -123,23 +123,23 @@ impl<K: KeySize> AesGcm<K> {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks a rung,
+    /// [`Error::RungUnavailable`] when the CPU lacks a rung,
     /// [`Error::VariableTimeRung`] for a `reference` rung without the
     /// `hazmat` feature.
-    pub fn with_impl(self, aes: aes::Impl, ghash: ghash::Impl) -> Result<Self, Error> {
+    pub fn with_rung(self, aes: aes::Rung, ghash: ghash::Rung) -> Result<Self, Error> {
         Ok(AesGcm {
-            aes: self.aes.with_impl(aes)?,
-            hash: self.hash.with_impl(ghash)?,
+            aes: self.aes.with_rung(aes)?,
+            hash: self.hash.with_rung(ghash)?,
             stitched: false,
         })
     }
 
     /// The rungs of AES and GHASH in use, and whether messages run
     /// through the stitched VAES/VPCLMULQDQ kernel instead.
-    pub fn implementation(&self) -> (aes::Impl, ghash::Impl, bool) {
+    pub fn rung(&self) -> (aes::Rung, ghash::Rung, bool) {
         (
-            self.aes.implementation(),
-            self.hash.implementation(),
+            self.aes.rung(),
+            self.hash.rung(),
             self.stitched,
         )
     }
@@ -366,7 +366,7 @@ impl<K: KeySize> AesGcm<K> {
 impl<K: KeySize> fmt::Debug for AesGcm<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct(name::<K>())
-            .field("implementation", &self.implementation())
+            .field("implementation", &self.rung())
             .finish_non_exhaustive()
     }
 }

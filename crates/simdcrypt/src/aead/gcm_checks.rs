@@ -20,7 +20,7 @@ use crate::ghash::{self, reference};
 use crate::harness::vectors::{hex_field, label, parse, records, wycheproof_tests};
 use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
 use crate::xor::InOut;
-use crate::{Error, Rung};
+use crate::{Error, RungSet};
 
 const GCM_SPEC: &str = include_str!("../../tests/data/aes/gcm_spec_test_cases.json");
 const RFC8452: &str = include_str!("../../tests/data/aes/rfc8452.json");
@@ -54,21 +54,21 @@ pub(crate) enum Path {
 
 impl Path {
     /// The GHASH rung of a forced path.
-    fn ghash(self) -> Option<ghash::Impl> {
+    fn ghash(self) -> Option<ghash::Rung> {
         match self {
-            Path::Reference => Some(ghash::Impl::Reference),
-            Path::Soft64 => Some(ghash::Impl::Soft64),
-            Path::Pclmul => Some(ghash::Impl::Pclmul),
-            Path::Vpclmul => Some(ghash::Impl::Vpclmul),
+            Path::Reference => Some(ghash::Rung::Reference),
+            Path::Soft64 => Some(ghash::Rung::Soft64),
+            Path::Pclmul => Some(ghash::Rung::Pclmul),
+            Path::Vpclmul => Some(ghash::Rung::Vpclmul),
             Path::Default => None,
         }
     }
 
     /// The AES rung of a forced path.
-    fn aes(self) -> aes::Impl {
+    fn aes(self) -> aes::Rung {
         match self {
-            Path::Reference => aes::Impl::Reference,
-            _ => aes::Impl::best(),
+            Path::Reference => aes::Rung::Reference,
+            _ => aes::Rung::best(),
         }
     }
 }
@@ -79,7 +79,7 @@ impl std::fmt::Display for Path {
     }
 }
 
-impl Rung for Path {
+impl RungSet for Path {
     const PRIMITIVE: &'static str = "aes-gcm";
     fn all() -> &'static [Self] {
         &[
@@ -91,16 +91,16 @@ impl Rung for Path {
         ]
     }
     fn name(self) -> &'static str {
-        self.ghash().map_or("default", ghash::Impl::name)
+        self.ghash().map_or("default", ghash::Rung::name)
     }
     fn needs(self) -> &'static str {
-        self.ghash().map_or("nothing", ghash::Impl::needs)
+        self.ghash().map_or("nothing", ghash::Rung::needs)
     }
     fn is_available(self) -> bool {
-        self.ghash().is_none_or(ghash::Impl::is_available)
+        self.ghash().is_none_or(ghash::Rung::is_available)
     }
     fn is_constant_time(self) -> bool {
-        self.ghash().is_none_or(ghash::Impl::is_constant_time)
+        self.ghash().is_none_or(ghash::Rung::is_constant_time)
     }
 }
 
@@ -172,7 +172,7 @@ where
 {
     let aead = AesGcm::<K>::new(key_of::<K>(key)?);
     Ok(Box::new(match path.ghash() {
-        Some(g) => aead.with_impl(path.aes(), g).map_err(|e| e.to_string())?,
+        Some(g) => aead.with_rung(path.aes(), g).map_err(|e| e.to_string())?,
         None => aead,
     }))
 }
@@ -183,7 +183,7 @@ where
 {
     let aead = AesGcmSiv::<K>::new(key_of::<K>(key)?);
     Ok(Box::new(match path.ghash() {
-        Some(g) => aead.with_impl(path.aes(), g).map_err(|e| e.to_string())?,
+        Some(g) => aead.with_rung(path.aes(), g).map_err(|e| e.to_string())?,
         None => aead,
     }))
 }
@@ -278,11 +278,11 @@ pub(crate) fn run(report: &mut Report) {
         siv: parse(WYCHEPROOF_SIV),
     };
     for kind in Kind::ALL {
-        report.primitive(kind.name(), |path: Path, streams| {
+        report.primitive(kind.name(), |path: Path, seeds| {
             [
                 vectors(&files, kind, path).vectors(),
-                Outcome::Ran(cross_check(kind, path, &mut streams.rng(1))),
-                round_trips(kind, path, &mut streams.rng(2)),
+                Outcome::Ran(cross_check(kind, path, &mut seeds.rng(1))),
+                round_trips(kind, path, &mut seeds.rng(2)),
             ]
         });
     }

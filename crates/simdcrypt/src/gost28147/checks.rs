@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::{Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Impl, SBox};
+use super::{Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Rung, SBox};
 use crate::block::Ecb;
 use crate::harness::vectors::{hex_field, label, parse, records};
 use crate::harness::{Outcome, Report, Rng, Tally, others};
@@ -34,9 +34,9 @@ pub(crate) trait Op: Copy + PartialEq + 'static {
     /// How its cases are shaped.
     fn shape(self) -> Shape;
     /// `case` through it on `imp`: encrypted (or decrypted), or its MAC.
-    fn apply(self, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, String>;
+    fn apply(self, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String>;
     /// Its official vectors on `imp`, each through [`expect`].
-    fn vectors(self, imp: Impl) -> Tally;
+    fn vectors(self, imp: Rung) -> Tally;
 }
 
 /// How an operation's cases are shaped.
@@ -111,9 +111,9 @@ impl Op for Gost {
         }
     }
 
-    fn apply(self, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
+    fn apply(self, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
         let gost = Gost28147::with_sbox(case.key()?, case.sbox)
-            .with_impl(imp)
+            .with_rung(imp)
             .map_err(text)?;
         let mut out = case.data.clone();
         match self {
@@ -158,7 +158,7 @@ impl Op for Gost {
     }
 
     /// RFC 5831's and gost-engine's records of its mode.
-    fn vectors(self, imp: Impl) -> Tally {
+    fn vectors(self, imp: Rung) -> Tally {
         static FILE: OnceLock<Value> = OnceLock::new();
         let file = FILE.get_or_init(|| parse(GOST));
         let mode = match self {
@@ -209,11 +209,11 @@ pub(crate) fn run(report: &mut Report) {
 /// `reference`, round trips.
 pub(crate) fn rows<O: Op>(report: &mut Report, ops: &[O]) {
     for &op in ops {
-        report.primitive(op.name(), |imp: Impl, streams| {
+        report.primitive(op.name(), |imp: Rung, seeds| {
             [
                 op.vectors(imp).vectors(),
-                Outcome::Ran(cross_check(op, imp, &mut streams.rng(1))),
-                round_trips(op, imp, &mut streams.rng(2)),
+                Outcome::Ran(cross_check(op, imp, &mut seeds.rng(1))),
+                round_trips(op, imp, &mut seeds.rng(2)),
             ]
         });
     }
@@ -226,9 +226,9 @@ pub(crate) fn rows<O: Op>(report: &mut Report, ops: &[O]) {
 pub(crate) fn fuzz_ops<O: Op>(input: &[u8], ops: &[O]) -> Tally {
     let (op, bytes) = crate::harness::pick(input, ops);
     let case = random_case(op, &mut Rng::from_bytes(bytes));
-    let want = op.apply(Impl::Reference, &case, false);
+    let want = op.apply(Rung::Reference, &case, false);
     let mut tally = Tally::default();
-    for imp in Impl::available() {
+    for imp in Rung::available() {
         let got = op.apply(imp, &case, false);
         tally.check(got == want, || {
             format!(
@@ -330,7 +330,7 @@ impl Case {
 pub(crate) fn expect<O: Op>(
     tally: &mut Tally,
     op: O,
-    imp: Impl,
+    imp: Rung,
     r: &Value,
     case: Case,
     want: Option<Vec<u8>>,
@@ -419,11 +419,11 @@ fn random_case<O: Op>(op: O, rng: &mut Rng) -> Case {
 }
 
 /// `imp` against the reference rung on random cases.
-fn cross_check<O: Op>(op: O, imp: Impl, rng: &mut Rng) -> Tally {
+fn cross_check<O: Op>(op: O, imp: Rung, rng: &mut Rng) -> Tally {
     let mut tally = Tally::default();
     for _ in 0..CASES {
         let case = random_case(op, rng);
-        let want = op.apply(Impl::Reference, &case, false);
+        let want = op.apply(Rung::Reference, &case, false);
         let got = op.apply(imp, &case, false);
         tally.check(want.is_ok() && got == want, || {
             format!(
@@ -438,7 +438,7 @@ fn cross_check<O: Op>(op: O, imp: Impl, rng: &mut Rng) -> Tally {
 }
 
 /// Encrypted on `imp`, decrypted on each other rung.
-fn round_trips<O: Op>(op: O, imp: Impl, rng: &mut Rng) -> Outcome {
+fn round_trips<O: Op>(op: O, imp: Rung, rng: &mut Rng) -> Outcome {
     if !op.shape().invertible {
         return Outcome::NotApplicable("a MAC has no inverse");
     }

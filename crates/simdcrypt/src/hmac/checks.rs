@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::Hmac;
 use crate::hash::{Hash, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 use crate::harness::vectors::{hex_field, label, parse, records, wycheproof_tests};
-use crate::harness::{Check, Composed, Outcome, Report, Rng, Tally};
+use crate::harness::{Check, ChosenRungs, Outcome, Report, Rng, Tally};
 
 const RFC2202: &str = include_str!("../../tests/data/kdf/hmac_rfc2202.json");
 const RFC4231: &str = include_str!("../../tests/data/kdf/hmac_rfc4231.json");
@@ -56,9 +56,9 @@ pub(crate) struct Prf {
     pub(crate) formula: fn(&[u8], &[u8]) -> Vec<u8>,
 }
 
-/// The [`Prf`] of `$Hash`, whose rungs are `$Impl` (the reference first).
+/// The [`Prf`] of `$Hash`, whose rungs are `$Rung` (the reference first).
 macro_rules! prf {
-    ($Hash:ty, $Impl:ty) => {
+    ($Hash:ty, $Rung:ty) => {
         $crate::hmac::checks::Prf {
             name: <$Hash as $crate::hash::Hash>::NAME,
             output_len: <$Hash as $crate::hash::Hash>::OUTPUT_LEN,
@@ -70,7 +70,7 @@ macro_rules! prf {
                     <$Hash as $crate::hash::Hash>::BLOCK_LEN,
                     |m| {
                         let mut h = <$Hash>::new()
-                            .with_impl(<$Impl>::ALL[0])
+                            .with_rung(<$Rung>::ALL[0])
                             .expect("the reference runs anywhere");
                         h.update(m);
                         h.finalize().to_vec()
@@ -86,23 +86,23 @@ pub(crate) use prf;
 fn prfs() -> [Prf; 7] {
     use crate::hash::{md5, sha1, sha256, sha512};
     [
-        prf!(Md5, md5::Impl),
-        prf!(Sha1, sha1::Impl),
-        prf!(Sha224, sha256::Impl),
-        prf!(Sha256, sha256::Impl),
-        prf!(Sha384, sha512::Impl),
-        prf!(Sha512, sha512::Impl),
-        prf!(Sha512_256, sha512::Impl),
+        prf!(Md5, md5::Rung),
+        prf!(Sha1, sha1::Rung),
+        prf!(Sha224, sha256::Rung),
+        prf!(Sha256, sha256::Rung),
+        prf!(Sha384, sha512::Rung),
+        prf!(Sha512, sha512::Rung),
+        prf!(Sha512_256, sha512::Rung),
     ]
 }
 
 /// HMAC's ladder: one row, over every hash.
 pub(crate) fn run(report: &mut Report) {
     let files = files();
-    report.primitive("hmac", |Composed, streams| {
-        streams.each(|check| match check {
+    report.primitive("hmac", |ChosenRungs, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => vectors(files).vectors(),
-            Check::CrossCheck => Outcome::Ran(cross_check(&mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(cross_check(&mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a MAC: no round trip"),
         })
     });
@@ -166,11 +166,11 @@ fn vectors(files: &Files) -> Tally {
     rfc((rfc4231, "hmac_sha_384", ""), &hmac_checks::<Sha384>);
     rfc((rfc4231, "hmac_sha_512", ""), &hmac_checks::<Sha512>);
     // An unavailable rung (none is offered) would make no tag: a failure.
-    for imp in crate::hash::sha256::Impl::available() {
+    for imp in crate::hash::sha256::Rung::available() {
         let on = format!(" on SHA-256's {imp} rung");
         rfc(
             (rfc4231, "hmac_sha_256", &on),
-            &|key, msg, tag| match Sha256::new().with_impl(imp) {
+            &|key, msg, tag| match Sha256::new().with_rung(imp) {
                 Ok(hash) => hmac_checks_on(hash, key, msg, tag),
                 Err(_) => (Vec::new(), false, true),
             },

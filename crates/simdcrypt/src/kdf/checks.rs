@@ -15,7 +15,7 @@ use crate::hash::{Hash, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 use crate::hmac::checks::{Prf, prf};
 use crate::kdf::{self, Hkdf, scrypt};
 use crate::harness::vectors::{hex_field, label, number_field, parse, records, wycheproof_tests};
-use crate::harness::{Check, Composed, Outcome, Report, Rng, Tally};
+use crate::harness::{Check, ChosenRungs, Outcome, Report, Rng, Tally};
 
 const HKDF_RFC5869: &str = include_str!("../../tests/data/kdf/hkdf_rfc5869.json");
 const SCRYPT_RFC7914: &str = include_str!("../../tests/data/kdf/scrypt_rfc7914.json");
@@ -43,17 +43,17 @@ fn files() -> &'static Files {
 /// The KDFs' ladder: HKDF and PBKDF2.
 pub(crate) fn kdfs(report: &mut Report) {
     let files = files();
-    report.primitive("hkdf", |Composed, streams| {
-        streams.each(|check| match check {
+    report.primitive("hkdf", |ChosenRungs, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => hkdf_vectors(files).vectors(),
-            Check::CrossCheck => Outcome::Ran(hkdf_cross_check(&mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(hkdf_cross_check(&mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a KDF: no round trip"),
         })
     });
-    report.primitive("pbkdf2", |Composed, streams| {
-        streams.each(|check| match check {
+    report.primitive("pbkdf2", |ChosenRungs, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => pbkdf2_vectors(&files.rfc7914).vectors(),
-            Check::CrossCheck => Outcome::Ran(pbkdf2_cross_check(&mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(pbkdf2_cross_check(&mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a KDF: no round trip"),
         })
     });
@@ -62,10 +62,10 @@ pub(crate) fn kdfs(report: &mut Report) {
 /// scrypt's ladder.
 pub(crate) fn scrypt_rows(report: &mut Report) {
     let files = files();
-    report.primitive("scrypt", |imp: scrypt::Impl, streams| {
-        streams.each(|check| match check {
+    report.primitive("scrypt", |imp: scrypt::Rung, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => scrypt_vectors(&files.rfc7914, imp).vectors(),
-            Check::CrossCheck => Outcome::Ran(scrypt_cross_check(imp, &mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(scrypt_cross_check(imp, &mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a KDF: no round trip"),
         })
     });
@@ -93,11 +93,11 @@ struct Kdf {
     pbkdf2: Pbkdf2Fn,
 }
 
-/// The [`Kdf`] of `$Hash`, whose rungs are `$Impl` (the reference first).
+/// The [`Kdf`] of `$Hash`, whose rungs are `$Rung` (the reference first).
 macro_rules! kdf {
-    ($Hash:ty, $Impl:ty) => {
+    ($Hash:ty, $Rung:ty) => {
         Kdf {
-            prf: prf!($Hash, $Impl),
+            prf: prf!($Hash, $Rung),
             extract: |salt, ikm| Hkdf::<$Hash>::extract(salt, ikm).as_ref().to_vec(),
             hkdf: |salt, ikm, info, okm| Hkdf::<$Hash>::new(salt, ikm).expand(info, okm),
             expand: |prk, info, okm| Hkdf::<$Hash>::from_prk(prk)?.expand(info, okm),
@@ -110,13 +110,13 @@ macro_rules! kdf {
 fn every_kdf() -> [Kdf; 7] {
     use crate::hash::{md5, sha1, sha256, sha512};
     [
-        kdf!(Md5, md5::Impl),
-        kdf!(Sha1, sha1::Impl),
-        kdf!(Sha224, sha256::Impl),
-        kdf!(Sha256, sha256::Impl),
-        kdf!(Sha384, sha512::Impl),
-        kdf!(Sha512, sha512::Impl),
-        kdf!(Sha512_256, sha512::Impl),
+        kdf!(Md5, md5::Rung),
+        kdf!(Sha1, sha1::Rung),
+        kdf!(Sha224, sha256::Rung),
+        kdf!(Sha256, sha256::Rung),
+        kdf!(Sha384, sha512::Rung),
+        kdf!(Sha512, sha512::Rung),
+        kdf!(Sha512_256, sha512::Rung),
     ]
 }
 
@@ -333,7 +333,7 @@ fn hkdf_vectors(files: &Files) -> Tally {
 
 /// RFC 7914 §9 (BlockMix), §10 (ROMix), §11 (PBKDF2, on the best rungs of
 /// SHA-256) and §12 (scrypt, N up to 2^14) on `imp`.
-fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
+fn scrypt_vectors(file: &Value, imp: scrypt::Rung) -> Tally {
     let mut t = Tally::default();
     for r in records(file, "scrypt_block_mix") {
         let fields = (
@@ -421,7 +421,7 @@ fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
         )
         .is_ok();
         t.check(ok && got == dk, || format!("scrypt N={n} r={rr} p={p}"));
-        if imp == scrypt::Impl::best() {
+        if imp == scrypt::Rung::best() {
             let ok = kdf::scrypt(pw.as_bytes(), salt.as_bytes(), log_n, rr, p, &mut got).is_ok();
             t.check(ok && got == dk, || format!("scrypt() N={n} r={rr} p={p}"));
         }
@@ -431,7 +431,7 @@ fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
 
 /// `imp` against `scalar` on random small parameters: log N 1–8, r 1–4,
 /// p 1–5 (every lane grouping), passwords and salts of random lengths.
-fn scrypt_cross_check(imp: scrypt::Impl, rng: &mut Rng) -> Tally {
+fn scrypt_cross_check(imp: scrypt::Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for _ in 0..SCRYPT_CASES {
         let (log_n, r, p) = (
@@ -447,13 +447,13 @@ fn scrypt_cross_check(imp: scrypt::Impl, rng: &mut Rng) -> Tally {
             kdf::scrypt::scrypt_with_impl(imp, &password, &salt, log_n, r, p, &mut out)
                 .map(|()| out)
         };
-        let (got, want) = (run(imp), run(scrypt::Impl::Scalar));
+        let (got, want) = (run(imp), run(scrypt::Rung::Scalar));
         t.check(got.is_ok() && got == want, || {
             format!("log_n={log_n} r={r} p={p}, {len} bytes")
         });
         // A kept `Scrypt`, its memory dirtied by another password first.
         let kept = scrypt::Scrypt::new(log_n, r, p)
-            .and_then(|s| s.with_impl(imp))
+            .and_then(|s| s.with_rung(imp))
             .and_then(|mut kept| {
                 kept.derive(b"another password", &salt, &mut [0; 7])?;
                 let mut out = vec![0u8; len];
@@ -478,9 +478,9 @@ pub(crate) fn scrypt_case(
         let mut out = vec![0u8; len];
         scrypt::scrypt_with_impl(imp, password, salt, log_n, r, p, &mut out).map(|()| out)
     };
-    let want = run(scrypt::Impl::Scalar);
+    let want = run(scrypt::Rung::Scalar);
     let mut t = Tally::default();
-    for imp in scrypt::Impl::available() {
+    for imp in scrypt::Rung::available() {
         t.check(run(imp) == want, || {
             format!("scrypt on {imp}: log_n={log_n} r={r} p={p}, {len} bytes")
         });

@@ -100,7 +100,7 @@ pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
             "HKDF-SHA-256 (RFC 5869)",
             64,
             32,
-            crate::table::Construct::Typed,
+            crate::table::Construct::TypeOnly,
         ),
         Primitive::hash(
             "hkdf-sha512",
@@ -108,7 +108,7 @@ pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
             "HKDF-SHA-512 (RFC 5869)",
             128,
             64,
-            crate::table::Construct::Typed,
+            crate::table::Construct::TypeOnly,
         ),
         Primitive {
             params: &[Param {
@@ -127,7 +127,7 @@ pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
                 "PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2)",
                 64,
                 32,
-                crate::table::Construct::Typed,
+                crate::table::Construct::TypeOnly,
             )
         },
     ],

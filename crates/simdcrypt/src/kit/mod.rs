@@ -41,7 +41,7 @@
 //! `include_str!`, so the kit runs from the binary alone.
 
 pub use crate::harness::{
-    BLOCK_EDGES, CHECKS, Check, Composed, DEFAULT_SEED, Outcome, Report, Rng, Row, Streams, Tally,
+    BLOCK_EDGES, CHECKS, Check, ChosenRungs, DEFAULT_SEED, Outcome, Report, Rng, Row, Seeds, Tally,
     Totals, others, vectors,
 };
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::{Magma, MagmaCtr, MagmaCtrAcpkm, MagmaMac, MagmaMgm, MagmaOmacAcpkm};
 use crate::KeyStream;
 use crate::block::{Cbc, Cfb, Ecb, Ofb};
-use crate::gost28147::Impl;
+use crate::gost28147::Rung;
 use crate::gost28147::checks::{Case, Op, Shape, expect, fuzz_ops, rows, text};
 use crate::harness::vectors::{hex_field, label, parse, records};
 use crate::harness::{Report, Tally};
@@ -88,8 +88,8 @@ impl Op for Magmas {
         }
     }
 
-    fn apply(self, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
-        let magma = Magma::new(case.key()?).with_impl(imp).map_err(text)?;
+    fn apply(self, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
+        let magma = Magma::new(case.key()?).with_rung(imp).map_err(text)?;
         let mut out = case.data.clone();
         match self {
             Magmas::Ecb => {
@@ -179,7 +179,7 @@ impl Op for Magmas {
 
     /// RFC 8891's encryptions, the examples of GOST R 34.13-2015 A.2,
     /// RFC 8645's ACPKM and RFC 9058's MGM.
-    fn vectors(self, imp: Impl) -> Tally {
+    fn vectors(self, imp: Rung) -> Tally {
         let files = files();
         let mut tally = Tally::default();
         match self {
@@ -343,9 +343,9 @@ pub(crate) fn mgm_case(
         aad: aad.to_vec(),
         ..Case::new(key.to_vec(), pt.to_vec())
     };
-    let want = op.apply(Impl::Reference, &case, false);
+    let want = op.apply(Rung::Reference, &case, false);
     let mut t = Tally::default();
-    for imp in Impl::available() {
+    for imp in Rung::available() {
         let sealed = op.apply(imp, &case, false);
         t.check(sealed == want, || {
             format!("{name} on {imp}: {} bytes: differs from the reference", pt.len())
@@ -363,7 +363,7 @@ pub(crate) fn mgm_case(
         let bit = flip % (8 * tampered.len());
         tampered[bit / 8] ^= 1 << (bit % 8);
         let refused = (|| {
-            let mgm = MagmaMgm::from_cipher(Magma::new(key.try_into().ok()?).with_impl(imp).ok()?);
+            let mgm = MagmaMgm::from_cipher(Magma::new(key.try_into().ok()?).with_rung(imp).ok()?);
             let mut plain = vec![0xa5; pt.len()];
             let verdict = mgm.decrypt_into(nonce.try_into().ok()?, aad, &tampered, &mut plain);
             Some(verdict.is_err() && plain.iter().all(|&b| b == 0))
