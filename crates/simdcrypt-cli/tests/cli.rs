@@ -2,9 +2,9 @@
 //! and exit codes.
 
 use std::path::Path;
-mod common;
-
 use std::process::{Command, Output};
+
+use simdcrypt_testsupport::{assert_error, bytes, file_names, run_command, stderr};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -16,11 +16,7 @@ const WARNING: &str =
 
 /// Runs the binary with `args`, feeding `stdin`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    common::run_command(Command::new(BIN).args(args), stdin)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    run_command(Command::new(BIN).args(args), stdin)
 }
 
 /// `stream` with the cipher, key and nonce given, then `extra`.
@@ -37,40 +33,13 @@ fn ok_stream(cipher: &str, key: &str, nonce: &str, extra: &[&str], stdin: &[u8])
     out.stdout
 }
 
-/// Asserts a user error: exit 1, exactly one line on stderr naming all of
-/// `wanted`, no panic.
-fn assert_error(out: &Output, wanted: &[&str]) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("simdcrypt: error: "), "{err}");
-    for w in wanted {
-        assert!(err.contains(w), "{err:?} lacks {w:?}");
-    }
-    assert!(out.stdout.is_empty());
-}
-
-fn pattern(len: usize) -> Vec<u8> {
-    (0..len).map(|i| (i * 31 % 251) as u8).collect()
-}
-
-fn dir_entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn stream_round_trip_through_files() {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("plain");
     let ct = dir.path().join("ct");
     let back = dir.path().join("back");
-    let data = pattern(3 * (1 << 20) + 77);
+    let data = bytes(0, 3 * (1 << 20) + 77);
     std::fs::write(&plain, &data).unwrap();
     for (cipher, nonce) in [
         ("salsa20", NONCE),
@@ -107,12 +76,12 @@ fn stream_round_trip_through_files() {
         ok_stream(cipher, KEY, nonce, &extra, b"");
         assert!(std::fs::read(&back).unwrap() == data, "{cipher}");
     }
-    assert_eq!(dir_entries(dir.path()), ["back", "ct", "plain"]);
+    assert_eq!(file_names(dir.path()), ["back", "ct", "plain"]);
 }
 
 #[test]
 fn stream_round_trip_through_pipes() {
-    let data = pattern(100_000);
+    let data = bytes(0, 100_000);
     let ct = ok_stream("salsa20/12", KEY, NONCE, &[], &data);
     assert_eq!(ct.len(), data.len());
     let back = ok_stream("salsa20/12", KEY, NONCE, &["-i", "-", "-o", "-"], &ct);
@@ -124,17 +93,17 @@ fn stream_round_trip_through_pipes() {
 fn stream_matches_the_library() {
     let key: [u8; 32] = std::array::from_fn(|i| i as u8);
     let nonce: [u8; 8] = std::array::from_fn(|i| i as u8);
-    let mut want = pattern(1000);
+    let mut want = bytes(0, 1000);
     simdcrypt::salsa20::Salsa20::new(&key, &nonce)
         .apply_keystream(&mut want)
         .unwrap();
-    assert!(ok_stream("salsa20", KEY, NONCE, &[], &pattern(1000)) == want);
+    assert!(ok_stream("salsa20", KEY, NONCE, &[], &bytes(0, 1000)) == want);
 }
 
 #[test]
 fn chacha_streams_match_the_library() {
     let key: [u8; 32] = std::array::from_fn(|i| i as u8);
-    let msg = pattern(1000);
+    let msg = bytes(0, 1000);
     let run = |c: &mut dyn FnMut(&mut [u8])| {
         let mut v = msg.clone();
         c(&mut v);
@@ -362,7 +331,7 @@ fn bad_names_are_refused_listing_the_valid_ones() {
 fn file_errors_leave_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     let d = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
-    std::fs::write(d("in"), pattern(5000)).unwrap();
+    std::fs::write(d("in"), bytes(0, 5000)).unwrap();
     std::fs::write(d("out"), b"keep me").unwrap();
 
     let out = stream(
@@ -416,7 +385,7 @@ fn file_errors_leave_nothing_behind() {
     assert_error(&out, &["is a directory"]);
 
     // Only what was there before.
-    assert_eq!(dir_entries(dir.path()), ["in", "out"]);
+    assert_eq!(file_names(dir.path()), ["in", "out"]);
 
     // --force replaces it whole.
     ok_stream(
@@ -427,7 +396,7 @@ fn file_errors_leave_nothing_behind() {
         b"",
     );
     assert_eq!(std::fs::read(d("out")).unwrap().len(), 5000);
-    assert_eq!(dir_entries(dir.path()), ["in", "out"]);
+    assert_eq!(file_names(dir.path()), ["in", "out"]);
 }
 
 #[test]

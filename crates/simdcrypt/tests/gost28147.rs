@@ -16,10 +16,7 @@ const VECTORS: &str = include_str!("data/gost/gost28147_89.json");
 /// The rungs the tests run: every available one under `hazmat`, the
 /// constant-time ones without it.
 fn rungs(test: &str) -> Vec<Rung> {
-    common::rungs::<Rung>(test)
-        .into_iter()
-        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::RungSet::is_constant_time(*i))
-        .collect()
+    common::choosable_rungs(test)
 }
 
 fn cipher(v: &serde_json::Value, imp: Rung) -> Gost28147 {

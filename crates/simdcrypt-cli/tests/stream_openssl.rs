@@ -7,41 +7,25 @@
 //! no ChaCha20).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+use simdcrypt_testsupport::{bytes, hex, runs};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
 /// Whether `openssl enc -chacha20` runs here.
 fn openssl_has_chacha20() -> bool {
-    let ok = Command::new("openssl")
-        .args([
+    runs(
+        Command::new("openssl").args([
             "enc",
             "-chacha20",
             "-K",
             &"00".repeat(32),
             "-iv",
             &"00".repeat(16),
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("skipped: no `openssl` binary with `enc -chacha20` on the PATH");
-    }
-    ok
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// A deterministic, non-trivial message.
-fn message(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(167).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
+        ]),
+        "no `openssl` binary with `enc -chacha20` on the PATH",
+    )
 }
 
 fn run_ok(cmd: &mut Command, what: &str) {
@@ -120,7 +104,7 @@ fn stream_chacha20_equals_openssl_enc_chacha20() {
             if u64::from(counter) * 64 + len as u64 > (1 << 38) {
                 continue;
             }
-            let input = message(len, i as u8);
+            let input = bytes(i as u64, len);
             let (ours, theirs) = both(dir.path(), &input, &key, &nonce, counter);
             assert!(
                 ours == theirs,
@@ -138,13 +122,13 @@ fn the_last_block_of_the_32_bit_counter() {
     let dir = tempfile::tempdir().expect("temp dir");
     let key = [0x5a; 32];
     let nonce = [0x01; 12];
-    let (ours, theirs) = both(dir.path(), &message(64, 9), &key, &nonce, u32::MAX);
+    let (ours, theirs) = both(dir.path(), &bytes(9, 64), &key, &nonce, u32::MAX);
     assert_eq!(ours, theirs, "block 2^32 - 1");
     // One byte more would need block 2^32, which RFC 8439's 32-bit counter
     // cannot address (OpenSSL carries into the nonce's first word, the
     // keystream of another nonce); simdcrypt refuses and writes nothing.
     let plain = dir.path().join("long");
-    std::fs::write(&plain, message(65, 9)).expect("write");
+    std::fs::write(&plain, bytes(9, 65)).expect("write");
     let out = Command::new(BIN)
         .args([
             "stream",

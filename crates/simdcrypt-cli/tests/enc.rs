@@ -6,32 +6,23 @@
 //! The comparisons with OpenSSL are skipped, saying so, where no `openssl`
 //! binary is on the PATH.
 
-mod common;
-
 use std::process::Command;
 
-use common::{data, run_command};
 use simdcrypt::ladder::{self, Kind};
+use simdcrypt_testsupport::{bytes, hex, run_command, runs};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
+/// Whether `openssl` runs here; if not, says so.
 fn openssl() -> bool {
-    let ok = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: no `openssl` binary on the PATH");
-    }
-    ok
+    runs(
+        Command::new("openssl").arg("version"),
+        "no `openssl` binary on the PATH",
+    )
 }
 
 /// The table's AES modes (those the system's `openssl enc` has without
-/// an engine; tests/gost_cli.rs compares GOST's with its engine): name,
+/// an engine; tests/enc_gost.rs compares GOST's with its engine): name,
 /// key length, IV length.
 fn modes() -> Vec<(&'static str, usize, Option<usize>)> {
     let modes: Vec<_> = ladder::primitives()
@@ -66,13 +57,13 @@ fn key_args(ours: bool, name: &str, key: &[u8], iv: Option<&[u8]>) -> Vec<String
 fn every_mode_equals_openssl_enc_both_ways() {
     let have_openssl = openssl();
     for (i, (name, key_len, iv_len)) in modes().into_iter().enumerate() {
-        let key = data(key_len, 10 + i as u64);
-        let iv = iv_len.map(|n| data(n, 50 + i as u64));
+        let key = bytes(10 + i as u64, key_len);
+        let iv = iv_len.map(|n| bytes(50 + i as u64, n));
         for (j, len) in [0usize, 1, 15, 16, 17, 255, 4096, 70_001]
             .into_iter()
             .enumerate()
         {
-            let plain = data(len, 100 * i as u64 + j as u64);
+            let plain = bytes(100 * i as u64 + j as u64, len);
             let ours_args = key_args(true, name, &key, iv.as_deref());
             let ours_args: Vec<&str> = ours_args.iter().map(String::as_str).collect();
             let sealed = enc(&ours_args, &plain);
@@ -110,9 +101,9 @@ fn every_mode_equals_openssl_enc_both_ways() {
 
 #[test]
 fn no_pad_takes_whole_blocks_as_openssl_nopad() {
-    let key = data(16, 1);
-    let iv = data(16, 2);
-    let plain = data(64, 3);
+    let key = bytes(1, 16);
+    let iv = bytes(2, 16);
+    let plain = bytes(3, 64);
     for name in ["aes-128-cbc", "aes-128-ecb"] {
         let iv = (name.ends_with("cbc")).then_some(&iv[..]);
         let mut args = key_args(true, name, &key, iv);
@@ -145,11 +136,11 @@ fn no_pad_takes_whole_blocks_as_openssl_nopad() {
 #[test]
 fn bad_padding_is_one_line_and_no_output_file() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let key = data(16, 4);
-    let iv = data(16, 5);
+    let key = bytes(4, 16);
+    let iv = bytes(5, 16);
     let args = key_args(true, "aes-128-cbc", &key, Some(&iv));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let sealed = enc(&args, &data(40, 6)).stdout;
+    let sealed = enc(&args, &bytes(6, 40)).stdout;
     let mut wrong_key = key.clone();
     wrong_key[0] ^= 1;
     let wrong = key_args(true, "aes-128-cbc", &wrong_key, Some(&iv));
@@ -255,14 +246,14 @@ fn every_mac_equals_openssl_mac() {
     if !openssl() {
         return;
     }
-    let message = data(10_000, 7);
+    let message = bytes(7, 10_000);
     for (name, key_len, how) in [
         ("aes-cmac", 16, vec!["-cipher", "AES-128-CBC", "CMAC"]),
         ("aes-cmac", 32, vec!["-cipher", "AES-256-CBC", "CMAC"]),
         ("hmac-sha256", 40, vec!["-digest", "SHA256", "HMAC"]),
         ("hmac-sha512", 7, vec!["-digest", "SHA512", "HMAC"]),
     ] {
-        let key = hex(&data(key_len, 8));
+        let key = hex(&bytes(8, key_len));
         let ours = run_command(
             Command::new(BIN).args(["mac", "--algo", name, "--key", &key, "-"]),
             &message,
@@ -396,9 +387,9 @@ fn bench_leak_reports_a_t_statistic_per_rung() {
 #[test]
 fn long_inputs_cut_between_threads_equal_openssl() {
     let have_openssl = openssl();
-    let key = data(32, 77);
-    let iv = data(16, 78);
-    let plain = data((4 << 20) + 33, 79);
+    let key = bytes(77, 32);
+    let iv = bytes(78, 16);
+    let plain = bytes(79, (4 << 20) + 33);
     for name in [
         "aes-256-ecb",
         "aes-256-cbc",

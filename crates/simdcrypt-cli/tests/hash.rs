@@ -3,12 +3,11 @@
 //! same exit status, on files of odd names and sizes. A test whose system
 //! tool is missing says so on stderr and passes.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
+use simdcrypt_testsupport::{assert_error, bytes, run_command, runs};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -43,24 +42,12 @@ const ODD_NAMES: &[&str] = &[
 /// Sizes at the edges of SHA-256's padding and of the batching.
 const SIZES: &[usize] = &[0, 1, 55, 56, 63, 64, 65, 1000, 65536, 65537, 100_000];
 
-fn content(len: usize, seed: usize) -> Vec<u8> {
-    (0..len)
-        .map(|i| ((i * 31 + seed * 7) % 251) as u8)
-        .collect()
-}
-
 /// Whether `tool` runs; if not, says that `test` is skipped.
 fn have(tool: &str, test: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("skipped {test}: no `{tool}` on the PATH");
-    }
-    ok
+    runs(
+        Command::new(tool).arg("--version"),
+        &format!("{test}: no `{tool}` on the PATH"),
+    )
 }
 
 /// A directory of files of odd names and sizes; returns it and the names.
@@ -69,12 +56,12 @@ fn odd_files() -> (TempDir, Vec<String>) {
     let mut names = Vec::new();
     for (k, name) in ODD_NAMES.iter().enumerate() {
         let size = SIZES[k % SIZES.len()];
-        fs::write(dir.path().join(name), content(size, k)).unwrap();
+        fs::write(dir.path().join(name), bytes(k as u64, size)).unwrap();
         names.push((*name).to_owned());
     }
     for &size in SIZES {
         let name = format!("size {size}");
-        fs::write(dir.path().join(&name), content(size, size)).unwrap();
+        fs::write(dir.path().join(&name), bytes(size as u64, size)).unwrap();
         names.push(name);
     }
     (dir, names)
@@ -83,7 +70,7 @@ fn odd_files() -> (TempDir, Vec<String>) {
 /// Runs `program args` in `dir` with `stdin`, in a UTF-8 locale (where
 /// coreutils leaves printable non-ASCII names unquoted, as we do).
 fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Output {
-    common::run_command(
+    run_command(
         Command::new(program)
             .args(args)
             .current_dir(dir)
@@ -160,7 +147,7 @@ fn stdin_equals_coreutils() {
             continue;
         }
         for &size in SIZES {
-            let data = content(size, 3);
+            let data = bytes(3, size);
             same(dir.path(), algo, tool, &[], &data);
             same(dir.path(), algo, tool, &["-"], &data);
             same(dir.path(), algo, tool, &["--tag", "-"], &data);
@@ -184,7 +171,7 @@ fn many_files_in_order() {
             _ => (k * 37) % 5000,
         };
         let name = format!("f{k:03}");
-        fs::write(dir.path().join(&name), content(size, k)).unwrap();
+        fs::write(dir.path().join(&name), bytes(k as u64, size)).unwrap();
         names.push(name);
     }
     names.insert(100, "not there".to_owned());
@@ -320,32 +307,31 @@ fn ours(args: &[&str]) -> Output {
     run_in(Path::new("."), BIN, &a, b"")
 }
 
-/// Exit 1 and one message line naming `wanted`; nothing on stdout.
-fn assert_refused(out: &Output, wanted: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("simdcrypt: error: "), "{err}");
-    assert!(err.contains(wanted), "{err:?} lacks {wanted:?}");
-    assert!(out.stdout.is_empty());
-}
-
 #[test]
 fn refusals() {
-    assert_refused(&ours(&["--algo", "sha3"]), "unknown hash `sha3`");
-    assert_refused(&ours(&["--impl", "nonesuch", "-"]), "nonesuch");
-    assert_refused(&ours(&["-c", "--tag", "x"]), "--tag option is meaningless");
-    assert_refused(&ours(&["--quiet", "x"]), "meaningful only when verifying");
-    assert_refused(&ours(&["-c", "-z", "x"]), "--zero option is not supported");
-    assert_refused(
+    assert_error(&ours(&["--algo", "sha3"]), &["unknown hash `sha3`"]);
+    assert_error(&ours(&["--impl", "nonesuch", "-"]), &["nonesuch"]);
+    assert_error(
+        &ours(&["-c", "--tag", "x"]),
+        &["--tag option is meaningless"],
+    );
+    assert_error(
+        &ours(&["--quiet", "x"]),
+        &["meaningful only when verifying"],
+    );
+    assert_error(
+        &ours(&["-c", "-z", "x"]),
+        &["--zero option is not supported"],
+    );
+    assert_error(
         &ours(&["--tag", "-t", "x"]),
-        "--tag does not support --text",
+        &["--tag does not support --text"],
     );
     // Names accepted but not built yet: a clear message, until they are.
     for name in ["sha512", "sha384", "sha512-256", "sha1", "md5"] {
         let out = ours(&["--algo", name, "/dev/null"]);
         if !out.status.success() {
-            assert_refused(&out, "not built");
+            assert_error(&out, &["not built"]);
         }
     }
 }

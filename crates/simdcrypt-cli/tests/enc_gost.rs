@@ -9,37 +9,20 @@
 //! The comparisons with the engine are skipped, saying so, where `openssl`
 //! or its GOST engine is not installed (`.ci/install-peers` installs it).
 
-mod common;
-
 use std::process::Command;
 
-use common::{data, run_command};
+use simdcrypt_testsupport::{bytes, hex, run_command, runs, unhex};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
-}
-
 /// Whether `openssl` with its GOST engine runs here.
 fn engine() -> bool {
-    let ok = Command::new("openssl")
-        .args(["enc", "-engine", "gost", "-gost89", "-K", &"00".repeat(32)])
-        .args(["-iv", &"00".repeat(8), "-in", "/dev/null"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!(
-            "skipped: no `openssl` with the GOST engine (apt-get install libengine-gost-openssl)"
-        );
-    }
-    ok
+    runs(
+        Command::new("openssl")
+            .args(["enc", "-engine", "gost", "-gost89", "-K", &"00".repeat(32)])
+            .args(["-iv", &"00".repeat(8), "-in", "/dev/null"]),
+        "no `openssl` with the GOST engine (apt-get install libengine-gost-openssl)",
+    )
 }
 
 /// `simdcrypt` with `args` on `input`.
@@ -104,8 +87,8 @@ const LENGTHS: [usize; 11] = [0, 1, 7, 8, 9, 1023, 1024, 1025, 4100, 70_001, 3 <
 fn every_engine_cipher_equals_openssl_enc_both_ways() {
     let have_engine = engine();
     for (i, (name, iv_len)) in ENGINE_CIPHERS.into_iter().enumerate() {
-        let key = data(32, 10 + i as u64);
-        let iv = data(iv_len, 50 + i as u64);
+        let key = bytes(10 + i as u64, 32);
+        let iv = bytes(50 + i as u64, iv_len);
         let args = [
             "enc",
             "--cipher",
@@ -116,7 +99,7 @@ fn every_engine_cipher_equals_openssl_enc_both_ways() {
             &hex(&iv),
         ];
         for (j, len) in LENGTHS.into_iter().enumerate() {
-            let plain = data(len, 100 * i as u64 + j as u64);
+            let plain = bytes(100 * i as u64 + j as u64, len);
             let sealed = ours(&args, &plain);
             assert!(
                 sealed.status.success(),
@@ -149,9 +132,9 @@ fn sbox_sets_equal_the_engines_crypt_params() {
     if !engine() {
         return;
     }
-    let key = data(32, 1);
-    let iv = data(8, 2);
-    let plain = data(5000, 3);
+    let key = bytes(1, 32);
+    let iv = bytes(2, 8);
+    let plain = bytes(3, 5000);
     for (ours_name, oid_name) in [
         ("cryptopro-a", "id-Gost28147-89-CryptoPro-A-ParamSet"),
         ("cryptopro-b", "id-Gost28147-89-CryptoPro-B-ParamSet"),
@@ -189,9 +172,9 @@ fn sbox_sets_equal_the_engines_crypt_params() {
 
 #[test]
 fn key_meshing_off_changes_only_what_follows_the_first_kilobyte() {
-    let key = data(32, 4);
-    let iv = data(8, 5);
-    let plain = data(3000, 6);
+    let key = bytes(4, 32);
+    let iv = bytes(5, 8);
+    let plain = bytes(6, 3000);
     for name in ["gost89", "gost89-cnt"] {
         let args = [
             "enc",
@@ -251,8 +234,8 @@ fn key_meshing_off_changes_only_what_follows_the_first_kilobyte() {
 
 #[test]
 fn padding_is_pkcs7_as_openssl_enc_and_no_pad_takes_whole_blocks() {
-    let key = data(32, 7);
-    let iv = data(8, 8);
+    let key = bytes(7, 32);
+    let iv = bytes(8, 8);
     for name in ["gost89-cbc", "magma-cbc", "magma-ecb", "gost89-ecb"] {
         let mut args = vec!["enc", "--cipher", name];
         let (k, v) = (hex(&key), hex(&iv));
@@ -260,11 +243,11 @@ fn padding_is_pkcs7_as_openssl_enc_and_no_pad_takes_whole_blocks() {
         if name.ends_with("cbc") {
             args.extend(["--iv", &v]);
         }
-        let sealed = ours(&args, &data(16, 9));
+        let sealed = ours(&args, &bytes(9, 16));
         assert_eq!(sealed.stdout.len(), 24, "{name}: a whole padding block");
-        let bare = ours(&[&args[..], &["--no-pad"]].concat(), &data(16, 9));
+        let bare = ours(&[&args[..], &["--no-pad"]].concat(), &bytes(9, 16));
         assert_eq!(bare.stdout.len(), 16, "{name} --no-pad");
-        let partial = ours(&[&args[..], &["--no-pad"]].concat(), &data(15, 9));
+        let partial = ours(&[&args[..], &["--no-pad"]].concat(), &bytes(9, 15));
         assert_eq!(
             partial.status.code(),
             Some(1),
@@ -330,11 +313,11 @@ fn magma_modes_match_gost_r_34_13_2015_a2() {
 /// as `openssl enc` does.
 #[test]
 fn iv_registers_take_whole_blocks_and_aes_one() {
-    let key = hex(&data(32, 3));
-    let plain = data(3 << 20, 4);
+    let key = hex(&bytes(3, 32));
+    let plain = bytes(4, 3 << 20);
     for name in ["magma-cbc", "magma-ofb", "magma-cfb"] {
         for blocks in [1, 2, 3, 7] {
-            let iv = hex(&data(8 * blocks, 5 + blocks as u64));
+            let iv = hex(&bytes(5 + blocks as u64, 8 * blocks));
             let args = ["enc", "--cipher", name, "--key", &key, "--iv", &iv];
             let sealed = ours(&args, &plain);
             assert!(sealed.status.success(), "{name}, {blocks} blocks");
@@ -382,8 +365,8 @@ fn every_engine_mac_equals_openssl_dgst() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for (i, len) in [0usize, 1, 8, 9, 1024, 1025, 5000].into_iter().enumerate() {
         let path = dir.path().join(format!("m{len}"));
-        std::fs::write(&path, data(len, 20 + i as u64)).expect("write");
-        let key = hex(&data(32, 30 + i as u64));
+        std::fs::write(&path, bytes(20 + i as u64, len)).expect("write");
+        let key = hex(&bytes(30 + i as u64, 32));
         for name in ["gost-mac", "gost-mac-12", "magma-mac"] {
             let out = ours(
                 &[

@@ -5,13 +5,11 @@
 //! (found on `PATH`, or through `AGE_BIN`/`RAGE_BIN`; a missing tool is
 //! said on stderr and its test passes).
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{data, peer, run_command};
+use simdcrypt_testsupport::{bytes, peer, run_command, stderr};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -20,10 +18,6 @@ const CHUNK: usize = 64 * 1024;
 /// Runs simdcrypt with `args` and `stdin`.
 fn simdcrypt(args: &[&str], stdin: &[u8]) -> Output {
     run_command(Command::new(BIN).args(args), stdin)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Fails with the command's stderr unless it succeeded.
@@ -69,7 +63,7 @@ fn round_trips_at_every_chunk_edge_with_and_without_armor() {
         123_457,
     ];
     for (n, &len) in sizes.iter().enumerate() {
-        let plain = data(len, n as u64);
+        let plain = bytes(n as u64, len);
         for armor in [false, true] {
             for threads in ["1", "3"] {
                 let mut args = vec!["encrypt", "-r", &recipient, "--threads", threads];
@@ -105,7 +99,7 @@ fn every_recipient_form_and_several_recipients() {
     let (pq2, _) = identity(dir.path(), "pq2.txt", true);
     let list = dir.path().join("recipients.txt");
     fs::write(&list, format!("# a comment\n\n{r2}\n")).unwrap();
-    let plain = data(3 * CHUNK + 7, 9);
+    let plain = bytes(9, 3 * CHUNK + 7);
     // -r, -R and -i (encrypting to an identity's recipient) together.
     let sealed = ok(simdcrypt(
         &["encrypt", "-r", &r1, "-R", s(&list), "-i", s(&key3)],
@@ -251,7 +245,7 @@ fn passphrases_for_scripts() {
     let dir = TempDir::new().unwrap();
     let pass = dir.path().join("pass.txt");
     fs::write(&pass, "correct horse battery staple\nsecond line ignored\n").unwrap();
-    let plain = data(2 * CHUNK + 3, 1);
+    let plain = bytes(1, 2 * CHUNK + 3);
     let sealed = ok(simdcrypt(
         &[
             "encrypt",
@@ -391,7 +385,7 @@ fn decrypt_to_file(dir: &Path, key: &Path, sealed: &[u8]) -> Result<Vec<u8>, Str
 fn tampering_is_refused_with_its_message_and_leaves_no_file() {
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let plain = data(3 * CHUNK + 100, 5);
+    let plain = bytes(5, 3 * CHUNK + 100);
     let sealed = ok(simdcrypt(&["encrypt", "-r", &recipient], &plain)).stdout;
     let header_len = sealed.windows(4).position(|w| w == b"--- ").unwrap() + 48;
     assert_eq!(decrypt_to_file(dir.path(), &key, &sealed).unwrap(), plain);
@@ -484,7 +478,7 @@ fn tampering_is_refused_with_its_message_and_leaves_no_file() {
 fn stdout_gets_only_verified_chunks_and_the_count_of_bytes() {
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let plain = data(40 * CHUNK, 6);
+    let plain = bytes(6, 40 * CHUNK);
     let sealed = ok(simdcrypt(&["encrypt", "-r", &recipient], &plain)).stdout;
     let header_len = sealed.windows(4).position(|w| w == b"--- ").unwrap() + 48;
     for (bad_chunk, threads) in [(0, "1"), (1, "2"), (20, "2"), (39, "1")] {
@@ -697,7 +691,7 @@ fn their_key(keygen: &Path, dir: &Path, name: &str, pq: bool) -> (PathBuf, Strin
 /// armored.
 fn interop(tool: &Path, keygen: &Path, batchpass: bool) {
     let dir = TempDir::new().unwrap();
-    let plain = data(5 * CHUNK + 321, 77);
+    let plain = bytes(77, 5 * CHUNK + 321);
     let plain_path = dir.path().join("plain");
     fs::write(&plain_path, &plain).unwrap();
     // Their key, our key.
@@ -786,7 +780,7 @@ fn interoperates_with_age() {
         interop(&age, &keygen, true);
         // The post-quantum hybrid, both ways (age 1.3 and later).
         let dir = TempDir::new().unwrap();
-        let plain = data(CHUNK + 1, 3);
+        let plain = bytes(3, CHUNK + 1);
         let (theirs, their_recipient) = their_key(&keygen, dir.path(), "pq.txt", true);
         let sealed = ok(simdcrypt(
             &["encrypt", "-r", their_recipient.trim()],
@@ -857,7 +851,7 @@ fn rage_passphrases(rage: &Path) {
         return;
     };
     let dir = TempDir::new().unwrap();
-    let plain = data(2 * CHUNK + 9, 11);
+    let plain = bytes(11, 2 * CHUNK + 9);
     let plain_path = dir.path().join("plain");
     fs::write(&plain_path, &plain).unwrap();
     let on_terminal = |command: String, typed: &str| {
@@ -916,7 +910,7 @@ fn rage_passphrases(rage: &Path) {
 fn decrypt_a_range_without_the_rest() {
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let plain = data(5 * CHUNK + 77, 9);
+    let plain = bytes(9, 5 * CHUNK + 77);
     let file = dir.path().join("file.age");
     fs::write(
         &file,
@@ -1017,7 +1011,7 @@ fn encrypted_identity_files_ask_for_their_passphrase() {
     };
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let plain = data(CHUNK + 5, 12);
+    let plain = bytes(12, CHUNK + 5);
     let file = dir.path().join("file.age");
     fs::write(
         &file,
@@ -1135,7 +1129,7 @@ fn a_terminal_gets_no_binary_unless_asked() {
 fn batchpass_beside_identities_tries_each() {
     let dir = TempDir::new().unwrap();
     let (key, recipient) = identity(dir.path(), "key.txt", false);
-    let plain = data(1000, 13);
+    let plain = bytes(13, 1000);
     let to_key = ok(simdcrypt(&["encrypt", "-r", &recipient], &plain)).stdout;
     let env = [
         ("AGE_PASSPHRASE", "batch"),
@@ -1171,7 +1165,7 @@ fn an_empty_passphrase_is_autogenerated() {
     };
     let dir = TempDir::new().unwrap();
     let plain_path = dir.path().join("plain");
-    let plain = data(3000, 14);
+    let plain = bytes(14, 3000);
     fs::write(&plain_path, &plain).unwrap();
     let sealed = dir.path().join("sealed.age");
     let run = ok(run_command(
@@ -1279,7 +1273,7 @@ fn ssh_key(name: &str) -> String {
 /// PKCS#8 and encrypts to `-i`; rage 0.12 reads PKCS#1 only).
 fn ssh_interop(tool: &Path, is_age: bool) {
     let dir = TempDir::new().unwrap();
-    let plain = data(2 * CHUNK + 17, 41);
+    let plain = bytes(41, 2 * CHUNK + 17);
     let plain_path = dir.path().join("plain");
     fs::write(&plain_path, &plain).unwrap();
     for key in ["ed25519", "rsa"] {
@@ -1419,7 +1413,7 @@ fn protected_ssh_keys_ask_for_their_passphrase() {
         return;
     };
     let dir = TempDir::new().unwrap();
-    let plain = data(CHUNK + 3, 5);
+    let plain = bytes(5, CHUNK + 3);
     // A key under legacy PEM encryption does not hold its public key: age
     // and we read it from the .pub file beside the key.
     let legacy = dir.path().join("legacy");
@@ -1558,7 +1552,7 @@ fn plugins_run_as_age_runs_them() {
     let run = |args: &[&str], stdin: &[u8]| {
         run_command(Command::new(BIN).args(args).env("PATH", &path), stdin)
     };
-    let plain = data(CHUNK + 9, 31);
+    let plain = bytes(31, CHUNK + 9);
     let (recipient, plugin_key) = simdtest_keys(&plugin, dir.path(), "plugin.txt", "msg");
     let sealed = ok(run(&["encrypt", "-r", &recipient], &plain)).stdout;
     let out = ok(run(&["decrypt", "-i", s(&plugin_key)], &sealed));
@@ -1671,7 +1665,7 @@ fn plugins_run_as_age_runs_them() {
 #[test]
 fn age_plugins_from_go_run_here() {
     let dir = TempDir::new().unwrap();
-    let plain = data(3 * CHUNK, 8);
+    let plain = bytes(8, 3 * CHUNK);
     if let (Some(age), Some(_)) = (
         peer("AGE_BIN", "age"),
         peer("AGE_PLUGIN_TAGTEST_BIN", "age-plugin-tagtest"),

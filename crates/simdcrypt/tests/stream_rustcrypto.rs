@@ -1,4 +1,5 @@
-//! The RustCrypto traits (feature `rustcrypto`): through the traits our types
+//! The stream ciphers (Salsa20, ChaCha20 and their forms) in RustCrypto's
+//! `cipher` traits (feature `rustcrypto`): through the traits our types
 //! give the bytes of the inherent API, positions round-trip through every
 //! `SeekNum`, the end of the keystream is refused as the inherent API
 //! refuses it, and the keystream equals RustCrypto's own `salsa20` 0.11 and
@@ -8,7 +9,7 @@
 mod common;
 
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
-use common::{EDGE_COUNTERS, EDGE_LENGTHS, bytes};
+use common::{BLOCK_EDGES, EDGE_COUNTERS, GUARD, bytes};
 use simdcrypt::chacha20::{self, ChaCha20, ChaCha20Legacy, XChaCha20};
 use simdcrypt::salsa20::{self, Salsa, Salsa20, Salsa20_8, Salsa20_12, XSalsa20};
 
@@ -106,7 +107,7 @@ fn new<C: KeyIvInit>(seed: u64) -> C {
 }
 
 fn traits_equal_inherent<C: Ours>(imp: C::Rung) {
-    for (seed, &len) in EDGE_LENGTHS.iter().enumerate() {
+    for (seed, &len) in BLOCK_EDGES.iter().enumerate() {
         let input = bytes(seed as u64 + 1000, len);
         for &counter in EDGE_COUNTERS {
             for skip in [0u128, 1, 63, 64 + 5] {
@@ -133,7 +134,7 @@ fn traits_equal_inherent<C: Ours>(imp: C::Rung) {
                 assert_eq!(c.current_pos::<u128>(), end, "{ctx}");
 
                 let mut c = fresh();
-                let mut out = vec![0xa5; len];
+                let mut out = vec![GUARD; len];
                 c.apply_keystream_b2b(&input, &mut out);
                 assert_eq!(out, want, "buffer to buffer, {ctx}");
                 assert_eq!(c.inherent_position(), end, "{ctx}");
@@ -336,7 +337,7 @@ fn equals_rustcrypto<C: Ours, R: KeyIvInit + StreamCipher + StreamCipherSeek>(
         let r = bytes(seed ^ 0x5eed, 16);
         let word = |i: usize| u64::from_le_bytes(r[8 * (i % 2)..][..8].try_into().unwrap());
         let len = match seed % 4 {
-            0 => EDGE_LENGTHS[(word(0) % EDGE_LENGTHS.len() as u64) as usize],
+            0 => BLOCK_EDGES[(word(0) % BLOCK_EDGES.len() as u64) as usize],
             _ => (word(0) % 3000) as usize,
         };
         // RustCrypto holds the last block back; stay clear of it.
