@@ -176,21 +176,26 @@ impl<R: Read> Source<R> {
     }
 
     /// Reads a batch: up to [`BATCH_CHUNKS`] pieces of `stride` bytes end
-    /// to end in `buf`, which grows to a whole batch only once the first
-    /// piece is whole (a small file never pays for more). Returns each
-    /// piece's length (one empty piece for an empty input) and whether the
-    /// input ended within the batch. Two reads a batch at most.
+    /// to end in `buf`, which grows a piece at a time as the input goes (a
+    /// file of a few chunks never touches a whole batch's memory). Returns
+    /// each piece's length (one empty piece for an empty input) and whether
+    /// the input ended within the batch.
     fn fill_batch(&mut self, buf: &mut Vec<u8>, stride: usize) -> io::Result<(Vec<usize>, bool)> {
         let end = BATCH_CHUNKS * stride;
-        if buf.len() < SKEW + stride {
-            buf.resize(SKEW + stride, 0);
-        }
-        let mut n = self.fill(&mut buf[SKEW..SKEW + stride])?;
-        if n == stride {
-            if buf.len() < SKEW + end {
-                buf.resize(SKEW + end, 0);
+        let mut n = 0;
+        while n < end {
+            let at = SKEW + n;
+            if buf.len() < at + stride {
+                // Room for the whole batch at once (not touched until
+                // filled), so the buffer moves at most once.
+                buf.reserve_exact(SKEW + end - buf.len());
+                buf.resize(at + stride, 0);
             }
-            n += self.fill(&mut buf[SKEW + stride..SKEW + end])?;
+            let k = self.fill(&mut buf[at..at + stride])?;
+            n += k;
+            if k < stride {
+                break;
+            }
         }
         let mut lens: Vec<usize> = (0..n)
             .step_by(stride)
