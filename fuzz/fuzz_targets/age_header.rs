@@ -22,12 +22,19 @@ use simdcrypt_age::armor::ArmoredReader;
 use simdcrypt_age::format::{MAX_ARGS, MAX_HEADER, MAX_STANZAS};
 use simdcrypt_age::{Decryptor, FileKey, Header, Identity, Threads, pq, scrypt, x25519};
 
-static X25519: LazyLock<x25519::Identity> =
-    LazyLock::new(|| "AGE-SECRET-KEY-1EGTZVFFV20835NWYV6270LXYVK2VKNX2MMDKWYKLMGR48UAWX40Q2P2LM0".parse().unwrap());
-static HYBRID: LazyLock<pq::Identity> =
-    LazyLock::new(|| "AGE-SECRET-KEY-PQ-1XX76JRALNLXDMEW0CRK45QMCCH4X06SE84UN3VPM33W6HWDX0H3SK3ZQFR".parse().unwrap());
+static X25519: LazyLock<x25519::Identity> = LazyLock::new(|| {
+    "AGE-SECRET-KEY-1EGTZVFFV20835NWYV6270LXYVK2VKNX2MMDKWYKLMGR48UAWX40Q2P2LM0"
+        .parse()
+        .unwrap()
+});
+static HYBRID: LazyLock<pq::Identity> = LazyLock::new(|| {
+    "AGE-SECRET-KEY-PQ-1XX76JRALNLXDMEW0CRK45QMCCH4X06SE84UN3VPM33W6HWDX0H3SK3ZQFR"
+        .parse()
+        .unwrap()
+});
 /// A passphrase that pays for at most 2^4: the fuzzer stays fast.
-static PASSPHRASE: LazyLock<scrypt::Identity> = LazyLock::new(|| scrypt::Identity::new(b"password", 4));
+static PASSPHRASE: LazyLock<scrypt::Identity> =
+    LazyLock::new(|| scrypt::Identity::new(b"password", 4));
 
 /// The global allocator: `System`, counting the bytes this thread holds and
 /// the most it has held.
@@ -89,7 +96,11 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller passes a block `System` gave with `layout` and
         // a valid non-zero `new_size`.
         let new = unsafe { System.realloc(ptr, layout, new_size) };
-        track(-signed(if new.is_null() { new_size } else { layout.size() }));
+        track(-signed(if new.is_null() {
+            new_size
+        } else {
+            layout.size()
+        }));
         new
     }
 }
@@ -132,8 +143,17 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// shrunk beside the stanzas before it (3/2 of the cap).
 fn bound(data: &[u8], text: &[u8]) -> usize {
     let readers = (8 << 10) + 3 * data.len().min(64 << 10) + (4 << 10);
-    let line = text.split(|&b| b == b'\n').map(|l| l.len() + 1).max().unwrap_or(0).min(64 << 10);
-    let stanzas = text.windows(3).filter(|w| w == b"-> ").count().min(MAX_STANZAS);
+    let line = text
+        .split(|&b| b == b'\n')
+        .map(|l| l.len() + 1)
+        .max()
+        .unwrap_or(0)
+        .min(64 << 10);
+    let stanzas = text
+        .windows(3)
+        .filter(|w| w == b"-> ")
+        .count()
+        .min(MAX_STANZAS);
     let args = text.iter().filter(|&&b| b == b' ').count().min(MAX_ARGS);
     let decoded = (text.len() / 4 * 9 + 96).min(MAX_HEADER / 2 * 3);
     readers + 3 * line + 3 * 72 * (stanzas + 4) + 24 * args + decoded
@@ -146,7 +166,11 @@ fuzz_target!(|data: &[u8]| {
 
     let (parsed, peak) = peak_of(|| Decryptor::new(ArmoredReader::new(BufReader::new(data))));
     let bound = bound(data, &text);
-    assert!(peak <= bound, "the parse of {} bytes held {peak} bytes, above {bound}", data.len());
+    assert!(
+        peak <= bound,
+        "the parse of {} bytes held {peak} bytes, above {bound}",
+        data.len()
+    );
 
     // A binary header is its stanzas' canonical serialization, byte for
     // byte: what the MAC is computed over.
@@ -154,17 +178,24 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(header) = Header::read(&mut rest) {
         let mut written = Vec::new();
         header.write(&mut written).unwrap();
-        assert_eq!(written, data[..data.len() - rest.len()], "a binary header writes back to its bytes");
+        assert_eq!(
+            written,
+            data[..data.len() - rest.len()],
+            "a binary header writes back to its bytes"
+        );
     }
 
     let Ok(decryptor) = parsed else { return };
     let key = FileKey::from_bytes([7; 16]);
-    let header = Header::new(decryptor.header().stanzas().to_vec(), &key).expect("parsed stanzas write back");
+    let header = Header::new(decryptor.header().stanzas().to_vec(), &key)
+        .expect("parsed stanzas write back");
     let mut text = Vec::new();
     header.write(&mut text).unwrap();
     let reparsed = Header::read(&mut &text[..]).expect("a written header parses");
     assert_eq!(reparsed.stanzas(), decryptor.header().stanzas());
-    reparsed.verify_mac(&key).expect("the MAC of a written header verifies");
+    reparsed
+        .verify_mac(&key)
+        .expect("the MAC of a written header verifies");
 
     let identities: [&dyn Identity; 3] = [&*X25519, &*HYBRID, &*PASSPHRASE];
     if let Ok(file_key) = decryptor.file_key(&identities) {

@@ -29,7 +29,10 @@ fn chosen() -> Option<&'static Ladder> {
         let found = ladders.iter().find(|l| l.name == name);
         if found.is_none() {
             let names: Vec<&str> = ladders.iter().map(|l| l.name).collect();
-            panic!("{VAR}={name:?} names no ladder; the ladders: {}", names.join(", "));
+            panic!(
+                "{VAR}={name:?} names no ladder; the ladders: {}",
+                names.join(", ")
+            );
         }
         found
     })

@@ -72,7 +72,7 @@ pub(crate) type AeadCase = fn(&str, (&[u8], &[u8], &[u8]), &[u8], usize) -> Opti
 
 /// The AEADs' fuzz case: the first byte of `input` picks one of `aeads`,
 /// the rest steers its key (of any of its lengths), nonce, associated
-/// data, message (an edge length or up to 2,100 bytes) and the bit to
+/// data, message (an edge length or up to 1,100 bytes) and the bit to
 /// flip ([`Rng::from_bytes`]), checked by the family's `case`.
 pub(crate) fn fuzz_aead(input: &[u8], aeads: &[AeadShape], case: AeadCase) -> Tally {
     let (aead, bytes) = pick(input, aeads);
@@ -85,7 +85,7 @@ pub(crate) fn fuzz_aead(input: &[u8], aeads: &[AeadShape], case: AeadCase) -> Ta
     } else {
         Vec::new()
     };
-    let len = rng.length(&BLOCK_EDGES, 2100);
+    let len = rng.length(&BLOCK_EDGES, 1100);
     let pt = rng.bytes(len);
     let flip = rng.next_u64() as usize;
     case(aead.name, (&key, &nonce, &aad), &pt, flip).unwrap_or_else(|| {
