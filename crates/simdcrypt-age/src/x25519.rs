@@ -46,7 +46,11 @@ pub(crate) fn public_key(secret: &[u8; 32]) -> [u8; 32] {
 /// ChaCha20-Poly1305 and the all-zero nonce, as every native stanza body is
 /// made: `body = ChaCha20-Poly1305(key = wrap key, plaintext = file key)`.
 pub(crate) fn seal_file_key(wrap_key: &[u8; 32], file_key: &FileKey) -> Vec<u8> {
-    ChaCha20Poly1305::new(wrap_key).encrypt(&[0; 12], &[], file_key.expose())
+    let mut body = ChaCha20Poly1305::new(wrap_key).encrypt(&[0; 12], &[], file_key.expose());
+    // Declassified (docs/constant-time.md): the sealed file key is the
+    // stanza's body, written out in the header.
+    simdcrypt::ct::declassify_bytes(&mut body);
+    body
 }
 
 /// Opens a 32-byte stanza body: the file key, or `None` when the tag does
