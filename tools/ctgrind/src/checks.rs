@@ -105,6 +105,10 @@ pub fn run_variable_time() -> Vec<String> {
 /// errors found) hides the part's own.
 pub const VARIABLE_TIME_DONE: &str = "ctgrind: every variable-time rung flagged";
 
+/// The start of the gated part's closing line, which the driver repeats
+/// in its summary.
+pub const CHECK_SUMMARY: &str = "ctgrind: checked";
+
 /// Runs `primitive` as the table builds it by name, on `rung` (the
 /// default when `None`): every kind that can be built so.
 fn by_name(
@@ -763,11 +767,18 @@ fn summary(cov: Coverage) -> Vec<String> {
     if !cov.flagged.is_empty() {
         failures.push(format!("memcheck flagged {} piece(s)", cov.flagged.len()));
     }
-    if failures.is_empty() {
-        println!(
-            "ctgrind: every constant-time rung available here checked, {} pieces",
-            cov.pieces
-        );
-    }
+    let own_rungs = cov
+        .rungs
+        .keys()
+        .filter(|(_, rung)| !rung.starts_with('('))
+        .count();
+    println!(
+        "{CHECK_SUMMARY} {own_rungs} constant-time rungs and {} composed ladders, {} pieces, \
+         {} error(s); {} constant-time rungs valgrind does not run",
+        cov.rungs.len() - own_rungs,
+        cov.pieces,
+        cov.flagged.iter().map(|(_, n)| n).sum::<usize>(),
+        unrunnable.len(),
+    );
     failures
 }
