@@ -81,6 +81,8 @@ pub const ALL: &[Control] = &[
         name: "tag-eq",
         what: "an HMAC tag under a secret key compared with `==` (test-only code)",
         flag: Flag::Branch,
+        // A prefix: `tag_eq` itself, or `tag_eq_control`, where the
+        // compiler may fold the comparison into the branch on its result.
         frame: "ctgrind::controls::tag_eq",
         run: tag_eq_control,
     },
