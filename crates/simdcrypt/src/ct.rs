@@ -14,8 +14,8 @@
 //! docs/constant-time.md lists every point that calls it, and why.
 //!
 //! With the `ctgrind` feature this module also gives the checker the other
-//! requests it needs ([`poison`], [`running_on_valgrind`],
-//! [`error_count`]). The `asm!` of the client-request sequence is here and
+//! requests it needs (`poison`, `running_on_valgrind`, `error_count`:
+//! not links, since without the feature they do not exist). The `asm!` of the client-request sequence is here and
 //! nowhere else.
 //!
 //! This module sits at the bottom of the library's layers
