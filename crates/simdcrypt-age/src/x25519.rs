@@ -20,6 +20,7 @@ use std::str::FromStr;
 
 use simdcrypt::aead::ChaCha20Poly1305;
 use simdcrypt::kdf::hkdf_sha256;
+use subtle::ConstantTimeEq;
 use x25519_dalek::{PublicKey, StaticSecret, x25519};
 use zeroize::Zeroizing;
 
@@ -46,7 +47,11 @@ pub(crate) fn public_key(secret: &[u8; 32]) -> [u8; 32] {
 /// ChaCha20-Poly1305 and the all-zero nonce, as every native stanza body is
 /// made: `body = ChaCha20-Poly1305(key = wrap key, plaintext = file key)`.
 pub(crate) fn seal_file_key(wrap_key: &[u8; 32], file_key: &FileKey) -> Vec<u8> {
-    ChaCha20Poly1305::new(wrap_key).encrypt(&[0; 12], &[], file_key.expose())
+    let mut body = ChaCha20Poly1305::new(wrap_key).encrypt(&[0; 12], &[], file_key.expose());
+    // Declassified (docs/constant-time.md): the sealed file key is the
+    // stanza's body, written out in the header.
+    simdcrypt::ct::declassify_bytes(&mut body);
+    body
 }
 
 /// Opens a 32-byte stanza body: the file key, or `None` when the tag does
@@ -139,7 +144,12 @@ impl crate::Identity for Identity {
         let share = stanza.arg_bytes::<32>(0, "ephemeral share")?;
         let body = stanza.body_bytes::<32>()?;
         let shared = Zeroizing::new(x25519(self.0, share));
-        if shared.iter().all(|&b| b == 0) {
+        // RFC 7748 §6.1's all-zero check, in constant time: the shared
+        // secret is secret, only the verdict is public. Declassified
+        // (docs/constant-time.md): a low-order share is refused openly.
+        // `Iterator::all` stopped at the first non-zero byte, a branch on
+        // the secret that tools/ctgrind found.
+        if simdcrypt::ct::declassify(bool::from(shared.ct_eq(&[0u8; 32]))) {
             return Err(Error::header(
                 "X25519 ephemeral share is a low-order point (all-zero shared secret)",
             ));

@@ -63,12 +63,19 @@
 //! - `kit` (turns on `hazmat`): the checking kit, `simdcrypt::kit`, which
 //!   `simdcrypt verify` runs: every ladder's checks on the official vectors,
 //!   built in, against the specifications' own functions and between rungs.
+//! - `ctgrind`: for the constant-time check under valgrind
+//!   (`tools/ctgrind`, docs/constant-time.md): [`ct::declassify`] marks
+//!   the values the library branches on by design (a tag comparison's
+//!   result, a padding check's) public for valgrind's memcheck, and
+//!   [`ct`] gains the checker's client requests. Inert outside valgrind;
+//!   without it, `declassify` compiles to nothing.
 
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod block;
 pub mod cpu;
+pub mod ct;
 pub mod dynamic;
 mod error;
 #[cfg(feature = "kit")]

@@ -161,7 +161,10 @@ fn unpad(block: &[u8]) -> Result<usize, Error> {
         let in_pad = !(bl - i as u8).ct_gt(&n);
         good &= !in_pad | b.ct_eq(&n);
     }
-    if bool::from(good) {
+    // Declassified (docs/constant-time.md): whether the padding is valid,
+    // and the message's length, are what the caller is given.
+    let (good, n) = crate::ct::declassify((bool::from(good), n));
+    if good {
         Ok(block.len() - usize::from(n))
     } else {
         Err(Error::BadPadding)
@@ -183,7 +186,10 @@ fn unpad_one_zeros(block: &[u8]) -> Result<usize, Error> {
         len = u32::conditional_select(&len, &(i as u32), here);
         zeros &= b.ct_eq(&0);
     }
-    if bool::from(good) {
+    // Declassified (docs/constant-time.md): whether the padding is valid,
+    // and the message's length, are what the caller is given.
+    let (good, len) = crate::ct::declassify((bool::from(good), len));
+    if good {
         Ok(len as usize)
     } else {
         Err(Error::BadPadding)

@@ -93,7 +93,11 @@ fn block_mix<const XOR: bool>(input: &[Block], v_j: &[Block], output: &mut [Bloc
 #[inline(always)]
 fn integerify(x: &[u32; 16], n: usize) -> usize {
     // `n` fits a usize, so the bits kept do.
-    ((u64::from(x[0]) | u64::from(x[1]) << 32) & (n as u64 - 1)) as usize
+    let j = ((u64::from(x[0]) | u64::from(x[1]) << 32) & (n as u64 - 1)) as usize;
+    // Declassified (docs/constant-time.md): scrypt reads V at this index
+    // by design (RFC 7914 §5, ROMix step 3); memory-hardness is those
+    // reads, and the check exempts them, and only them.
+    crate::ct::declassify(j)
 }
 
 /// scryptBlockMix (RFC 7914 §4) of `input` into `output`, for the tests of
