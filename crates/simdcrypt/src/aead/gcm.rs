@@ -5,9 +5,11 @@
 //! `H = E(K, 0^128)` and its powers are computed once, at [`AesGcm::new`],
 //! so that short messages pay only for their own blocks. Where the CPU has
 //! VAES and VPCLMULQDQ, every message runs through one stitched kernel
-//! (`gcm_vaes`): AES-CTR on eight blocks at a time interleaved with the
-//! GHASH of eight blocks of ciphertext. Elsewhere, or on rungs chosen with
-//! [`AesGcm::with_impl`], the message is encrypted a chunk at a time on
+//! ([`GcmKernel`]): AES-CTR on 16 blocks at a time interleaved with the
+//! GHASH of 16 blocks of ciphertext, on zmm registers where the CPU has
+//! AVX-512 (`gcm_vaes512`), else on ymm (`gcm_vaes`); `bench/NOTES.md`
+//! (`aes-gcm-zmm`) has the measurements behind that choice. Elsewhere, or
+//! on rungs chosen with [`AesGcm::with_impl`], the message is encrypted a chunk at a time on
 //! AES's rung and hashed on GHASH's while the chunk is still in cache;
 //! decryption hashes a chunk, then decrypts it, and zeroes the whole output
 //! when the tag does not match.
@@ -63,8 +65,64 @@ pub struct AesGcm<K: KeySize> {
     aes: Aes<K>,
     /// GHASH under `H`, with `H^8 … H^1`.
     hash: ghash::Key,
-    /// Whether messages run through the stitched kernel.
-    stitched: bool,
+    /// The stitched kernel messages run through, if any.
+    kernel: Option<GcmKernel>,
+}
+
+/// AES-GCM's stitched kernels: AES-CTR and GHASH interleaved in one loop
+/// over the message, the tail and short messages inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GcmKernel {
+    /// VAES and VPCLMULQDQ on ymm registers (AVX2; AVX-512VL's 32
+    /// registers where the CPU has them): 16 blocks a step, as eight
+    /// registers of two.
+    Vaes,
+    /// VAES and VPCLMULQDQ on zmm registers (AVX-512F, BW and VL): 16
+    /// blocks a step as four registers of four, the tail through masked
+    /// loads and stores.
+    Vaes512,
+}
+
+impl GcmKernel {
+    /// Every kernel, narrowest first.
+    pub const ALL: [GcmKernel; 2] = [GcmKernel::Vaes, GcmKernel::Vaes512];
+
+    /// The kernel's name: `vaes` or `vaes512`, as AES's rungs of the same
+    /// widths are named.
+    pub fn name(self) -> &'static str {
+        match self {
+            GcmKernel::Vaes => "vaes",
+            GcmKernel::Vaes512 => "vaes512",
+        }
+    }
+
+    /// What the kernel needs from the CPU, in words.
+    pub fn needs(self) -> &'static str {
+        match self {
+            GcmKernel::Vaes => "VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX2",
+            GcmKernel::Vaes512 => "VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX-512F/BW/VL",
+        }
+    }
+
+    /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs it.
+    pub fn is_available(self) -> bool {
+        match self {
+            GcmKernel::Vaes => super::gcm_vaes::available(),
+            #[cfg(target_arch = "x86_64")]
+            GcmKernel::Vaes512 => super::gcm_vaes512::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            GcmKernel::Vaes512 => false,
+        }
+    }
+
+    /// The kernel [`AesGcm::new`] picks: `vaes512` wherever it runs (on
+    /// every CPU with AVX-512 measured so far the zmm kernel is the faster:
+    /// `bench/NOTES.md`, `aes-gcm-zmm`), else `vaes`, else none.
+    pub fn best() -> Option<GcmKernel> {
+        [GcmKernel::Vaes512, GcmKernel::Vaes]
+            .into_iter()
+            .find(|k| k.is_available())
+    }
 }
 
 /// AES-128-GCM (`AEAD_AES_128_GCM`, RFC 5116 §5.1).
@@ -114,8 +172,28 @@ impl<K: KeySize> AesGcm<K> {
         AesGcm {
             aes,
             hash,
-            stitched: super::gcm_vaes::available(),
+            kernel: GcmKernel::best(),
         }
+    }
+
+    /// The same key on the stitched kernel `kernel` (AES's and GHASH's
+    /// rungs then hash only IVs of other lengths than 96 bits).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ImplUnavailable`] when the CPU lacks the kernel.
+    pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
+        if !kernel.is_available() {
+            return Err(Error::ImplUnavailable {
+                primitive: name::<K>(),
+                name: kernel.name(),
+                needs: kernel.needs(),
+            });
+        }
+        Ok(AesGcm {
+            kernel: Some(kernel),
+            ..self
+        })
     }
 
     /// The same key with AES on rung `aes` and GHASH on rung `ghash`,
@@ -130,18 +208,44 @@ impl<K: KeySize> AesGcm<K> {
         Ok(AesGcm {
             aes: self.aes.with_impl(aes)?,
             hash: self.hash.with_impl(ghash)?,
-            stitched: false,
+            kernel: None,
         })
     }
 
     /// The rungs of AES and GHASH in use, and whether messages run
-    /// through the stitched VAES/VPCLMULQDQ kernel instead.
+    /// through a stitched VAES/VPCLMULQDQ kernel instead ([`Self::kernel`]
+    /// says which).
     pub fn implementation(&self) -> (aes::Impl, ghash::Impl, bool) {
         (
             self.aes.implementation(),
             self.hash.implementation(),
-            self.stitched,
+            self.kernel.is_some(),
         )
+    }
+
+    /// The stitched kernel messages run through, if any.
+    pub fn kernel(&self) -> Option<GcmKernel> {
+        self.kernel
+    }
+
+    /// GCM-AE (`open` false) or GCM-AD of `data` on the stitched kernel
+    /// `kernel`: the tag (to compare, when opening).
+    fn stitched(
+        &self,
+        kernel: GcmKernel,
+        j0: &[u8; 16],
+        aad: &[u8],
+        data: InOut<'_>,
+        open: bool,
+    ) -> [u8; TAG_LEN] {
+        let (keys, powers) = (self.aes.round_keys(), &self.hash.powers);
+        match kernel {
+            GcmKernel::Vaes => super::gcm_vaes::tag(keys, powers, j0, aad, data, open),
+            #[cfg(target_arch = "x86_64")]
+            GcmKernel::Vaes512 => super::gcm_vaes512::tag(keys, powers, j0, aad, data, open),
+            #[cfg(not(target_arch = "x86_64"))]
+            GcmKernel::Vaes512 => unreachable!("no zmm kernel off x86-64"),
+        }
     }
 
     /// `J0 = IV ‖ 0^31 ‖ 1` for a 96-bit IV (§7.1, step 2).
@@ -201,15 +305,8 @@ impl<K: KeySize> AesGcm<K> {
         mut data: InOut<'_>,
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(aad, data.len())?;
-        if self.stitched {
-            return Ok(super::gcm_vaes::tag(
-                self.aes.round_keys(),
-                &self.hash.powers,
-                j0,
-                aad,
-                data,
-                false,
-            ));
+        if let Some(kernel) = self.kernel {
+            return Ok(self.stitched(kernel, j0, aad, data, false));
         }
         let len = data.len();
         let mut acc = 0;
@@ -236,15 +333,8 @@ impl<K: KeySize> AesGcm<K> {
     ) -> Result<(), Error> {
         check_len(aad, data.len())?;
         let len = data.len();
-        let expected = if self.stitched {
-            super::gcm_vaes::tag(
-                self.aes.round_keys(),
-                &self.hash.powers,
-                j0,
-                aad,
-                data.reborrow(),
-                true,
-            )
+        let expected = if let Some(kernel) = self.kernel {
+            self.stitched(kernel, j0, aad, data.reborrow(), true)
         } else {
             let mut acc = 0;
             self.hash.update_padded(&mut acc, aad);

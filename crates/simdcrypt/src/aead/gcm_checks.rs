@@ -1,8 +1,9 @@
 //! AES-GCM and AES-GCM-SIV as the library builds them, on each path a
 //! message can take — AES and GHASH/POLYVAL both on their `reference`
 //! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`
-//! or `vpclmul`; and the type as `new` builds it (the stitched
-//! VAES/VPCLMULQDQ kernel for GCM where the CPU has it): on the GCM
+//! or `vpclmul`; each stitched VAES/VPCLMULQDQ kernel of GCM (`vaes` on
+//! ymm, `vaes512` on zmm; for GCM-SIV, AES and POLYVAL on the rungs of
+//! the same width); and the type as `new` builds it: on the GCM
 //! specification's 18 cases, all of Wycheproof's `aes_gcm_test.json` and
 //! `aes_gcm_siv_test.json` (every invalid case refused, the output
 //! zeroed) and RFC 8452's Appendix C; against both constructions written
@@ -13,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::{AesGcm, AesGcmSiv, SivKeySize, TAG_LEN};
+use super::{AesGcm, AesGcmSiv, GcmKernel, SivKeySize, TAG_LEN};
 use crate::aes::reference::{cipher, key_expansion};
 use crate::aes::{self, KeySize};
 use crate::ghash::{self, reference};
@@ -47,28 +48,38 @@ pub(crate) enum Path {
     Pclmul,
     /// The same with `vpclmul`.
     Vpclmul,
+    /// GCM's stitched ymm kernel; GCM-SIV with AES on `vaes` and POLYVAL
+    /// on `vpclmul`.
+    Vaes,
+    /// GCM's stitched zmm kernel; GCM-SIV with AES on `vaes512` and
+    /// POLYVAL on `vpclmul`.
+    Vaes512,
     /// The type as `new` builds it: for GCM the stitched kernel where the
     /// CPU runs it.
     Default,
 }
 
 impl Path {
-    /// The GHASH rung of a forced path.
-    fn ghash(self) -> Option<ghash::Impl> {
+    /// The GHASH rung of a path that forces one, and with it the AES rung.
+    fn rungs(self) -> Option<(aes::Impl, ghash::Impl)> {
+        let best = aes::Impl::best();
         match self {
-            Path::Reference => Some(ghash::Impl::Reference),
-            Path::Soft64 => Some(ghash::Impl::Soft64),
-            Path::Pclmul => Some(ghash::Impl::Pclmul),
-            Path::Vpclmul => Some(ghash::Impl::Vpclmul),
+            Path::Reference => Some((aes::Impl::Reference, ghash::Impl::Reference)),
+            Path::Soft64 => Some((best, ghash::Impl::Soft64)),
+            Path::Pclmul => Some((best, ghash::Impl::Pclmul)),
+            Path::Vpclmul => Some((best, ghash::Impl::Vpclmul)),
+            Path::Vaes => Some((aes::Impl::Vaes, ghash::Impl::Vpclmul)),
+            Path::Vaes512 => Some((aes::Impl::Vaes512, ghash::Impl::Vpclmul)),
             Path::Default => None,
         }
     }
 
-    /// The AES rung of a forced path.
-    fn aes(self) -> aes::Impl {
+    /// GCM's stitched kernel of a path that forces one.
+    fn kernel(self) -> Option<GcmKernel> {
         match self {
-            Path::Reference => aes::Impl::Reference,
-            _ => aes::Impl::best(),
+            Path::Vaes => Some(GcmKernel::Vaes),
+            Path::Vaes512 => Some(GcmKernel::Vaes512),
+            _ => None,
         }
     }
 }
@@ -87,20 +98,36 @@ impl Rung for Path {
             Path::Soft64,
             Path::Pclmul,
             Path::Vpclmul,
+            Path::Vaes,
+            Path::Vaes512,
             Path::Default,
         ]
     }
     fn name(self) -> &'static str {
-        self.ghash().map_or("default", ghash::Impl::name)
+        match (self.kernel(), self.rungs()) {
+            (Some(k), _) => k.name(),
+            (None, Some((_, g))) => g.name(),
+            (None, None) => "default",
+        }
     }
     fn needs(self) -> &'static str {
-        self.ghash().map_or("nothing", ghash::Impl::needs)
+        match (self.kernel(), self.rungs()) {
+            (Some(k), _) => k.needs(),
+            (None, Some((_, g))) => g.needs(),
+            (None, None) => "nothing",
+        }
     }
     fn is_available(self) -> bool {
-        self.ghash().is_none_or(ghash::Impl::is_available)
+        // A kernel's CPU features cover those of its GCM-SIV rungs.
+        match (self.kernel(), self.rungs()) {
+            (Some(k), _) => k.is_available(),
+            (None, Some((a, g))) => a.is_available() && g.is_available(),
+            (None, None) => true,
+        }
     }
     fn is_constant_time(self) -> bool {
-        self.ghash().is_none_or(ghash::Impl::is_constant_time)
+        self.rungs()
+            .is_none_or(|(a, g)| a.is_constant_time() && g.is_constant_time())
     }
 }
 
@@ -171,10 +198,12 @@ where
     for<'a> &'a K::Key: TryFrom<&'a [u8]>,
 {
     let aead = AesGcm::<K>::new(key_of::<K>(key)?);
-    Ok(Box::new(match path.ghash() {
-        Some(g) => aead.with_impl(path.aes(), g).map_err(|e| e.to_string())?,
-        None => aead,
-    }))
+    let aead = match (path.kernel(), path.rungs()) {
+        (Some(k), _) => aead.with_kernel(k),
+        (None, Some((a, g))) => aead.with_impl(a, g),
+        (None, None) => Ok(aead),
+    };
+    Ok(Box::new(aead.map_err(|e| e.to_string())?))
 }
 
 fn siv<K: SivKeySize>(key: &[u8], path: Path) -> Result<Box<dyn Sealer>, String>
@@ -182,8 +211,8 @@ where
     for<'a> &'a K::Key: TryFrom<&'a [u8]>,
 {
     let aead = AesGcmSiv::<K>::new(key_of::<K>(key)?);
-    Ok(Box::new(match path.ghash() {
-        Some(g) => aead.with_impl(path.aes(), g).map_err(|e| e.to_string())?,
+    Ok(Box::new(match path.rungs() {
+        Some((a, g)) => aead.with_impl(a, g).map_err(|e| e.to_string())?,
         None => aead,
     }))
 }

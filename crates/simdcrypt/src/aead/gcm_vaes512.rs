@@ -1,0 +1,603 @@
+//! AES-GCM's stitched kernel on zmm registers: VAES and VPCLMULQDQ with
+//! AVX-512F/BW/VL, four blocks per register, the structure of E. Biggers'
+//! `aes-gcm-vaes-avx512.S` (Linux) written here in intrinsics.
+//!
+//! A step is 16 blocks (256 bytes) as four registers of counter blocks.
+//! While they go through the AES rounds, the four registers of ciphertext
+//! of the step before (encryption) or of this step (decryption), in
+//! POLYVAL's field (byte-reversed, RFC 8452 Appendix A), are multiplied
+//! lane by lane by the powers `H^16 … H^1` laid out four to a register —
+//! one register after each of the first four rounds, schoolbook (four
+//! carry-less products per register, summed unreduced) — and the sums are
+//! reduced once per step after the fifth round: the low half folded into
+//! the middle and the middle into the high with two products by
+//! `x^63 + x^62 + x^57` (see [`Wide4::reduce`]), all four lanes at once,
+//! then the lanes added. The register that the accumulator joins is
+//! multiplied last, so the chain from one step's GHASH to the next is one
+//! product, one sum and the reduction.
+//!
+//! The counter blocks are kept byte-reversed, so that `inc32` is one
+//! `vpaddd` on the low 32 bits of each lane (wrapping modulo 2^32 exactly as
+//! SP 800-38D's) and one `vpshufb` back to byte order per register.
+//!
+//! What is left after the whole steps (fewer than 16 blocks), and so a
+//! whole short message, runs in the same kernel through masked loads and
+//! stores (AVX-512BW), on one to four registers, with no copy: its AES
+//! stitched with the GHASH of the last whole step, then its blocks, the
+//! lengths block and — when the message is short enough that the
+//! associated data, the text and the lengths make at most 16 blocks — the
+//! associated data too, multiplied by the powers that end on `H^1` and
+//! reduced once. `E(K, J0)` runs beside them with AES-NI. Key schedule and
+//! `H` powers come precomputed from [`super::AesGcm::new`].
+
+use core::arch::x86_64::{
+    __m128i, __m512i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128, _mm_shuffle_epi8,
+    _mm_storeu_si128, _mm_xor_si128, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_xor_si256, _mm512_add_epi32, _mm512_aesenc_epi128, _mm512_aesenclast_epi128,
+    _mm512_broadcast_i32x4, _mm512_castsi512_si128, _mm512_castsi512_si256,
+    _mm512_clmulepi64_epi128, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
+    _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_loadu_epi64,
+    _mm512_maskz_mov_epi8, _mm512_maskz_set1_epi32, _mm512_set_epi32, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi32, _mm512_xor_si512, _mm512_zextsi128_si512,
+};
+
+use crate::ghash::pclmul;
+use crate::xor::InOut;
+
+/// Registers per step.
+const V: usize = 4;
+/// Bytes per step: `V` registers of four blocks.
+const STEP: usize = 64 * V;
+
+/// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the kernel.
+pub(crate) fn available() -> bool {
+    let f = crate::cpu::features();
+    f.avx512f
+        && f.avx512bw
+        && f.avx512vl
+        && f.vaes
+        && f.vpclmulqdq
+        && f.aes
+        && f.pclmulqdq
+        && f.avx2
+        && f.ssse3
+}
+
+/// GCM-AE (SP 800-38D §7.1, `open` false) or GCM-AD (§7.2) of `data`
+/// under the round keys `keys` (FIPS 197 order, `w[0]` first), GHASH's
+/// `powers` (`H^16` first) and the pre-counter block `j0`, in place or from
+/// its input into its output: the tag — of the message sealed, or the one
+/// an opened ciphertext should carry, for the caller to compare (and to
+/// zero the output when it does not match).
+///
+/// # Panics
+///
+/// When the CPU lacks the kernel's instructions ([`available`]).
+pub(crate) fn tag(
+    keys: &[[u8; 16]],
+    powers: &[u128; 16],
+    j0: &[u8; 16],
+    aad: &[u8],
+    data: InOut<'_>,
+    open: bool,
+) -> [u8; 16] {
+    assert!(
+        available(),
+        "the zmm GCM kernel needs VAES, VPCLMULQDQ and AVX-512"
+    );
+    // SAFETY: the CPU runs every feature the kernel enables (asserted).
+    unsafe {
+        match keys.len() {
+            11 => run::<10>(keys, powers, j0, aad, data, open),
+            13 => run::<12>(keys, powers, j0, aad, data, open),
+            _ => run::<14>(keys, powers, j0, aad, data, open),
+        }
+    }
+}
+
+/// Sums of lane-by-lane products before reduction, schoolbook: the
+/// products of the low words, of the high words, and the two cross
+/// products added.
+#[derive(Clone, Copy)]
+struct Wide4 {
+    lo: __m512i,
+    mid: __m512i,
+    hi: __m512i,
+}
+
+/// `a ⊕ b ⊕ c` in one instruction.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<0x96>(a, b, c)
+}
+
+impl Wide4 {
+    /// The empty sums.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn zero() -> Wide4 {
+        let z = _mm512_setzero_si512();
+        Wide4 {
+            lo: z,
+            mid: z,
+            hi: z,
+        }
+    }
+
+    /// Adds `a · h` lane by lane: four carry-less products.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn mul_add(&mut self, a: __m512i, h: __m512i) {
+        self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(a, h));
+        self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(a, h));
+        self.mid = xor3(
+            self.mid,
+            _mm512_clmulepi64_epi128::<0x01>(a, h),
+            _mm512_clmulepi64_epi128::<0x10>(a, h),
+        );
+    }
+
+    /// The four lanes' sums, each times `x^-128` reduced, added into one
+    /// field element. Montgomery's reduction a 64-bit word at a time, as
+    /// [`pclmul::reduce_parts`] does, without forming the low and high
+    /// halves first: the low word `c` of the low part is cancelled by
+    /// adding `c·P`, which puts `c·(x^63 + x^62 + x^57)` and `c` itself
+    /// one word up — into the middle part, with the low part's high word;
+    /// then the middle part's low word likewise into the high part, which
+    /// is then the reduced product.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn reduce(self) -> __m128i {
+        let poly = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
+        let t = _mm512_clmulepi64_epi128::<0x00>(self.lo, poly);
+        let mid = xor3(self.mid, _mm512_shuffle_epi32::<0x4e>(self.lo), t);
+        let t = _mm512_clmulepi64_epi128::<0x00>(mid, poly);
+        let x = xor3(self.hi, _mm512_shuffle_epi32::<0x4e>(mid), t);
+        let y = _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x));
+        _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+    }
+}
+
+/// What every part of one message shares: the round keys in all four
+/// lanes, the byte reversal, GHASH's powers.
+struct Kernel<'a> {
+    k: [__m512i; 15],
+    rev: __m512i,
+    powers: &'a [u128; 16],
+}
+
+impl Kernel<'_> {
+    /// The powers `H^(16−first) …` on, four to a register: lane `i` of
+    /// the result holds `powers[first + i]` for the `blocks` (1 to 4)
+    /// lanes, zeros above.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn powers4(&self, first: usize, blocks: usize) -> __m512i {
+        assert!(first + blocks <= 16 && blocks <= 4);
+        let lanes = ((1u32 << (2 * blocks)) - 1) as u8;
+        // SAFETY: `first < 16` (asserted), so the pointer is within the
+        // table, and the mask selects the 64-bit words of `blocks` powers,
+        // `powers[first..first + blocks]`, within it too (asserted); the
+        // masked-off words are not read.
+        unsafe { _mm512_maskz_loadu_epi64(lanes, self.powers.as_ptr().add(first).cast()) }
+    }
+
+    /// Adds blocks `0..n` of the registers `x` (in field order, zeros
+    /// past the data) times the powers `powers[first..first + n]` into
+    /// `w`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn mul_add_blocks<const W: usize>(
+        &self,
+        w: &mut Wide4,
+        x: &[__m512i; W],
+        n: usize,
+        first: usize,
+    ) {
+        for (j, x) in x.iter().enumerate().take(n.div_ceil(4)) {
+            w.mul_add(*x, self.powers4(first + 4 * j, (n - 4 * j).min(4)));
+        }
+    }
+
+    /// Adds `s · H^n` into `w`: the accumulator joining the first of `n`
+    /// blocks multiplied with the powers that end on `H^1`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn mul_add_acc(&self, w: &mut Wide4, s: __m128i, n: usize) {
+        w.mul_add(_mm512_zextsi128_si512(s), self.powers4(16 - n, 1));
+    }
+
+    /// GHASH's accumulator `s` after `bytes` zero-padded: 16 blocks per
+    /// reduction, the last run of them through masked loads.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn absorb(&self, mut s: __m128i, bytes: &[u8]) -> __m128i {
+        for chunk in bytes.chunks(STEP) {
+            let n = chunk.len().div_ceil(16);
+            // SAFETY: `chunk` is readable for its length.
+            let x = unsafe { load_masked::<V>(chunk.as_ptr(), chunk.len()) };
+            let mut w = Wide4::zero();
+            self.mul_add_acc(&mut w, s, n);
+            self.mul_add_blocks(&mut w, &reverse(&x, self.rev), n, 16 - n);
+            s = w.reduce();
+        }
+        s
+    }
+}
+
+/// The mask of the first `len` (at most 64) bytes of a register.
+#[inline]
+fn byte_mask(len: usize) -> u64 {
+    if len >= 64 { !0 } else { (1u64 << len) - 1 }
+}
+
+/// `len` bytes from `src` in `W` registers, zeros after them.
+///
+/// # Safety
+///
+/// `len ≤ 64 W` bytes readable at `src`; the CPU features of the kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+unsafe fn load_masked<const W: usize>(src: *const u8, len: usize) -> [__m512i; W] {
+    std::array::from_fn(|j| {
+        if 64 * j < len {
+            // SAFETY: `64 j < len`, so the pointer is within the input;
+            // the mask selects the bytes up to `len` only, and the load
+            // reads (and may fault on) none of the others.
+            unsafe { _mm512_maskz_loadu_epi8(byte_mask(len - 64 * j), src.add(64 * j).cast()) }
+        } else {
+            _mm512_setzero_si512()
+        }
+    })
+}
+
+/// Stores the first `len` bytes of the `W` registers `v` to `dst`.
+///
+/// # Safety
+///
+/// `len ≤ 64 W` bytes writable at `dst`; the CPU features of the kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+unsafe fn store_masked<const W: usize>(dst: *mut u8, len: usize, v: &[__m512i; W]) {
+    for (j, x) in v.iter().enumerate().take(len.div_ceil(64)) {
+        // SAFETY: as in `load_masked`: only the bytes up to `len` are
+        // written.
+        unsafe { _mm512_mask_storeu_epi8(dst.add(64 * j).cast(), byte_mask(len - 64 * j), *x) };
+    }
+}
+
+/// The first `len` bytes of the registers `v`, zeros after them.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn truncate<const W: usize>(v: &[__m512i; W], len: usize) -> [__m512i; W] {
+    std::array::from_fn(|j| _mm512_maskz_mov_epi8(byte_mask(len.saturating_sub(64 * j)), v[j]))
+}
+
+/// Every block of the registers byte-reversed: GHASH's blocks in
+/// POLYVAL's field (and the counter blocks to and from their
+/// byte-reversed form).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn reverse<const W: usize>(v: &[__m512i; W], rev: __m512i) -> [__m512i; W] {
+    std::array::from_fn(|j| _mm512_shuffle_epi8(v[j], rev))
+}
+
+/// `a ⊕ b` register by register.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn xor<const W: usize>(a: &[__m512i; W], b: &[__m512i; W]) -> [__m512i; W] {
+    std::array::from_fn(|j| _mm512_xor_si512(a[j], b[j]))
+}
+
+/// One AES round on every register.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn round<const W: usize>(b: &mut [__m512i; W], k: __m512i) {
+    for x in b.iter_mut() {
+        *x = _mm512_aesenc_epi128(*x, k);
+    }
+}
+
+/// The counter blocks of a message, byte-reversed: the 32-bit counter of
+/// lane `i` in its low 32 bits, `inc32` of the next four blocks.
+struct Counters(__m512i);
+
+impl Counters {
+    /// The four counter blocks after `j0`: `inc32(j0)` on.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn new(j0: __m128i, rev: __m512i) -> Counters {
+        // Lane i gets i + 1 in its low 32 bits.
+        let first = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1);
+        Counters(_mm512_add_epi32(
+            _mm512_shuffle_epi8(_mm512_broadcast_i32x4(j0), rev),
+            first,
+        ))
+    }
+
+    /// The next `4W` counter blocks in byte order, register `j` holding
+    /// blocks `4j … 4j + 3`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn next<const W: usize>(&mut self, rev: __m512i) -> [__m512i; W] {
+        let out = std::array::from_fn(|j| {
+            let add = _mm512_maskz_set1_epi32(0x1111, 4 * j as i32);
+            _mm512_shuffle_epi8(_mm512_add_epi32(self.0, add), rev)
+        });
+        self.0 = _mm512_add_epi32(self.0, _mm512_maskz_set1_epi32(0x1111, 4 * W as i32));
+        out
+    }
+}
+
+/// `4W` blocks from `src` in `W` registers.
+///
+/// # Safety
+///
+/// `64 W` bytes readable at `src`; the CPU features of the kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+unsafe fn load<const W: usize>(src: *const u8) -> [__m512i; W] {
+    // SAFETY: the caller promises `64 W` readable bytes.
+    std::array::from_fn(|j| unsafe { _mm512_loadu_si512(src.add(64 * j).cast()) })
+}
+
+/// Stores `W` registers to `64 W` bytes at `dst`.
+///
+/// # Safety
+///
+/// `64 W` bytes writable at `dst`; the CPU features of the kernel.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+unsafe fn store<const W: usize>(dst: *mut u8, v: &[__m512i; W]) {
+    for (j, x) in v.iter().enumerate() {
+        // SAFETY: the caller promises `64 W` writable bytes.
+        unsafe { _mm512_storeu_si512(dst.add(64 * j).cast(), *x) };
+    }
+}
+
+/// `E(K, block)` on one block with AES-NI, the round keys' low lanes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn encrypt_one<const NR: usize>(k: &[__m512i; 15], block: __m128i) -> __m128i {
+    let mut x = _mm_xor_si128(block, _mm512_castsi512_si128(k[0]));
+    for key in &k[1..NR] {
+        x = _mm_aesenc_si128(x, _mm512_castsi512_si128(*key));
+    }
+    _mm_aesenclast_si128(x, _mm512_castsi512_si128(k[NR]))
+}
+
+/// The keystream of the counter-block registers `$ctr` under the round
+/// keys `$k` (`$nr` rounds); with `$hash`, GHASH's accumulator `$s`
+/// absorbs the `V` registers `$g` (blocks in field order, `$s` joining the
+/// first) times `$pow` (`H^16 … H^1`), one register after each of the
+/// first `V` rounds and the reduction after the next. A macro rather than
+/// a function for the reason the ymm kernel's `step!` is one: the
+/// registers must not go through memory between the rounds.
+macro_rules! step {
+    ($k:expr, $nr:expr, $ctr:expr, $g:expr, $pow:expr, $hash:expr, $s:expr) => {{
+        let (k, g, pow, hash, s): (
+            &[__m512i; 15],
+            &[__m512i; V],
+            &[__m512i; V],
+            bool,
+            &mut __m128i,
+        ) = ($k, $g, $pow, $hash, $s);
+        let mut b = $ctr;
+        for x in b.iter_mut() {
+            *x = _mm512_xor_si512(*x, k[0]);
+        }
+        let mut w = Wide4::zero();
+        for r in 1..$nr {
+            round(&mut b, k[r]);
+            if hash && r <= V {
+                // The registers that do not depend on `s` first.
+                let j = r % V;
+                let x = if j == 0 {
+                    _mm512_xor_si512(g[0], _mm512_zextsi128_si512(*s))
+                } else {
+                    g[j]
+                };
+                w.mul_add(x, pow[j]);
+            } else if hash && r == V + 1 {
+                *s = w.reduce();
+            }
+        }
+        for x in b.iter_mut() {
+            *x = _mm512_aesenclast_epi128(*x, k[$nr]);
+        }
+        b
+    }};
+}
+
+impl Kernel<'_> {
+    /// The accumulator `s` after the message's last blocks, in one
+    /// reduction: the `a` blocks of `aad` (none unless the associated data
+    /// was left for here), the `t` blocks of `ct`, the lengths block — or,
+    /// when they make 17 blocks (16 of text), the text and then the lengths
+    /// block apart.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn finish<const W: usize>(
+        &self,
+        s: __m128i,
+        (aad, a): (&[__m512i; V], usize),
+        (ct, t): (&[__m512i; W], usize),
+        lengths: __m128i,
+    ) -> __m128i {
+        let lengths = [_mm512_zextsi128_si512(lengths)];
+        let mut s = s;
+        let mut w = Wide4::zero();
+        let n = a + t + 1;
+        if n > 16 {
+            self.mul_add_acc(&mut w, s, t);
+            self.mul_add_blocks(&mut w, ct, t, 16 - t);
+            s = w.reduce();
+            w = Wide4::zero();
+            self.mul_add_acc(&mut w, s, 1);
+            self.mul_add_blocks(&mut w, &lengths, 1, 15);
+            return w.reduce();
+        }
+        self.mul_add_acc(&mut w, s, n);
+        self.mul_add_blocks(&mut w, aad, a, 16 - n);
+        self.mul_add_blocks(&mut w, ct, t, 16 - n + a);
+        self.mul_add_blocks(&mut w, &lengths, 1, 15);
+        w.reduce()
+    }
+}
+
+/// GCM-AE (`open` false) or GCM-AD of `data` under `NR` rounds: the tag.
+///
+/// # Safety
+///
+/// The CPU runs the kernel's features ([`available`]); `keys` has
+/// `NR + 1` round keys.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+unsafe fn run<const NR: usize>(
+    keys: &[[u8; 16]],
+    powers: &[u128; 16],
+    j0: &[u8; 16],
+    aad: &[u8],
+    data: InOut<'_>,
+    open: bool,
+) -> [u8; 16] {
+    let rev128 = pclmul::byte_order(true);
+    let zero = _mm512_setzero_si512();
+    let mut k = Kernel {
+        k: [zero; 15],
+        rev: _mm512_broadcast_i32x4(rev128),
+        powers,
+    };
+    for (k, key) in k.k.iter_mut().zip(&keys[..=NR]) {
+        // SAFETY: a round key is 16 bytes, the size of the load.
+        *k = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(key.as_ptr().cast()) });
+    }
+    // SAFETY: `j0` is 16 bytes.
+    let j0 = unsafe { _mm_loadu_si128(j0.as_ptr().cast()) };
+    let ek_j0 = encrypt_one::<NR>(&k.k, j0);
+    let mut counters = Counters::new(j0, k.rev);
+
+    let len = data.len();
+    let (input, output, _) = data.into_raw();
+    let tail = len % STEP;
+    let t = tail.div_ceil(16);
+    let a = aad.len().div_ceil(16);
+    // A short message: the associated data, the text and the lengths block
+    // in one reduction at the end. Otherwise the associated data first.
+    let merge = len < STEP && a + t < 16;
+    let (mut s, aad_regs) = if merge {
+        // SAFETY: `aad` is readable for its length, at most 16 blocks.
+        let x = unsafe { load_masked::<V>(aad.as_ptr(), aad.len()) };
+        (_mm512_castsi512_si128(zero), reverse(&x, k.rev))
+    } else {
+        (k.absorb(_mm512_castsi512_si128(zero), aad), [zero; V])
+    };
+    let a = if merge { a } else { 0 };
+
+    // The powers `H^16 … H^1`, four to a register.
+    // SAFETY: 16 powers, 256 bytes, the size of the loads.
+    let pow: [__m512i; V] = unsafe { load(powers.as_ptr().cast()) };
+    let mut pending = [zero; V];
+    let mut have_pending = false;
+    let mut done = 0;
+    if len >= STEP {
+        // Each loop with `open` and the hashing fixed, so that the steps
+        // carry no branch on them. (`STEP` bytes from `done` are within the
+        // message at each step; each register is read before any is
+        // written, for in place.)
+        if open {
+            while len - done >= STEP {
+                // SAFETY: as above.
+                let x = unsafe { load::<V>(input.add(done)) };
+                let g = reverse(&x, k.rev);
+                let ks = step!(&k.k, NR, counters.next::<V>(k.rev), &g, &pow, true, &mut s);
+                // SAFETY: as above.
+                unsafe { store(output.add(done), &xor(&x, &ks)) };
+                done += STEP;
+            }
+        } else {
+            // SAFETY: as above.
+            let x = unsafe { load::<V>(input.add(done)) };
+            let ks = step!(
+                &k.k,
+                NR,
+                counters.next::<V>(k.rev),
+                &pending,
+                &pow,
+                false,
+                &mut s
+            );
+            let out = xor(&x, &ks);
+            // SAFETY: as above.
+            unsafe { store(output.add(done), &out) };
+            pending = reverse(&out, k.rev);
+            have_pending = true;
+            done += STEP;
+            while len - done >= STEP {
+                // SAFETY: as above.
+                let x = unsafe { load::<V>(input.add(done)) };
+                let ks = step!(
+                    &k.k,
+                    NR,
+                    counters.next::<V>(k.rev),
+                    &pending,
+                    &pow,
+                    true,
+                    &mut s
+                );
+                let out = xor(&x, &ks);
+                // SAFETY: as above.
+                unsafe { store(output.add(done), &out) };
+                pending = reverse(&out, k.rev);
+                done += STEP;
+            }
+        }
+    }
+
+    // `[len(A)]_64 ‖ [len(C)]_64` in field order (byte-reversed).
+    let lengths =
+        core::arch::x86_64::_mm_set_epi64x((aad.len() as u64 * 8) as i64, (len as u64 * 8) as i64);
+    // The rest, on `W` registers, its AES stitched with the GHASH of the
+    // last whole step's ciphertext when encrypting; then the end of GHASH.
+    macro_rules! tail {
+        ($w:literal) => {{
+            // SAFETY: `tail` bytes from `done` are the rest of the input.
+            let x = unsafe { load_masked::<$w>(input.add(done), tail) };
+            let ctr = counters.next::<$w>(k.rev);
+            let ks = step!(&k.k, NR, ctr, &pending, &pow, have_pending, &mut s);
+            let out = xor(&x, &ks);
+            // SAFETY: `tail` bytes from `done` are the rest of the output.
+            unsafe { store_masked(output.add(done), tail, &out) };
+            let ct = if open { x } else { truncate(&out, tail) };
+            k.finish(s, (&aad_regs, a), (&reverse(&ct, k.rev), t), lengths)
+        }};
+    }
+    s = match t.div_ceil(4) {
+        0 => {
+            if have_pending {
+                let mut w = Wide4::zero();
+                k.mul_add_acc(&mut w, s, 16);
+                k.mul_add_blocks(&mut w, &pending, 16, 0);
+                s = w.reduce();
+            }
+            k.finish(s, (&aad_regs, a), (&[zero], 0), lengths)
+        }
+        1 => tail!(1),
+        2 => tail!(2),
+        3 => tail!(3),
+        _ => tail!(4),
+    };
+
+    // The round keys' broadcast copies on the stack are wiped (the vector
+    // registers are not, as in the library's other kernels).
+    k.k = [zero; 15];
+    std::hint::black_box(&mut k.k);
+
+    // The tag: E(K, J0) ⊕ S, S back in GHASH's byte order.
+    let tag = _mm_xor_si128(_mm_shuffle_epi8(s, rev128), ek_j0);
+    let mut out = [0u8; 16];
+    // SAFETY: `out` is 16 bytes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), tag) };
+    out
+}
