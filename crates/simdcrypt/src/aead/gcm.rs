@@ -17,7 +17,7 @@
 use std::fmt;
 
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::{NONCE_LEN, TAG_LEN, aead_methods, sealed_parts};
 use crate::Error;
@@ -67,6 +67,8 @@ pub struct AesGcm<K: KeySize> {
     hash: ghash::Key,
     /// The stitched kernel messages run through, if any.
     kernel: Option<GcmKernel>,
+    /// `H^32 … H^1` for the zmm kernel (zeros for the others).
+    powers32: Zeroizing<[u128; 32]>,
 }
 
 /// AES-GCM's stitched kernels: AES-CTR and GHASH interleaved in one loop
@@ -172,8 +174,19 @@ impl<K: KeySize> AesGcm<K> {
         AesGcm {
             aes,
             hash,
-            kernel: GcmKernel::best(),
+            kernel: None,
+            powers32: Zeroizing::new([0; 32]),
         }
+        .on_kernel(GcmKernel::best())
+    }
+
+    /// The same on the stitched kernel `kernel` (or none), with the powers
+    /// of `H` it multiplies by.
+    fn on_kernel(mut self, kernel: Option<GcmKernel>) -> Self {
+        if kernel == Some(GcmKernel::Vaes512) {
+            *self.powers32 = self.hash.powers32();
+        }
+        AesGcm { kernel, ..self }
     }
 
     /// The same key on the stitched kernel `kernel` (AES's and GHASH's
@@ -190,10 +203,7 @@ impl<K: KeySize> AesGcm<K> {
                 needs: kernel.needs(),
             });
         }
-        Ok(AesGcm {
-            kernel: Some(kernel),
-            ..self
-        })
+        Ok(self.on_kernel(Some(kernel)))
     }
 
     /// The same key with AES on rung `aes` and GHASH on rung `ghash`,
@@ -209,6 +219,7 @@ impl<K: KeySize> AesGcm<K> {
             aes: self.aes.with_impl(aes)?,
             hash: self.hash.with_impl(ghash)?,
             kernel: None,
+            powers32: self.powers32,
         })
     }
 
@@ -242,7 +253,9 @@ impl<K: KeySize> AesGcm<K> {
         match kernel {
             GcmKernel::Vaes => super::gcm_vaes::tag(keys, powers, j0, aad, data, open),
             #[cfg(target_arch = "x86_64")]
-            GcmKernel::Vaes512 => super::gcm_vaes512::tag(keys, powers, j0, aad, data, open),
+            GcmKernel::Vaes512 => {
+                super::gcm_vaes512::tag(keys, &self.powers32, j0, aad, data, open)
+            }
             #[cfg(not(target_arch = "x86_64"))]
             GcmKernel::Vaes512 => unreachable!("no zmm kernel off x86-64"),
         }

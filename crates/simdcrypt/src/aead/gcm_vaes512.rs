@@ -46,9 +46,11 @@ use crate::ghash::pclmul;
 use crate::xor::InOut;
 
 /// Registers per step.
-const V: usize = 4;
-/// Bytes per step: `V` registers of four blocks.
-const STEP: usize = 64 * V;
+const V: usize = 8;
+/// Blocks per step, and the powers of `H` the kernel multiplies by.
+pub(crate) const BLOCKS: usize = 4 * V;
+/// Bytes per step.
+const STEP: usize = 16 * BLOCKS;
 
 /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the kernel.
 pub(crate) fn available() -> bool {
@@ -76,7 +78,7 @@ pub(crate) fn available() -> bool {
 /// When the CPU lacks the kernel's instructions ([`available`]).
 pub(crate) fn tag(
     keys: &[[u8; 16]],
-    powers: &[u128; 16],
+    powers: &[u128; BLOCKS],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
@@ -96,9 +98,9 @@ pub(crate) fn tag(
     }
 }
 
-/// Sums of lane-by-lane products before reduction, schoolbook: the
-/// products of the low words, of the high words, and the two cross
-/// products added.
+/// Sums of lane-by-lane products before reduction, Karatsuba's: the
+/// products of the low words, of the high words, and of the sums of the
+/// two words (still holding the other two).
 #[derive(Clone, Copy)]
 struct Wide4 {
     lo: __m512i,
@@ -126,17 +128,19 @@ impl Wide4 {
         }
     }
 
-    /// Adds `a · h` lane by lane: four carry-less products.
+    /// Adds `a · h` lane by lane: three carry-less products (Karatsuba).
+    /// VPCLMULQDQ is what bounds the kernel on Zen 5 (one zmm product
+    /// every other cycle, where two VAES rounds issue each cycle:
+    /// `bench/NOTES.md`, `aes-gcm-zmm`), so the fourth product of
+    /// schoolbook costs more than the two operand sums (a shuffle and an
+    /// XOR each; `h`'s is hoisted out of the loops).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn mul_add(&mut self, a: __m512i, h: __m512i) {
+        let sum = |x: __m512i| _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
         self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(a, h));
         self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(a, h));
-        self.mid = xor3(
-            self.mid,
-            _mm512_clmulepi64_epi128::<0x01>(a, h),
-            _mm512_clmulepi64_epi128::<0x10>(a, h),
-        );
+        self.mid = _mm512_xor_si512(self.mid, _mm512_clmulepi64_epi128::<0x00>(sum(a), sum(h)));
     }
 
     /// The four lanes' sums, each times `x^-128` reduced, added into one
@@ -151,8 +155,10 @@ impl Wide4 {
     #[inline]
     fn reduce(self) -> __m128i {
         let poly = _mm512_set1_epi64(0xc200_0000_0000_0000_u64 as i64);
+        // Karatsuba's middle term: the cross products alone.
+        let mid = xor3(self.mid, self.lo, self.hi);
         let t = _mm512_clmulepi64_epi128::<0x00>(self.lo, poly);
-        let mid = xor3(self.mid, _mm512_shuffle_epi32::<0x4e>(self.lo), t);
+        let mid = xor3(mid, _mm512_shuffle_epi32::<0x4e>(self.lo), t);
         let t = _mm512_clmulepi64_epi128::<0x00>(mid, poly);
         let x = xor3(self.hi, _mm512_shuffle_epi32::<0x4e>(mid), t);
         let y = _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x));
@@ -165,7 +171,7 @@ impl Wide4 {
 struct Kernel<'a> {
     k: [__m512i; 15],
     rev: __m512i,
-    powers: &'a [u128; 16],
+    powers: &'a [u128; BLOCKS],
 }
 
 impl Kernel<'_> {
@@ -175,7 +181,7 @@ impl Kernel<'_> {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn powers4(&self, first: usize, blocks: usize) -> __m512i {
-        assert!(first + blocks <= 16 && blocks <= 4);
+        assert!(first + blocks <= BLOCKS && blocks <= 4);
         let lanes = ((1u32 << (2 * blocks)) - 1) as u8;
         // SAFETY: `first < 16` (asserted), so the pointer is within the
         // table, and the mask selects the 64-bit words of `blocks` powers,
@@ -206,7 +212,7 @@ impl Kernel<'_> {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn mul_add_acc(&self, w: &mut Wide4, s: __m128i, n: usize) {
-        w.mul_add(_mm512_zextsi128_si512(s), self.powers4(16 - n, 1));
+        w.mul_add(_mm512_zextsi128_si512(s), self.powers4(BLOCKS - n, 1));
     }
 
     /// GHASH's accumulator `s` after `bytes` zero-padded: 16 blocks per
@@ -220,7 +226,7 @@ impl Kernel<'_> {
             let x = unsafe { load_masked::<V>(chunk.as_ptr(), chunk.len()) };
             let mut w = Wide4::zero();
             self.mul_add_acc(&mut w, s, n);
-            self.mul_add_blocks(&mut w, &reverse(&x, self.rev), n, 16 - n);
+            self.mul_add_blocks(&mut w, &reverse(&x, self.rev), n, BLOCKS - n);
             s = w.reduce();
         }
         s
@@ -430,19 +436,19 @@ impl Kernel<'_> {
         let mut s = s;
         let mut w = Wide4::zero();
         let n = a + t + 1;
-        if n > 16 {
+        if n > BLOCKS {
             self.mul_add_acc(&mut w, s, t);
-            self.mul_add_blocks(&mut w, ct, t, 16 - t);
+            self.mul_add_blocks(&mut w, ct, t, BLOCKS - t);
             s = w.reduce();
             w = Wide4::zero();
             self.mul_add_acc(&mut w, s, 1);
-            self.mul_add_blocks(&mut w, &lengths, 1, 15);
+            self.mul_add_blocks(&mut w, &lengths, 1, BLOCKS - 1);
             return w.reduce();
         }
         self.mul_add_acc(&mut w, s, n);
-        self.mul_add_blocks(&mut w, aad, a, 16 - n);
-        self.mul_add_blocks(&mut w, ct, t, 16 - n + a);
-        self.mul_add_blocks(&mut w, &lengths, 1, 15);
+        self.mul_add_blocks(&mut w, aad, a, BLOCKS - n);
+        self.mul_add_blocks(&mut w, ct, t, BLOCKS - n + a);
+        self.mul_add_blocks(&mut w, &lengths, 1, BLOCKS - 1);
         w.reduce()
     }
 }
@@ -456,7 +462,7 @@ impl Kernel<'_> {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
 unsafe fn run<const NR: usize>(
     keys: &[[u8; 16]],
-    powers: &[u128; 16],
+    powers: &[u128; BLOCKS],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
@@ -485,7 +491,7 @@ unsafe fn run<const NR: usize>(
     let a = aad.len().div_ceil(16);
     // A short message: the associated data, the text and the lengths block
     // in one reduction at the end. Otherwise the associated data first.
-    let merge = len < STEP && a + t < 16;
+    let merge = len < STEP && a + t < BLOCKS;
     let (mut s, aad_regs) = if merge {
         // SAFETY: `aad` is readable for its length, at most 16 blocks.
         let x = unsafe { load_masked::<V>(aad.as_ptr(), aad.len()) };
@@ -577,8 +583,8 @@ unsafe fn run<const NR: usize>(
         0 => {
             if have_pending {
                 let mut w = Wide4::zero();
-                k.mul_add_acc(&mut w, s, 16);
-                k.mul_add_blocks(&mut w, &pending, 16, 0);
+                k.mul_add_acc(&mut w, s, BLOCKS);
+                k.mul_add_blocks(&mut w, &pending, BLOCKS, 0);
                 s = w.reduce();
             }
             k.finish(s, (&aad_regs, a), (&[zero], 0), lengths)
@@ -586,7 +592,11 @@ unsafe fn run<const NR: usize>(
         1 => tail!(1),
         2 => tail!(2),
         3 => tail!(3),
-        _ => tail!(4),
+        4 => tail!(4),
+        5 => tail!(5),
+        6 => tail!(6),
+        7 => tail!(7),
+        _ => tail!(8),
     };
 
     // The round keys' broadcast copies on the stack are wiped (the vector

@@ -188,6 +188,18 @@ impl Key {
         }
     }
 
+    /// `H^32 … H^1`: the 16 powers above those kept, then those (each
+    /// `H^(k+16) = dot(H^k, H^16)`), for a kernel that multiplies 32
+    /// blocks per reduction (GCM's zmm kernel).
+    pub(crate) fn powers32(&self) -> [u128; 2 * POWERS] {
+        let mut p = [0u128; 2 * POWERS];
+        p[POWERS..].copy_from_slice(&self.powers);
+        for i in 0..POWERS {
+            p[i] = dot(self.imp, p[i + POWERS], self.powers[0]);
+        }
+        p
+    }
+
     /// `H^8 … H^1`, what the rungs multiply 8 blocks by.
     pub(crate) fn last8(&self) -> &[u128; 8] {
         self.powers[POWERS - 8..].try_into().expect("8 powers")
