@@ -7,7 +7,7 @@
 //! Each test takes the rungs whose name begins with `avx512` (Salsa20
 //! `avx512`, ChaCha20 `avx512` and `avx512vl`, Poly1305 `avx512ifma`,
 //! SHA-512 `avx512`, multi-buffer `avx512`, GOST 28147-89 and Magma
-//! `avx512`), and AES's `vaes512`, and
+//! `avx512`), AES's `vaes512` and AES-GCM's zmm kernel `vaes512`, and
 //! prints the ones it exercised. On a CPU without AVX-512 they are skipped, with a message,
 //! unless `SIMDCRYPT_REQUIRE_AVX512=1` is set (the emulator run sets it):
 //! then a missing AVX-512 rung fails the test, so that run cannot pass by
@@ -191,9 +191,12 @@ fn avx512_rungs_run_here_and_are_the_default() {
         simdcrypt::hash::Sha512::new().implementation(),
         sha512::Impl::Avx512
     );
-    // AES's zmm rung is named for VAES, not AVX-512.
+    // AES's zmm rung is named for VAES, not AVX-512; so is GCM's zmm kernel.
     assert_eq!(simdcrypt::aes::Impl::best(), simdcrypt::aes::Impl::Vaes512);
     exercised.push("aes/vaes512".to_owned());
+    use simdcrypt::aead::{Aes128Gcm, GcmKernel};
+    assert_eq!(Aes128Gcm::new(&[0; 16]).kernel(), Some(GcmKernel::Vaes512));
+    exercised.push("aes-gcm/vaes512".to_owned());
     eprintln!("AVX-512 rungs available and the default: {exercised:?}");
 }
 
@@ -242,6 +245,33 @@ common::kit::kit_tests! {
     scrypt_kit => "scrypt": [vectors, cross_check],
     gost28147_kit => "gost28147": [vectors, cross_check, round_trip],
     magma_kit => "magma": [vectors, cross_check, round_trip],
+}
+
+/// AES-GCM's zmm kernel (the `vaes512` row of the `aes-gcm` checks: GCM
+/// on the kernel, GCM-SIV on AES's `vaes512` rung) through the kit's
+/// checks: the spec's cases and Wycheproof, every length to 1100 bytes in
+/// place and out of place, the counter started below its wrap, round
+/// trips with every other path. Named for VAES, as AES's zmm rung is.
+mod aes_gcm_vaes512 {
+    fn passes(check: &str) {
+        let check = crate::common::kit::check(check);
+        crate::common::kit::passes("aes-gcm", check, |r| r == "vaes512", super::required());
+    }
+
+    #[test]
+    fn vectors() {
+        passes("vectors");
+    }
+
+    #[test]
+    fn cross_check() {
+        passes("cross_check");
+    }
+
+    #[test]
+    fn round_trip() {
+        passes("round_trip");
+    }
 }
 
 /// The ladders with an AVX-512 rung are the ones checked here.

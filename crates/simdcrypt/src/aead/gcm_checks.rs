@@ -36,6 +36,14 @@ const ROUND_TRIPS: u64 = 12;
 const MAX_LEN: u64 = 2100;
 /// Longer messages, across the 16 KiB chunks of the unstitched path.
 const LONG: [usize; 2] = [16 * 1024 + 37, 40 * 1024 + 5];
+/// The stitched kernels' sweep: every length to here, past two of the
+/// zmm kernel's 512-byte steps and every length of their tails.
+const EVERY: usize = 1100;
+/// Its lengths of associated data, around the kernels' 16- and 32-block
+/// groups and their short-message path.
+const EVERY_AAD: [usize; 16] = [
+    0, 1, 13, 15, 16, 17, 100, 255, 256, 257, 300, 495, 511, 512, 513, 600,
+];
 
 /// The path a message takes through an AEAD: the "rungs" of its rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,6 +233,8 @@ trait Sealer {
     fn open(&self, iv: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, String>;
     /// Opens in place (detached); the data after the call, zeros or not.
     fn open_in_place(&self, iv: &[u8], aad: &[u8], sealed: &[u8]) -> (Result<(), String>, Vec<u8>);
+    /// Seals in place (detached) under a 12-byte nonce: ciphertext ‖ tag.
+    fn seal_in_place(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8>;
     /// GCM with a chosen pre-counter block, in place: ciphertext ‖ tag.
     fn seal_j0(&self, _j0: &[u8; 16], _aad: &[u8], _pt: &[u8]) -> Option<Vec<u8>> {
         None
@@ -267,6 +277,12 @@ impl<K: KeySize> Sealer for AesGcm<K> {
         let verdict = self.decrypt_in_place_detached_with_iv(iv, aad, &mut data, &tag);
         (verdict.map_err(text), data)
     }
+    fn seal_in_place(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
+        let mut data = pt.to_vec();
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut data);
+        data.extend_from_slice(&tag);
+        data
+    }
     fn seal_j0(&self, j0: &[u8; 16], aad: &[u8], pt: &[u8]) -> Option<Vec<u8>> {
         let mut data = pt.to_vec();
         let tag = self.seal_j0(j0, aad, InOut::in_place(&mut data)).ok()?;
@@ -295,6 +311,12 @@ impl<K: SivKeySize> Sealer for AesGcmSiv<K> {
         let mut data = ct.to_vec();
         let verdict = self.decrypt_in_place_detached(nonce, aad, &mut data, &tag);
         (verdict.map_err(text), data)
+    }
+    fn seal_in_place(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
+        let mut data = pt.to_vec();
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut data);
+        data.extend_from_slice(&tag);
+        data
     }
 }
 
@@ -527,6 +549,9 @@ fn siv_written_out(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
 /// seventh from a pre-counter block just below the 32-bit wrap.
 fn cross_check(kind: Kind, path: Path, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
+    if path.kernel().is_some() || path == Path::Default {
+        every_length(kind, path, rng, &mut t);
+    }
     for i in 0..CASES + LONG.len() as u64 {
         let len = match i.checked_sub(CASES) {
             Some(j) => LONG[j as usize],
@@ -625,4 +650,39 @@ fn round_trips(kind: Kind, path: Path, rng: &mut Rng) -> Outcome {
         }
     }
     Outcome::Ran(t)
+}
+
+/// The stitched kernels (and the default) at every length from 0 to
+/// [`EVERY`] bytes, the associated data's length cycling through
+/// [`EVERY_AAD`]: sealed in place and out of place to what the `soft64`
+/// path seals (itself checked against the written-out construction), and
+/// opened back in place and out of place.
+fn every_length(kind: Kind, path: Path, rng: &mut Rng, t: &mut Tally) {
+    let key = rng.bytes(kind.key_len());
+    let (Ok(aead), Ok(partner)) = (kind.build(&key, path), kind.build(&key, Path::Soft64)) else {
+        t.check(false, || format!("not built on {path} or soft64"));
+        return;
+    };
+    let nonce: [u8; 12] = rng.array();
+    let text = rng.bytes(EVERY);
+    let header = rng.bytes(EVERY_AAD[EVERY_AAD.len() - 1]);
+    for len in 0..=EVERY {
+        let (pt, aad) = (&text[..len], &header[..EVERY_AAD[len % EVERY_AAD.len()]]);
+        let what = |how: &str| format!("{len} bytes, {} of associated data: {how}", aad.len());
+        let Ok(want) = partner.seal(&nonce, aad, pt) else {
+            t.check(false, || what("not sealed on soft64"));
+            continue;
+        };
+        t.check(aead.seal(&nonce, aad, pt).as_ref() == Ok(&want), || {
+            what("sealed out of place")
+        });
+        t.check(aead.seal_in_place(&nonce, aad, pt) == want, || {
+            what("sealed in place")
+        });
+        t.check(aead.open(&nonce, aad, &want).as_deref() == Ok(pt), || {
+            what("opened out of place")
+        });
+        let (verdict, data) = aead.open_in_place(&nonce, aad, &want);
+        t.check(verdict.is_ok() && data == pt, || what("opened in place"));
+    }
 }
