@@ -2,8 +2,8 @@
 //! message can take — AES and GHASH/POLYVAL both on their `reference`
 //! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`
 //! or `vpclmul`; each stitched VAES/VPCLMULQDQ kernel of GCM (`vaes` on
-//! ymm, `vaes512` on zmm; for GCM-SIV, AES and POLYVAL on the rungs of
-//! the same width); and the type as `new` builds it: on the GCM
+//! ymm, `vaes512` on zmm; GCM-SIV on AES's and POLYVAL's ymm rungs, or
+//! with both on zmm); and the type as `new` builds it: on the GCM
 //! specification's 18 cases, all of Wycheproof's `aes_gcm_test.json` and
 //! `aes_gcm_siv_test.json` (every invalid case refused, the output
 //! zeroed) and RFC 8452's Appendix C; against both constructions written
@@ -59,8 +59,8 @@ pub(crate) enum Path {
     /// GCM's stitched ymm kernel; GCM-SIV with AES on `vaes` and POLYVAL
     /// on `vpclmul`.
     Vaes,
-    /// GCM's stitched zmm kernel; GCM-SIV with AES on `vaes512` and
-    /// POLYVAL on `vpclmul`.
+    /// GCM's stitched zmm kernel; GCM-SIV with POLYVAL and CTR on zmm
+    /// (`gcm_vaes512`).
     Vaes512,
     /// The type as `new` builds it: for GCM the stitched kernel where the
     /// CPU runs it.
@@ -219,10 +219,12 @@ where
     for<'a> &'a K::Key: TryFrom<&'a [u8]>,
 {
     let aead = AesGcmSiv::<K>::new(key_of::<K>(key)?);
-    Ok(Box::new(match path.rungs() {
-        Some((a, g)) => aead.with_impl(a, g).map_err(|e| e.to_string())?,
-        None => aead,
-    }))
+    let aead = match (path.kernel(), path.rungs()) {
+        (Some(k), _) => aead.with_kernel(k),
+        (None, Some((a, g))) => aead.with_impl(a, g),
+        (None, None) => Ok(aead),
+    };
+    Ok(Box::new(aead.map_err(|e| e.to_string())?))
 }
 
 /// What the checks ask of either AEAD, errors as text.

@@ -171,7 +171,8 @@ impl Wide4 {
 struct Kernel<'a> {
     k: [__m512i; 15],
     rev: __m512i,
-    powers: &'a [u128; BLOCKS],
+    /// `H^n … H^1`: 32 for GCM, 16 for GCM-SIV's POLYVAL.
+    powers: &'a [u128],
 }
 
 impl Kernel<'_> {
@@ -181,7 +182,7 @@ impl Kernel<'_> {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn powers4(&self, first: usize, blocks: usize) -> __m512i {
-        assert!(first + blocks <= BLOCKS && blocks <= 4);
+        assert!(first + blocks <= self.powers.len() && blocks <= 4);
         let lanes = ((1u32 << (2 * blocks)) - 1) as u8;
         // SAFETY: `first < 16` (asserted), so the pointer is within the
         // table, and the mask selects the 64-bit words of `blocks` powers,
@@ -212,7 +213,10 @@ impl Kernel<'_> {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn mul_add_acc(&self, w: &mut Wide4, s: __m128i, n: usize) {
-        w.mul_add(_mm512_zextsi128_si512(s), self.powers4(BLOCKS - n, 1));
+        w.mul_add(
+            _mm512_zextsi128_si512(s),
+            self.powers4(self.powers.len() - n, 1),
+        );
     }
 
     /// GHASH's accumulator `s` after `bytes` zero-padded: 16 blocks per
@@ -220,13 +224,14 @@ impl Kernel<'_> {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn absorb(&self, mut s: __m128i, bytes: &[u8]) -> __m128i {
-        for chunk in bytes.chunks(STEP) {
+        let all = self.powers.len();
+        for chunk in bytes.chunks(16 * all) {
             let n = chunk.len().div_ceil(16);
             // SAFETY: `chunk` is readable for its length.
             let x = unsafe { load_masked::<V>(chunk.as_ptr(), chunk.len()) };
             let mut w = Wide4::zero();
             self.mul_add_acc(&mut w, s, n);
-            self.mul_add_blocks(&mut w, &reverse(&x, self.rev), n, BLOCKS - n);
+            self.mul_add_blocks(&mut w, &reverse(&x, self.rev), n, all - n);
             s = w.reduce();
         }
         s
@@ -643,4 +648,126 @@ unsafe fn run<const NR: usize>(
     // SAFETY: `out` is 16 bytes.
     unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), tag) };
     out
+}
+
+/// AES-GCM-SIV's tag input (RFC 8452 §4): POLYVAL under the powers
+/// `H^16 … H^1` of the message-authentication key of the padded `aad`,
+/// the padded `text` and the lengths block, 16 blocks per reduction on
+/// zmm; the hash as POLYVAL's output bytes.
+///
+/// # Panics
+///
+/// When the CPU lacks the kernel's instructions ([`available`]).
+pub(crate) fn polyval(powers: &[u128; 16], aad: &[u8], text: &[u8]) -> [u8; 16] {
+    assert!(
+        available(),
+        "the zmm kernel needs VAES, VPCLMULQDQ and AVX-512"
+    );
+    // SAFETY: the CPU runs every feature the kernel enables (asserted).
+    unsafe { polyval_zmm(powers, aad, text) }
+}
+
+/// [`polyval`] compiled for the kernel's features.
+///
+/// # Safety
+///
+/// The CPU runs the kernel's features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+unsafe fn polyval_zmm(powers: &[u128; 16], aad: &[u8], text: &[u8]) -> [u8; 16] {
+    let k = Kernel {
+        k: [_mm512_setzero_si512(); 15],
+        // POLYVAL's blocks are in field order as they are.
+        rev: _mm512_broadcast_i32x4(pclmul::byte_order(false)),
+        powers,
+    };
+    let mut lengths = [0u8; 16];
+    lengths[..8].copy_from_slice(&(aad.len() as u64 * 8).to_le_bytes());
+    lengths[8..].copy_from_slice(&(text.len() as u64 * 8).to_le_bytes());
+    let mut s = _mm512_castsi512_si128(_mm512_setzero_si512());
+    for part in [aad, text, &lengths] {
+        s = k.absorb(s, part);
+    }
+    let mut out = [0u8; 16];
+    // SAFETY: `out` is 16 bytes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), s) };
+    out
+}
+
+/// AES-GCM-SIV's CTR (RFC 8452 §4) of `data` under the round keys `keys`
+/// from the counter block `counter`: the first 32 bits a little-endian
+/// counter wrapping modulo 2^32 (one `vpaddd` on the low 32 bits of each
+/// lane, no byte swap), 32 blocks per step on zmm, the rest through
+/// masked loads and stores.
+///
+/// # Panics
+///
+/// When the CPU lacks the kernel's instructions ([`available`]).
+pub(crate) fn ctr32_le(keys: &[[u8; 16]], counter: &[u8; 16], data: InOut<'_>) {
+    assert!(
+        available(),
+        "the zmm kernel needs VAES, VPCLMULQDQ and AVX-512"
+    );
+    // SAFETY: the CPU runs every feature the kernel enables (asserted).
+    unsafe {
+        match keys.len() {
+            11 => ctr_le::<10>(keys, counter, data),
+            13 => ctr_le::<12>(keys, counter, data),
+            _ => ctr_le::<14>(keys, counter, data),
+        }
+    }
+}
+
+/// [`ctr32_le`] under `NR` rounds.
+///
+/// # Safety
+///
+/// The CPU runs the kernel's features; `keys` has `NR + 1` round keys.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+unsafe fn ctr_le<const NR: usize>(keys: &[[u8; 16]], counter: &[u8; 16], data: InOut<'_>) {
+    let zero = _mm512_setzero_si512();
+    let mut k = [zero; 15];
+    for (k, key) in k.iter_mut().zip(&keys[..=NR]) {
+        // SAFETY: a round key is 16 bytes, the size of the load.
+        *k = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(key.as_ptr().cast()) });
+    }
+    // SAFETY: `counter` is 16 bytes.
+    let first = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(counter.as_ptr().cast()) });
+    // Lane i: the counter plus i, in the first 32-bit word.
+    let mut next = _mm512_add_epi32(
+        first,
+        _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0),
+    );
+    let blocks = |next: __m512i| -> [__m512i; V] {
+        std::array::from_fn(|j| {
+            _mm512_add_epi32(next, _mm512_maskz_set1_epi32(0x1111, 4 * j as i32))
+        })
+    };
+    let (unused, mut no_s) = ([zero; V], _mm512_castsi512_si128(zero));
+    let len = data.len();
+    let (input, output, _) = data.into_raw();
+    let mut done = 0;
+    while len - done >= STEP {
+        let ks = step!(&k, NR, blocks(next), &unused, &unused, false, &mut no_s);
+        // SAFETY: `STEP` bytes from `done` are within the input and the
+        // output; every register is read before any is written.
+        unsafe {
+            let x = load::<V>(input.add(done));
+            store(output.add(done), &xor(&x, &ks));
+        }
+        next = _mm512_add_epi32(next, _mm512_maskz_set1_epi32(0x1111, BLOCKS as i32));
+        done += STEP;
+    }
+    let rest = len - done;
+    if rest > 0 {
+        let ks = step!(&k, NR, blocks(next), &unused, &unused, false, &mut no_s);
+        // SAFETY: `rest` bytes from `done` are the rest of the input and
+        // the output.
+        unsafe {
+            let x = load_masked::<V>(input.add(done), rest);
+            store_masked(output.add(done), rest, &xor(&x, &ks));
+        }
+    }
+    // The round keys' broadcast copies on the stack are wiped.
+    k = [zero; 15];
+    std::hint::black_box(&mut k);
 }
