@@ -5,9 +5,9 @@
 //! `H = E(K, 0^128)` and its powers are computed once, at [`AesGcm::new`],
 //! so that short messages pay only for their own blocks. Where the CPU has
 //! VAES and VPCLMULQDQ, every message runs through one stitched kernel
-//! ([`GcmKernel`]): AES-CTR on 16 blocks at a time interleaved with the
-//! GHASH of 16 blocks of ciphertext, on zmm registers where the CPU has
-//! AVX-512 (`gcm_vaes512`), else on ymm (`gcm_vaes`); `bench/NOTES.md`
+//! ([`GcmKernel`]): AES-CTR interleaved with the GHASH of the ciphertext,
+//! 32 blocks a step on zmm registers where the CPU has AVX-512
+//! (`gcm_vaes512`), else 16 on ymm (`gcm_vaes`); `bench/NOTES.md`
 //! (`aes-gcm-zmm`) has the measurements behind that choice. Elsewhere, or
 //! on rungs chosen with [`AesGcm::with_impl`], the message is encrypted a chunk at a time on
 //! AES's rung and hashed on GHASH's while the chunk is still in cache;
@@ -79,8 +79,8 @@ pub enum GcmKernel {
     /// registers where the CPU has them): 16 blocks a step, as eight
     /// registers of two.
     Vaes,
-    /// VAES and VPCLMULQDQ on zmm registers (AVX-512F, BW and VL): 16
-    /// blocks a step as four registers of four, the tail through masked
+    /// VAES and VPCLMULQDQ on zmm registers (AVX-512F, BW and VL): 32
+    /// blocks a step as eight registers of four, the tail through masked
     /// loads and stores.
     Vaes512,
 }

@@ -2,30 +2,32 @@
 //! AVX-512F/BW/VL, four blocks per register, the structure of E. Biggers'
 //! `aes-gcm-vaes-avx512.S` (Linux) written here in intrinsics.
 //!
-//! A step is 16 blocks (256 bytes) as four registers of counter blocks.
-//! While they go through the AES rounds, the four registers of ciphertext
-//! of the step before (encryption) or of this step (decryption), in
-//! POLYVAL's field (byte-reversed, RFC 8452 Appendix A), are multiplied
-//! lane by lane by the powers `H^16 … H^1` laid out four to a register —
-//! one register after each of the first four rounds, schoolbook (four
-//! carry-less products per register, summed unreduced) — and the sums are
-//! reduced once per step after the fifth round: the low half folded into
-//! the middle and the middle into the high with two products by
-//! `x^63 + x^62 + x^57` (see [`Wide4::reduce`]), all four lanes at once,
-//! then the lanes added. The register that the accumulator joins is
-//! multiplied last, so the chain from one step's GHASH to the next is one
-//! product, one sum and the reduction.
+//! A step is 32 blocks (512 bytes) as eight registers of counter blocks.
+//! While they go through the AES rounds, the eight registers of
+//! ciphertext of the step before (encryption) or of this step
+//! (decryption), in POLYVAL's field (byte-reversed, RFC 8452 Appendix A),
+//! are multiplied lane by lane by the powers `H^32 … H^1` laid out four to
+//! a register — one register after each of the first eight rounds,
+//! Karatsuba (three carry-less products per register, see
+//! [`Wide4::mul_add`]), summed unreduced — and the sums are reduced once
+//! per step after the ninth round: the low half folded into the middle and
+//! the middle into the high with two products by `x^63 + x^62 + x^57` (see
+//! [`Wide4::reduce`]), all four lanes at once, then the lanes added. The
+//! register that the accumulator joins is multiplied last, so the chain
+//! from one step's GHASH to the next is one product, one sum and the
+//! reduction. Eight registers a step, not four: with four, the AES rounds'
+//! dependent chains and the reduction's were the critical path
+//! (`bench/NOTES.md`, `aes-gcm-zmm`).
 //!
-//! The counter blocks are kept byte-reversed, so that `inc32` is one
-//! `vpaddd` on the low 32 bits of each lane (wrapping modulo 2^32 exactly as
-//! SP 800-38D's) and one `vpshufb` back to byte order per register.
+//! The counter blocks: see [`Counters`] (`inc32` wraps modulo 2^32 exactly
+//! as SP 800-38D's).
 //!
-//! What is left after the whole steps (fewer than 16 blocks), and so a
+//! What is left after the whole steps (fewer than 32 blocks), and so a
 //! whole short message, runs in the same kernel through masked loads and
-//! stores (AVX-512BW), on one to four registers, with no copy: its AES
+//! stores (AVX-512BW), on one to eight registers, with no copy: its AES
 //! stitched with the GHASH of the last whole step, then its blocks, the
 //! lengths block and — when the message is short enough that the
-//! associated data, the text and the lengths make at most 16 blocks — the
+//! associated data, the text and the lengths make at most 32 blocks — the
 //! associated data too, multiplied by the powers that end on `H^1` and
 //! reduced once. `E(K, J0)` runs beside them with AES-NI. Key schedule and
 //! `H` powers come precomputed from [`super::AesGcm::new`].
@@ -68,7 +70,7 @@ pub(crate) fn available() -> bool {
 
 /// GCM-AE (SP 800-38D §7.1, `open` false) or GCM-AD (§7.2) of `data`
 /// under the round keys `keys` (FIPS 197 order, `w[0]` first), GHASH's
-/// `powers` (`H^16` first) and the pre-counter block `j0`, in place or from
+/// `powers` (`H^32` first) and the pre-counter block `j0`, in place or from
 /// its input into its output: the tag — of the message sealed, or the one
 /// an opened ciphertext should carry, for the caller to compare (and to
 /// zero the output when it does not match).
@@ -167,7 +169,7 @@ impl Wide4 {
 }
 
 /// What every part of one message shares: the round keys in all four
-/// lanes, the byte reversal, GHASH's powers.
+/// lanes, the byte reversal (the identity for POLYVAL), the powers.
 struct Kernel<'a> {
     k: [__m512i; 15],
     rev: __m512i,
@@ -219,7 +221,7 @@ impl Kernel<'_> {
         );
     }
 
-    /// GHASH's accumulator `s` after `bytes` zero-padded: 16 blocks per
+    /// GHASH's accumulator `s` after `bytes` zero-padded: one reduction per
     /// reduction, the last run of them through masked loads.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
@@ -415,7 +417,7 @@ fn encrypt_one<const NR: usize>(k: &[__m512i; 15], block: __m128i) -> __m128i {
 /// The keystream of the counter-block registers `$ctr` under the round
 /// keys `$k` (`$nr` rounds); with `$hash`, GHASH's accumulator `$s`
 /// absorbs the `V` registers `$g` (blocks in field order, `$s` joining the
-/// first) times `$pow` (`H^16 … H^1`), one register after each of the
+/// first) times `$pow` (`H^32 … H^1`), one register after each of the
 /// first `V` rounds and the reduction after the next. A macro rather than
 /// a function for the reason the ymm kernel's `step!` is one: the
 /// registers must not go through memory between the rounds.
@@ -459,7 +461,7 @@ impl Kernel<'_> {
     /// The accumulator `s` after the message's last blocks, in one
     /// reduction: the `a` blocks of `aad` (none unless the associated data
     /// was left for here), the `t` blocks of `ct`, the lengths block — or,
-    /// when they make 17 blocks (16 of text), the text and then the lengths
+    /// when they make 33 blocks (32 of text), the text and then the lengths
     /// block apart.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
@@ -531,7 +533,7 @@ unsafe fn run<const NR: usize>(
     // in one reduction at the end. Otherwise the associated data first.
     let merge = len < STEP && a + t < BLOCKS;
     let (mut s, aad_regs) = if merge {
-        // SAFETY: `aad` is readable for its length, at most 16 blocks.
+        // SAFETY: `aad` is readable for its length, fewer than 32 blocks.
         let x = unsafe { load_masked::<V>(aad.as_ptr(), aad.len()) };
         (_mm512_castsi512_si128(zero), reverse(&x, k.rev))
     } else {
@@ -539,8 +541,8 @@ unsafe fn run<const NR: usize>(
     };
     let a = if merge { a } else { 0 };
 
-    // The powers `H^16 … H^1`, four to a register.
-    // SAFETY: 16 powers, 256 bytes, the size of the loads.
+    // The powers `H^32 … H^1`, four to a register.
+    // SAFETY: 32 powers, 512 bytes, the size of the loads.
     let pow: [__m512i; V] = unsafe { load(powers.as_ptr().cast()) };
     let mut pending = [zero; V];
     let mut have_pending = false;
