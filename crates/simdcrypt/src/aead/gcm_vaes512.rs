@@ -221,8 +221,9 @@ impl Kernel<'_> {
         );
     }
 
-    /// GHASH's accumulator `s` after `bytes` zero-padded: one reduction per
-    /// reduction, the last run of them through masked loads.
+    /// GHASH's accumulator `s` after `bytes` zero-padded: one reduction
+    /// per as many blocks as there are powers, the last run of them
+    /// through masked loads.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn absorb(&self, mut s: __m128i, bytes: &[u8]) -> __m128i {
