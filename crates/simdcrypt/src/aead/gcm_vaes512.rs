@@ -7,12 +7,14 @@
 //! ciphertext of the step before (encryption) or of this step
 //! (decryption), in POLYVAL's field (byte-reversed, RFC 8452 Appendix A),
 //! are multiplied lane by lane by the powers `H^32 … H^1` laid out four to
-//! a register — one register after each of the first eight rounds,
-//! Karatsuba (three carry-less products per register, see
-//! [`Wide4::mul_add`]), summed unreduced — and the sums are reduced once
-//! per step after the ninth round: the low half folded into the middle and
-//! the middle into the high with two products by `x^63 + x^62 + x^57` (see
-//! [`Wide4::reduce`]), all four lanes at once, then the lanes added. The
+//! a register — Karatsuba's three carry-less products per register (see
+//! [`Wide4::mul_add`]), 24 a step, spread evenly over all the rounds but
+//! the last two (three after each of AES-128's first eight rounds, two
+//! after each of AES-256's first twelve), summed unreduced — and the sums
+//! are reduced once per step after the next-to-last round: the low half
+//! folded into the middle and the middle into the high with two products
+//! by `x^63 + x^62 + x^57` (see [`Wide4::reduce`]), all four lanes at
+//! once, then the lanes added. The
 //! register that the accumulator joins is multiplied last, so the chain
 //! from one step's GHASH to the next is one product, one sum and the
 //! reduction. Eight registers a step, not four: with four, the AES rounds'
@@ -139,10 +141,25 @@ impl Wide4 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn mul_add(&mut self, a: __m512i, h: __m512i) {
+        for which in 0..3 {
+            self.add_product(which, a, h);
+        }
+    }
+
+    /// One of [`Self::mul_add`]'s products: `0` the low words', `1` the
+    /// high words', `2` the sums of the two words'.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+    #[inline]
+    fn add_product(&mut self, which: usize, a: __m512i, h: __m512i) {
         let sum = |x: __m512i| _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
-        self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(a, h));
-        self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(a, h));
-        self.mid = _mm512_xor_si512(self.mid, _mm512_clmulepi64_epi128::<0x00>(sum(a), sum(h)));
+        match which {
+            0 => self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(a, h)),
+            1 => self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(a, h)),
+            _ => {
+                let p = _mm512_clmulepi64_epi128::<0x00>(sum(a), sum(h));
+                self.mid = _mm512_xor_si512(self.mid, p);
+            }
+        }
     }
 
     /// The four lanes' sums, each times `x^-128` reduced, added into one
@@ -415,11 +432,47 @@ fn encrypt_one<const NR: usize>(k: &[__m512i; 15], block: __m128i) -> __m128i {
     _mm_aesenclast_si128(x, _mm512_castsi512_si128(k[NR]))
 }
 
+/// GHASH's products of a step that come before AES round `r` (of `nr`):
+/// the `3 V` products (three per register, see [`Wide4::mul_add`])
+/// spread evenly over rounds `1 … nr − 2`, so that VPCLMULQDQ, which
+/// issues apart from VAES, is busy through the whole step, whatever the
+/// key size; the reduction follows round `nr − 1`.
+const fn products_before(nr: usize, r: usize) -> usize {
+    let p = ((r - 1) * 3 * V).div_ceil(nr - 2);
+    if p < 3 * V { p } else { 3 * V }
+}
+
+/// Rounds `$r…` (literals) of `$nr` on the registers `$b` under the round
+/// keys `$k`; with `$hash`, after round `r`, GHASH's part of the step that
+/// goes with it (see [`step!`], [`products_before`]). Written out round
+/// by round rather than as a loop: LLVM left a loop over 12 or 14 rounds
+/// rolled, with a branch and the registers through memory each round.
+macro_rules! rounds {
+    ($b:ident, $k:ident, $nr:expr, $hash:ident, $g:ident, $pow:ident, $w:ident, $s:ident; $($r:literal)+) => {$(
+        round(&mut $b, $k[$r]);
+        if $hash {
+            for p in products_before($nr, $r)..products_before($nr, $r + 1) {
+                // The registers that do not depend on `s` first.
+                let j = (p / 3 + 1) % V;
+                let x = if j == 0 {
+                    _mm512_xor_si512($g[0], _mm512_zextsi128_si512(*$s))
+                } else {
+                    $g[j]
+                };
+                $w.add_product(p % 3, x, $pow[j]);
+            }
+            if $r == $nr - 1 {
+                *$s = $w.reduce();
+            }
+        }
+    )+};
+}
+
 /// The keystream of the counter-block registers `$ctr` under the round
 /// keys `$k` (`$nr` rounds); with `$hash`, GHASH's accumulator `$s`
 /// absorbs the `V` registers `$g` (blocks in field order, `$s` joining the
-/// first) times `$pow` (`H^32 … H^1`), one register after each of the
-/// first `V` rounds and the reduction after the next. A macro rather than
+/// first) times `$pow` (`H^32 … H^1`), the products spread over the
+/// rounds ([`products_before`]). A macro rather than
 /// a function for the reason the ymm kernel's `step!` is one: the
 /// registers must not go through memory between the rounds.
 macro_rules! step {
@@ -436,20 +489,12 @@ macro_rules! step {
             *x = _mm512_xor_si512(*x, k[0]);
         }
         let mut w = Wide4::zero();
-        for r in 1..$nr {
-            round(&mut b, k[r]);
-            if hash && r <= V {
-                // The registers that do not depend on `s` first.
-                let j = r % V;
-                let x = if j == 0 {
-                    _mm512_xor_si512(g[0], _mm512_zextsi128_si512(*s))
-                } else {
-                    g[j]
-                };
-                w.mul_add(x, pow[j]);
-            } else if hash && r == V + 1 {
-                *s = w.reduce();
-            }
+        rounds!(b, k, $nr, hash, g, pow, w, s; 1 2 3 4 5 6 7 8 9);
+        if $nr > 10 {
+            rounds!(b, k, $nr, hash, g, pow, w, s; 10 11);
+        }
+        if $nr > 12 {
+            rounds!(b, k, $nr, hash, g, pow, w, s; 12 13);
         }
         for x in b.iter_mut() {
             *x = _mm512_aesenclast_epi128(*x, k[$nr]);
