@@ -67,8 +67,8 @@ pub struct AesGcm<K: KeySize> {
     hash: ghash::Key,
     /// The stitched kernel messages run through, if any.
     kernel: Option<GcmKernel>,
-    /// `H^32 … H^1` for the zmm kernel (zeros for the others).
-    powers32: Zeroizing<[u128; 32]>,
+    /// `H^64 … H^1` for the zmm kernel (zeros for the others).
+    powers64: Zeroizing<[u128; 64]>,
 }
 
 /// AES-GCM's stitched kernels: AES-CTR and GHASH interleaved in one loop
@@ -175,7 +175,7 @@ impl<K: KeySize> AesGcm<K> {
             aes,
             hash,
             kernel: None,
-            powers32: Zeroizing::new([0; 32]),
+            powers64: Zeroizing::new([0; 64]),
         }
         .on_kernel(GcmKernel::best())
     }
@@ -184,7 +184,7 @@ impl<K: KeySize> AesGcm<K> {
     /// of `H` it multiplies by.
     fn on_kernel(mut self, kernel: Option<GcmKernel>) -> Self {
         if kernel == Some(GcmKernel::Vaes512) {
-            *self.powers32 = self.hash.powers32();
+            *self.powers64 = self.hash.powers64();
         }
         AesGcm { kernel, ..self }
     }
@@ -219,7 +219,7 @@ impl<K: KeySize> AesGcm<K> {
             aes: self.aes.with_impl(aes)?,
             hash: self.hash.with_impl(ghash)?,
             kernel: None,
-            powers32: self.powers32,
+            powers64: self.powers64,
         })
     }
 
@@ -254,7 +254,7 @@ impl<K: KeySize> AesGcm<K> {
             GcmKernel::Vaes => super::gcm_vaes::tag(keys, powers, j0, aad, data, open),
             #[cfg(target_arch = "x86_64")]
             GcmKernel::Vaes512 => {
-                super::gcm_vaes512::tag(keys, &self.powers32, j0, aad, data, open)
+                super::gcm_vaes512::tag(keys, &self.powers64, j0, aad, data, open)
             }
             #[cfg(not(target_arch = "x86_64"))]
             GcmKernel::Vaes512 => unreachable!("no zmm kernel off x86-64"),

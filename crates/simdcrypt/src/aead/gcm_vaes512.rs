@@ -6,20 +6,22 @@
 //! While they go through the AES rounds, the eight registers of
 //! ciphertext of the step before (encryption) or of this step
 //! (decryption), in POLYVAL's field (byte-reversed, RFC 8452 Appendix A),
-//! are multiplied lane by lane by the powers `H^32 … H^1` laid out four to
-//! a register — Karatsuba's three carry-less products per register (see
-//! [`Wide4::mul_add`]), 24 a step, spread evenly over all the rounds but
-//! the last two (three after each of AES-128's first eight rounds, two
-//! after each of AES-256's first twelve), summed unreduced — and the sums
-//! are reduced once per step after the next-to-last round: the low half
-//! folded into the middle and the middle into the high with two products
-//! by `x^63 + x^62 + x^57` (see [`Wide4::reduce`]), all four lanes at
-//! once, then the lanes added. The
-//! register that the accumulator joins is multiplied last, so the chain
-//! from one step's GHASH to the next is one product, one sum and the
-//! reduction. Eight registers a step, not four: with four, the AES rounds'
-//! dependent chains and the reduction's were the critical path
-//! (`bench/NOTES.md`, `aes-gcm-zmm`).
+//! are multiplied lane by lane by powers of `H` laid out four to a
+//! register — Karatsuba's three carry-less products per register, two
+//! registers at a time (see [`Wide4::add_pair`]), 24 products a step in
+//! 12 parts spread evenly over all the rounds but the last two — and
+//! summed unreduced. The steps go in pairs, 64 blocks per reduction: the
+//! first multiplied by `H^64 … H^33`, the accumulator joining its first
+//! block, the second by `H^32 … H^1`, its sums then reduced after the
+//! next-to-last round: the low half folded into the middle and the middle
+//! into the high with two products by `x^63 + x^62 + x^57` (see
+//! [`Wide4::reduce`]), all four lanes at once, then the lanes added (see
+//! [`Hashing`] for why pairs). The register that the accumulator joins is
+//! multiplied last. Eight registers a step, not four: with four, the AES
+//! rounds' dependent chains and the reduction's were the critical path.
+//! An empty `asm!` after each round ([`pin`]) keeps that order from
+//! LLVM's instruction scheduler. `bench/NOTES.md`, `aes-gcm-zmm`, has the
+//! measurements behind each choice.
 //!
 //! The counter blocks: see [`Counters`] (`inc32` wraps modulo 2^32 exactly
 //! as SP 800-38D's).
@@ -43,7 +45,8 @@ use core::arch::x86_64::{
     _mm512_loadu_si512, _mm512_mask_storeu_epi8, _mm512_maskz_loadu_epi8, _mm512_maskz_loadu_epi64,
     _mm512_maskz_mov_epi8, _mm512_maskz_set1_epi32, _mm512_set_epi32, _mm512_set1_epi64,
     _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_epi32, _mm512_storeu_si512,
-    _mm512_ternarylogic_epi32, _mm512_xor_si512, _mm512_zextsi128_si512,
+    _mm512_ternarylogic_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi64, _mm512_xor_si512,
+    _mm512_zextsi128_si512,
 };
 
 use crate::ghash::pclmul;
@@ -82,7 +85,7 @@ pub(crate) fn available() -> bool {
 /// When the CPU lacks the kernel's instructions ([`available`]).
 pub(crate) fn tag(
     keys: &[[u8; 16]],
-    powers: &[u128; BLOCKS],
+    powers: &[u128; 2 * BLOCKS],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
@@ -141,23 +144,50 @@ impl Wide4 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
     fn mul_add(&mut self, a: __m512i, h: __m512i) {
-        for which in 0..3 {
-            self.add_product(which, a, h);
-        }
+        let sum = |x: __m512i| _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
+        self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(a, h));
+        self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(a, h));
+        self.mid = _mm512_xor_si512(self.mid, _mm512_clmulepi64_epi128::<0x00>(sum(a), sum(h)));
     }
 
-    /// One of [`Self::mul_add`]'s products: `0` the low words', `1` the
-    /// high words', `2` the sums of the two words'.
+    /// A third of [`Self::mul_add`] on two registers at once, `a · h` and
+    /// `b · g`: `0` the products of the low words, `1` of the high words,
+    /// `2` of the sums of the two words — `a`'s and `b`'s sums side by
+    /// side in one register (two unpacks and an XOR, where one register
+    /// at a time takes a shuffle and an XOR each), `h`'s and `g`'s
+    /// likewise in `hg` ([`pair_sums`]). Each part is two products added
+    /// in one three-way XOR.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
-    fn add_product(&mut self, which: usize, a: __m512i, h: __m512i) {
-        let sum = |x: __m512i| _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
-        match which {
-            0 => self.lo = _mm512_xor_si512(self.lo, _mm512_clmulepi64_epi128::<0x00>(a, h)),
-            1 => self.hi = _mm512_xor_si512(self.hi, _mm512_clmulepi64_epi128::<0x11>(a, h)),
+    fn add_pair(
+        &mut self,
+        part: usize,
+        (a, h): (__m512i, __m512i),
+        (b, g): (__m512i, __m512i),
+        hg: __m512i,
+    ) {
+        match part {
+            0 => {
+                let (x, y) = (
+                    _mm512_clmulepi64_epi128::<0x00>(a, h),
+                    _mm512_clmulepi64_epi128::<0x00>(b, g),
+                );
+                self.lo = xor3(self.lo, x, y);
+            }
+            1 => {
+                let (x, y) = (
+                    _mm512_clmulepi64_epi128::<0x11>(a, h),
+                    _mm512_clmulepi64_epi128::<0x11>(b, g),
+                );
+                self.hi = xor3(self.hi, x, y);
+            }
             _ => {
-                let p = _mm512_clmulepi64_epi128::<0x00>(sum(a), sum(h));
-                self.mid = _mm512_xor_si512(self.mid, p);
+                let ab = _mm512_xor_si512(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b));
+                let (x, y) = (
+                    _mm512_clmulepi64_epi128::<0x00>(ab, hg),
+                    _mm512_clmulepi64_epi128::<0x11>(ab, hg),
+                );
+                self.mid = xor3(self.mid, x, y);
             }
         }
     }
@@ -258,6 +288,20 @@ impl Kernel<'_> {
     }
 }
 
+/// The sums of the two words of the powers `pow`, for [`Wide4::add_pair`]:
+/// register `i` holds, lane by lane, those of register `2 i + 1` in its
+/// low word and of register `(2 i + 2) mod V` in its high word (the
+/// registers paired in that order, see [`PAIRS`]).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn pair_sums(pow: &[__m512i; V]) -> [__m512i; V / 2] {
+    let sum = |x: __m512i| _mm512_xor_si512(x, _mm512_shuffle_epi32::<0x4e>(x));
+    std::array::from_fn(|i| {
+        let (a, b) = PAIRS[i];
+        _mm512_unpacklo_epi64(sum(pow[a]), sum(pow[b]))
+    })
+}
+
 /// The mask of the first `len` (at most 64) bytes of a register.
 #[inline]
 fn byte_mask(len: usize) -> u64 {
@@ -320,6 +364,40 @@ fn reverse<const W: usize>(v: &[__m512i; W], rev: __m512i) -> [__m512i; W] {
 #[inline]
 fn xor<const W: usize>(a: &[__m512i; W], b: &[__m512i; W]) -> [__m512i; W] {
     std::array::from_fn(|j| _mm512_xor_si512(a[j], b[j]))
+}
+
+/// No instruction: the registers `b` and the sums `w` go through an
+/// empty `asm!` that LLVM must take as changing them, so that its
+/// instruction scheduler keeps what comes before (a round and GHASH's
+/// parts after it) before what comes after. Left free, under
+/// `-C target-cpu=znver5` it moved all of a step's GHASH ahead of the
+/// AES rounds, and the step then took the sum of the two (VAES and
+/// VPCLMULQDQ issue apart on Zen 5, but only from the few instructions
+/// the core has in view): `bench/NOTES.md`, `aes-gcm-zmm`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
+#[inline]
+fn pin<const W: usize>(b: &mut [__m512i; W], w: &mut Wide4) {
+    if let Ok(b) = <&mut [__m512i; 8]>::try_from(&mut b[..]) {
+        // SAFETY: the template is a comment: no instruction runs, no
+        // register changes.
+        unsafe {
+            core::arch::asm!(
+                "/* {} {} {} {} {} {} {} {} {} {} {} */",
+                inout(zmm_reg) b[0],
+                inout(zmm_reg) b[1],
+                inout(zmm_reg) b[2],
+                inout(zmm_reg) b[3],
+                inout(zmm_reg) b[4],
+                inout(zmm_reg) b[5],
+                inout(zmm_reg) b[6],
+                inout(zmm_reg) b[7],
+                inout(zmm_reg) w.lo,
+                inout(zmm_reg) w.mid,
+                inout(zmm_reg) w.hi,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }
 }
 
 /// One AES round on every register.
@@ -432,69 +510,119 @@ fn encrypt_one<const NR: usize>(k: &[__m512i; 15], block: __m128i) -> __m128i {
     _mm_aesenclast_si128(x, _mm512_castsi512_si128(k[NR]))
 }
 
-/// GHASH's products of a step that come before AES round `r` (of `nr`):
-/// the `3 V` products (three per register, see [`Wide4::mul_add`])
-/// spread evenly over rounds `1 … nr − 2`, so that VPCLMULQDQ, which
-/// issues apart from VAES, is busy through the whole step, whatever the
-/// key size; the reduction follows round `nr − 1`.
-const fn products_before(nr: usize, r: usize) -> usize {
-    let p = ((r - 1) * 3 * V).div_ceil(nr - 2);
-    if p < 3 * V { p } else { 3 * V }
+/// The registers a step multiplies two at a time ([`Wide4::add_pair`]),
+/// in order: the one the accumulator joins (0) last.
+const PAIRS: [(usize, usize); V / 2] = [(1, 2), (3, 4), (5, 6), (7, 0)];
+
+/// GHASH's parts of a step that come before AES round `r` (of `nr`): the
+/// `3 V / 2` parts (three per pair of registers, two products each, see
+/// [`Wide4::add_pair`]) spread evenly over rounds `1 … nr − 2`, so that
+/// VPCLMULQDQ, which issues apart from VAES, is busy through the whole
+/// step, whatever the key size; the reduction follows round `nr − 1`.
+const fn parts_before(nr: usize, r: usize) -> usize {
+    let p = ((r - 1) * 3 * V / 2).div_ceil(nr - 2);
+    if p < 3 * V / 2 { p } else { 3 * V / 2 }
 }
 
+/// What a step's GHASH does: nothing, or the products of its `V`
+/// registers — with the accumulator joining the first (`joins`), or
+/// not — added to the sums, which it then reduces into the accumulator
+/// (`reduces`), or leaves to the next step. Two steps whose GHASH the
+/// first joins and the second reduces make 64 blocks per reduction
+/// (`H^64 … H^33`, then `H^32 … H^1`): half the reductions, and the
+/// accumulator's chain from one reduction to the next (a product and a
+/// reduction, some 30 cycles) has two steps' products beside it. GHASH
+/// alone on Zen 5 took 66 cycles per 32 blocks with a reduction each
+/// (the chain held VPCLMULQDQ up), 49 with one per 64 blocks
+/// (`bench/NOTES.md`, `aes-gcm-zmm`).
+#[derive(Clone, Copy)]
+struct Hashing {
+    on: bool,
+    joins: bool,
+    reduces: bool,
+}
+
+/// No GHASH.
+const NO_HASH: Hashing = Hashing {
+    on: false,
+    joins: false,
+    reduces: false,
+};
+/// 32 blocks: the accumulator joins, the sums are reduced.
+const WHOLE: Hashing = Hashing {
+    on: true,
+    joins: true,
+    reduces: true,
+};
+/// The first 32 of 64 blocks: the accumulator joins.
+const FIRST: Hashing = Hashing {
+    on: true,
+    joins: true,
+    reduces: false,
+};
+/// The last 32 of 64 blocks: the sums are reduced.
+const SECOND: Hashing = Hashing {
+    on: true,
+    joins: false,
+    reduces: true,
+};
+
 /// Rounds `$r…` (literals) of `$nr` on the registers `$b` under the round
-/// keys `$k`; with `$hash`, after round `r`, GHASH's part of the step that
-/// goes with it (see [`step!`], [`products_before`]). Written out round
+/// keys `$k`; after round `r`, GHASH's part of the step that goes with it
+/// as `$h` says (see [`step!`], [`products_before`]). Written out round
 /// by round rather than as a loop: LLVM left a loop over 12 or 14 rounds
 /// rolled, with a branch and the registers through memory each round.
 macro_rules! rounds {
-    ($b:ident, $k:ident, $nr:expr, $hash:ident, $g:ident, $pow:ident, $w:ident, $s:ident; $($r:literal)+) => {$(
+    ($b:ident, $k:ident, $nr:expr, $h:ident, $g:ident, $pow:ident, $hg:ident, $w:ident, $s:ident; $($r:literal)+) => {$(
         round(&mut $b, $k[$r]);
-        if $hash {
-            for p in products_before($nr, $r)..products_before($nr, $r + 1) {
-                // The registers that do not depend on `s` first.
-                let j = (p / 3 + 1) % V;
-                let x = if j == 0 {
+        if $h.on {
+            for p in parts_before($nr, $r)..parts_before($nr, $r + 1) {
+                let (i, part) = (p / 3, p % 3);
+                let (a, b) = PAIRS[i];
+                let x = if b == 0 && $h.joins {
                     _mm512_xor_si512($g[0], _mm512_zextsi128_si512(*$s))
                 } else {
-                    $g[j]
+                    $g[b]
                 };
-                $w.add_product(p % 3, x, $pow[j]);
+                $w.add_pair(part, ($g[a], $pow[a]), (x, $pow[b]), $hg[i]);
             }
-            if $r == $nr - 1 {
+            if $h.reduces && $r == $nr - 1 {
                 *$s = $w.reduce();
+                *$w = Wide4::zero();
             }
         }
+        pin(&mut $b, $w);
     )+};
 }
 
 /// The keystream of the counter-block registers `$ctr` under the round
-/// keys `$k` (`$nr` rounds); with `$hash`, GHASH's accumulator `$s`
-/// absorbs the `V` registers `$g` (blocks in field order, `$s` joining the
-/// first) times `$pow` (`H^32 … H^1`), the products spread over the
-/// rounds ([`products_before`]). A macro rather than
-/// a function for the reason the ymm kernel's `step!` is one: the
-/// registers must not go through memory between the rounds.
+/// keys `$k` (`$nr` rounds); with GHASH as `$h` ([`Hashing`]) says, the
+/// sums `$w` take the products of the `V` registers `$g` (blocks in field
+/// order, the accumulator `$s` joining the first) by `$pow` (`H^32 …
+/// H^1`, or `H^64 … H^33`), spread over the rounds
+/// ([`products_before`]). A macro rather than a function for the reason
+/// the ymm kernel's `step!` is one: the registers must not go through
+/// memory between the rounds.
 macro_rules! step {
-    ($k:expr, $nr:expr, $ctr:expr, $g:expr, $pow:expr, $hash:expr, $s:expr) => {{
-        let (k, g, pow, hash, s): (
+    ($k:expr, $nr:expr, $ctr:expr, $g:expr, $pow:expr, $h:expr, $w:expr, $s:expr) => {{
+        let (k, g, (pow, hg), h, w, s): (
             &[__m512i; 15],
             &[__m512i; V],
-            &[__m512i; V],
-            bool,
+            (&[__m512i; V], &[__m512i; V / 2]),
+            Hashing,
+            &mut Wide4,
             &mut __m128i,
-        ) = ($k, $g, $pow, $hash, $s);
+        ) = ($k, $g, $pow, $h, $w, $s);
         let mut b = $ctr;
         for x in b.iter_mut() {
             *x = _mm512_xor_si512(*x, k[0]);
         }
-        let mut w = Wide4::zero();
-        rounds!(b, k, $nr, hash, g, pow, w, s; 1 2 3 4 5 6 7 8 9);
+        rounds!(b, k, $nr, h, g, pow, hg, w, s; 1 2 3 4 5 6 7 8 9);
         if $nr > 10 {
-            rounds!(b, k, $nr, hash, g, pow, w, s; 10 11);
+            rounds!(b, k, $nr, h, g, pow, hg, w, s; 10 11);
         }
         if $nr > 12 {
-            rounds!(b, k, $nr, hash, g, pow, w, s; 12 13);
+            rounds!(b, k, $nr, h, g, pow, hg, w, s; 12 13);
         }
         for x in b.iter_mut() {
             *x = _mm512_aesenclast_epi128(*x, k[$nr]);
@@ -548,7 +676,7 @@ impl Kernel<'_> {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
 unsafe fn run<const NR: usize>(
     keys: &[[u8; 16]],
-    powers: &[u128; BLOCKS],
+    powers: &[u128; 2 * BLOCKS],
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
@@ -559,7 +687,7 @@ unsafe fn run<const NR: usize>(
     let mut k = Kernel {
         k: [zero; 15],
         rev: _mm512_broadcast_i32x4(rev128),
-        powers,
+        powers: &powers[BLOCKS..],
     };
     for (k, key) in k.k.iter_mut().zip(&keys[..=NR]) {
         // SAFETY: a round key is 16 bytes, the size of the load.
@@ -587,62 +715,66 @@ unsafe fn run<const NR: usize>(
     };
     let a = if merge { a } else { 0 };
 
-    // The powers `H^32 … H^1`, four to a register.
-    // SAFETY: 32 powers, 512 bytes, the size of the loads.
-    let pow: [__m512i; V] = unsafe { load(powers.as_ptr().cast()) };
+    // The powers `H^64 … H^33` and `H^32 … H^1`, four to a register.
+    // SAFETY: 64 powers, 1024 bytes, the size of the loads.
+    let (high, pow): ([__m512i; V], [__m512i; V]) = unsafe {
+        (
+            load(powers.as_ptr().cast()),
+            load(powers[BLOCKS..].as_ptr().cast()),
+        )
+    };
+    let (high, pow) = ((&high, &pair_sums(&high)), (&pow, &pair_sums(&pow)));
+    let mut w = Wide4::zero();
     let mut pending = [zero; V];
     let mut have_pending = false;
     let mut done = 0;
-    if len >= STEP {
-        // Each loop with `open` and the hashing fixed, so that the steps
-        // carry no branch on them. (`STEP` bytes from `done` are within the
-        // message at each step; each register is read before any is
-        // written, for in place.)
-        if open {
-            while len - done >= STEP {
-                // SAFETY: as above.
-                let x = unsafe { load::<V>(input.add(done)) };
-                let g = reverse(&x, k.rev);
-                let ks = step!(&k.k, NR, counters.next::<V>(k.rev), &g, &pow, true, &mut s);
-                // SAFETY: as above.
-                unsafe { store(output.add(done), &xor(&x, &ks)) };
-                done += STEP;
-            }
-        } else {
+    // A whole step, its GHASH as `$h` says with the powers `$pow`: of its
+    // own ciphertext when decrypting, of the step before's (`pending`)
+    // when encrypting. (`STEP` bytes from `done` are within the message at
+    // each step; each register is read before any is written, for in
+    // place.)
+    macro_rules! whole_step {
+        ($pow:expr, $h:expr) => {{
             // SAFETY: as above.
             let x = unsafe { load::<V>(input.add(done)) };
-            let ks = step!(
-                &k.k,
-                NR,
-                counters.next::<V>(k.rev),
-                &pending,
-                &pow,
-                false,
-                &mut s
-            );
-            let out = xor(&x, &ks);
+            let ctr = counters.next::<V>(k.rev);
+            let out = if open {
+                let g = reverse(&x, k.rev);
+                xor(&x, &step!(&k.k, NR, ctr, &g, $pow, $h, &mut w, &mut s))
+            } else {
+                let out = xor(
+                    &x,
+                    &step!(&k.k, NR, ctr, &pending, $pow, $h, &mut w, &mut s),
+                );
+                pending = reverse(&out, k.rev);
+                out
+            };
             // SAFETY: as above.
             unsafe { store(output.add(done), &out) };
-            pending = reverse(&out, k.rev);
-            have_pending = true;
             done += STEP;
-            while len - done >= STEP {
-                // SAFETY: as above.
-                let x = unsafe { load::<V>(input.add(done)) };
-                let ks = step!(
-                    &k.k,
-                    NR,
-                    counters.next::<V>(k.rev),
-                    &pending,
-                    &pow,
-                    true,
-                    &mut s
-                );
-                let out = xor(&x, &ks);
-                // SAFETY: as above.
-                unsafe { store(output.add(done), &out) };
-                pending = reverse(&out, k.rev);
-                done += STEP;
+        }};
+    }
+    if len >= STEP {
+        // Each loop with `open` and the hashing fixed, so that the steps
+        // carry no branch on them: two steps a turn, 64 blocks per
+        // reduction ([`Hashing`]).
+        if open {
+            while len - done >= 2 * STEP {
+                whole_step!(high, FIRST);
+                whole_step!(pow, SECOND);
+            }
+            if len - done >= STEP {
+                whole_step!(pow, WHOLE);
+            }
+        } else {
+            whole_step!(pow, NO_HASH);
+            have_pending = true;
+            while len - done >= 2 * STEP {
+                whole_step!(high, FIRST);
+                whole_step!(pow, SECOND);
+            }
+            if len - done >= STEP {
+                whole_step!(pow, WHOLE);
             }
         }
     }
@@ -657,7 +789,8 @@ unsafe fn run<const NR: usize>(
             // SAFETY: `tail` bytes from `done` are the rest of the input.
             let x = unsafe { load_masked::<$w>(input.add(done), tail) };
             let ctr = counters.next::<$w>(k.rev);
-            let ks = step!(&k.k, NR, ctr, &pending, &pow, have_pending, &mut s);
+            let h = if have_pending { WHOLE } else { NO_HASH };
+            let ks = step!(&k.k, NR, ctr, &pending, pow, h, &mut w, &mut s);
             let out = xor(&x, &ks);
             // SAFETY: `tail` bytes from `done` are the rest of the output.
             unsafe { store_masked(output.add(done), tail, &out) };
@@ -668,7 +801,6 @@ unsafe fn run<const NR: usize>(
     s = match t.div_ceil(4) {
         0 => {
             if have_pending {
-                let mut w = Wide4::zero();
                 k.mul_add_acc(&mut w, s, BLOCKS);
                 k.mul_add_blocks(&mut w, &pending, BLOCKS, 0);
                 s = w.reduce();
@@ -790,12 +922,21 @@ unsafe fn ctr_le<const NR: usize>(keys: &[[u8; 16]], counter: &[u8; 16], data: I
             _mm512_add_epi32(next, _mm512_maskz_set1_epi32(0x1111, 4 * j as i32))
         })
     };
-    let (unused, mut no_s) = ([zero; V], _mm512_castsi512_si128(zero));
+    let (unused, mut no_w, mut no_s) = ([zero; V], Wide4::zero(), _mm512_castsi512_si128(zero));
     let len = data.len();
     let (input, output, _) = data.into_raw();
     let mut done = 0;
     while len - done >= STEP {
-        let ks = step!(&k, NR, blocks(next), &unused, &unused, false, &mut no_s);
+        let ks = step!(
+            &k,
+            NR,
+            blocks(next),
+            &unused,
+            (&unused, &[zero; V / 2]),
+            NO_HASH,
+            &mut no_w,
+            &mut no_s
+        );
         // SAFETY: `STEP` bytes from `done` are within the input and the
         // output; every register is read before any is written.
         unsafe {
@@ -807,7 +948,16 @@ unsafe fn ctr_le<const NR: usize>(keys: &[[u8; 16]], counter: &[u8; 16], data: I
     }
     let rest = len - done;
     if rest > 0 {
-        let ks = step!(&k, NR, blocks(next), &unused, &unused, false, &mut no_s);
+        let ks = step!(
+            &k,
+            NR,
+            blocks(next),
+            &unused,
+            (&unused, &[zero; V / 2]),
+            NO_HASH,
+            &mut no_w,
+            &mut no_s
+        );
         // SAFETY: `rest` bytes from `done` are the rest of the input and
         // the output.
         unsafe {

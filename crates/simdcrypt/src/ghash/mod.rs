@@ -188,13 +188,13 @@ impl Key {
         }
     }
 
-    /// `H^32 … H^1`: the 16 powers above those kept, then those (each
-    /// `H^(k+16) = dot(H^k, H^16)`), for a kernel that multiplies 32
+    /// `H^64 … H^1`: the 48 powers above those kept, then those (each
+    /// `H^(k+16) = dot(H^k, H^16)`), for a kernel that multiplies 64
     /// blocks per reduction (GCM's zmm kernel).
-    pub(crate) fn powers32(&self) -> [u128; 2 * POWERS] {
-        let mut p = [0u128; 2 * POWERS];
-        p[POWERS..].copy_from_slice(&self.powers);
-        for i in 0..POWERS {
+    pub(crate) fn powers64(&self) -> [u128; 4 * POWERS] {
+        let mut p = [0u128; 4 * POWERS];
+        p[3 * POWERS..].copy_from_slice(&self.powers);
+        for i in (0..3 * POWERS).rev() {
             p[i] = dot(self.imp, p[i + POWERS], self.powers[0]);
         }
         p
