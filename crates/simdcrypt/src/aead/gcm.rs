@@ -67,8 +67,29 @@ pub struct AesGcm<K: KeySize> {
     hash: ghash::Key,
     /// The stitched kernel messages run through, if any.
     kernel: Option<GcmKernel>,
-    /// `H^64 … H^1` for the zmm kernel (zeros for the others).
-    powers64: Zeroizing<[u128; 64]>,
+    /// What the zmm kernel reads per key (zeros for the others).
+    wide: Zeroizing<WideTables>,
+}
+
+/// The zmm kernel's tables of a key (`gcm_vaes512`), made once at
+/// [`AesGcm::new`] rather than at each message, and 64-byte aligned: the
+/// round keys, each broadcast to four lanes, and `H^64 … H^1`. A copy
+/// made per message cost the short messages some 40 cycles (15 stores,
+/// and 15 more to wipe them): `bench/NOTES.md`, `aes-gcm-zmm`.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub(crate) struct WideTables {
+    /// Round keys `0..=Nr` in all four lanes (zeros after).
+    pub(crate) keys: [[u8; 64]; 15],
+    /// `H^64 … H^1`.
+    pub(crate) powers: [u128; 64],
+}
+
+impl Zeroize for WideTables {
+    fn zeroize(&mut self) {
+        self.keys.zeroize();
+        self.powers.zeroize();
+    }
 }
 
 /// AES-GCM's stitched kernels: AES-CTR and GHASH interleaved in one loop
@@ -175,16 +196,24 @@ impl<K: KeySize> AesGcm<K> {
             aes,
             hash,
             kernel: None,
-            powers64: Zeroizing::new([0; 64]),
+            wide: Zeroizing::new(WideTables {
+                keys: [[0; 64]; 15],
+                powers: [0; 64],
+            }),
         }
         .on_kernel(GcmKernel::best())
     }
 
-    /// The same on the stitched kernel `kernel` (or none), with the powers
-    /// of `H` it multiplies by.
+    /// The same on the stitched kernel `kernel` (or none), with the tables
+    /// it reads.
     fn on_kernel(mut self, kernel: Option<GcmKernel>) -> Self {
         if kernel == Some(GcmKernel::Vaes512) {
-            *self.powers64 = self.hash.powers64();
+            for (wide, key) in self.wide.keys.iter_mut().zip(self.aes.round_keys()) {
+                for lane in wide.chunks_exact_mut(16) {
+                    lane.copy_from_slice(key);
+                }
+            }
+            self.wide.powers = self.hash.powers64();
         }
         AesGcm { kernel, ..self }
     }
@@ -219,7 +248,7 @@ impl<K: KeySize> AesGcm<K> {
             aes: self.aes.with_impl(aes)?,
             hash: self.hash.with_impl(ghash)?,
             kernel: None,
-            powers64: self.powers64,
+            wide: self.wide,
         })
     }
 
@@ -254,7 +283,7 @@ impl<K: KeySize> AesGcm<K> {
             GcmKernel::Vaes => super::gcm_vaes::tag(keys, powers, j0, aad, data, open),
             #[cfg(target_arch = "x86_64")]
             GcmKernel::Vaes512 => {
-                super::gcm_vaes512::tag(keys, &self.powers64, j0, aad, data, open)
+                super::gcm_vaes512::tag(&self.wide, keys.len() - 1, j0, aad, data, open)
             }
             #[cfg(not(target_arch = "x86_64"))]
             GcmKernel::Vaes512 => unreachable!("no zmm kernel off x86-64"),

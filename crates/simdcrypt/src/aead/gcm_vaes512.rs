@@ -49,6 +49,7 @@ use core::arch::x86_64::{
     _mm512_zextsi128_si512,
 };
 
+use super::gcm::WideTables;
 use crate::ghash::pclmul;
 use crate::xor::InOut;
 
@@ -84,8 +85,8 @@ pub(crate) fn available() -> bool {
 ///
 /// When the CPU lacks the kernel's instructions ([`available`]).
 pub(crate) fn tag(
-    keys: &[[u8; 16]],
-    powers: &[u128; 2 * BLOCKS],
+    tables: &WideTables,
+    rounds: usize,
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
@@ -97,10 +98,10 @@ pub(crate) fn tag(
     );
     // SAFETY: the CPU runs every feature the kernel enables (asserted).
     unsafe {
-        match keys.len() {
-            11 => run::<10>(keys, powers, j0, aad, data, open),
-            13 => run::<12>(keys, powers, j0, aad, data, open),
-            _ => run::<14>(keys, powers, j0, aad, data, open),
+        match rounds {
+            10 => run::<10>(tables, j0, aad, data, open),
+            12 => run::<12>(tables, j0, aad, data, open),
+            _ => run::<14>(tables, j0, aad, data, open),
         }
     }
 }
@@ -216,11 +217,12 @@ impl Wide4 {
 }
 
 /// What every part of one message shares: the round keys in all four
-/// lanes, the byte reversal (the identity for POLYVAL), the powers.
+/// lanes (read from the AEAD's tables, never copied), the byte reversal
+/// (the identity for POLYVAL), the powers.
 struct Kernel<'a> {
-    k: [__m512i; 15],
+    k: &'a [__m512i; 15],
     rev: __m512i,
-    /// `H^n … H^1`: 32 for GCM, 16 for GCM-SIV's POLYVAL.
+    /// `H^n … H^1`: 64 for GCM, 16 for GCM-SIV's POLYVAL.
     powers: &'a [u128],
 }
 
@@ -275,7 +277,7 @@ impl Kernel<'_> {
     #[inline]
     fn absorb(&self, mut s: __m128i, bytes: &[u8]) -> __m128i {
         let all = self.powers.len();
-        for chunk in bytes.chunks(16 * all) {
+        for chunk in bytes.chunks(16 * all.min(BLOCKS)) {
             let n = chunk.len().div_ceil(16);
             // SAFETY: `chunk` is readable for its length.
             let x = unsafe { load_masked::<V>(chunk.as_ptr(), chunk.len()) };
@@ -398,6 +400,25 @@ fn pin<const W: usize>(b: &mut [__m512i; W], w: &mut Wide4) {
             );
         }
     }
+}
+
+/// `k` itself, through an empty `asm!` that LLVM must take as possibly
+/// changing it: each step then reads the round keys from where `k`
+/// points — the AEAD's tables, or a copy the caller wipes — rather than
+/// LLVM loading them once before a loop and spilling them to stack slots
+/// of its own, which nothing wipes.
+#[expect(
+    clippy::pointers_in_nomem_asm_block,
+    reason = "the asm reads nothing: it only hides the pointer's value"
+)]
+#[inline]
+fn unseen<T>(k: &T) -> &T {
+    let mut p: *const T = k;
+    // SAFETY: the template is a comment: no instruction runs, `p` stays
+    // the valid pointer it was.
+    unsafe { core::arch::asm!("/* {} */", inout(reg) p, options(nomem, nostack, preserves_flags)) };
+    // SAFETY: `p` is `k`, valid for the lifetime of `k`.
+    unsafe { &*p }
 }
 
 /// One AES round on every register.
@@ -613,6 +634,7 @@ macro_rules! step {
             &mut Wide4,
             &mut __m128i,
         ) = ($k, $g, $pow, $h, $w, $s);
+        let k = unseen(k);
         let mut b = $ctr;
         for x in b.iter_mut() {
             *x = _mm512_xor_si512(*x, k[0]);
@@ -634,35 +656,26 @@ macro_rules! step {
 impl Kernel<'_> {
     /// The accumulator `s` after the message's last blocks, in one
     /// reduction: the `a` blocks of `aad` (none unless the associated data
-    /// was left for here), the `t` blocks of `ct`, the lengths block — or,
-    /// when they make 33 blocks (32 of text), the text and then the lengths
-    /// block apart.
+    /// was left for here), the `t` blocks of `ct` (the text's tail, or the
+    /// last whole step's text when there is no tail) and the lengths
+    /// block, at most 64 blocks.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
     #[inline]
-    fn finish<const W: usize>(
+    fn finish(
         &self,
         s: __m128i,
         (aad, a): (&[__m512i; V], usize),
-        (ct, t): (&[__m512i; W], usize),
+        (ct, t): (&[__m512i; V], usize),
         lengths: __m128i,
     ) -> __m128i {
-        let lengths = [_mm512_zextsi128_si512(lengths)];
-        let mut s = s;
-        let mut w = Wide4::zero();
+        let all = self.powers.len();
         let n = a + t + 1;
-        if n > BLOCKS {
-            self.mul_add_acc(&mut w, s, t);
-            self.mul_add_blocks(&mut w, ct, t, BLOCKS - t);
-            s = w.reduce();
-            w = Wide4::zero();
-            self.mul_add_acc(&mut w, s, 1);
-            self.mul_add_blocks(&mut w, &lengths, 1, BLOCKS - 1);
-            return w.reduce();
-        }
+        assert!(n <= all);
+        let mut w = Wide4::zero();
         self.mul_add_acc(&mut w, s, n);
-        self.mul_add_blocks(&mut w, aad, a, BLOCKS - n);
-        self.mul_add_blocks(&mut w, ct, t, BLOCKS - n + a);
-        self.mul_add_blocks(&mut w, &lengths, 1, BLOCKS - 1);
+        self.mul_add_blocks(&mut w, aad, a, all - n);
+        self.mul_add_blocks(&mut w, ct, t, all - n + a);
+        self.mul_add_blocks(&mut w, &[_mm512_zextsi128_si512(lengths)], 1, all - 1);
         w.reduce()
     }
 }
@@ -671,12 +684,11 @@ impl Kernel<'_> {
 ///
 /// # Safety
 ///
-/// The CPU runs the kernel's features ([`available`]); `keys` has
+/// The CPU runs the kernel's features ([`available`]); `tables` holds
 /// `NR + 1` round keys.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
 unsafe fn run<const NR: usize>(
-    keys: &[[u8; 16]],
-    powers: &[u128; 2 * BLOCKS],
+    tables: &WideTables,
     j0: &[u8; 16],
     aad: &[u8],
     data: InOut<'_>,
@@ -684,18 +696,18 @@ unsafe fn run<const NR: usize>(
 ) -> [u8; 16] {
     let rev128 = pclmul::byte_order(true);
     let zero = _mm512_setzero_si512();
-    let mut k = Kernel {
-        k: [zero; 15],
+    let powers = &tables.powers;
+    let k = Kernel {
+        // SAFETY: `keys` is 15 × 64 bytes at the start of a 64-byte
+        // aligned `repr(C)` struct: 15 `__m512i` in size and alignment,
+        // any bits valid.
+        k: unsafe { &*tables.keys.as_ptr().cast::<[__m512i; 15]>() },
         rev: _mm512_broadcast_i32x4(rev128),
-        powers: &powers[BLOCKS..],
+        powers,
     };
-    for (k, key) in k.k.iter_mut().zip(&keys[..=NR]) {
-        // SAFETY: a round key is 16 bytes, the size of the load.
-        *k = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(key.as_ptr().cast()) });
-    }
     // SAFETY: `j0` is 16 bytes.
     let j0 = unsafe { _mm_loadu_si128(j0.as_ptr().cast()) };
-    let ek_j0 = encrypt_one::<NR>(&k.k, j0);
+    let ek_j0 = encrypt_one::<NR>(k.k, j0);
     let mut counters = Counters::new(j0, k.rev);
 
     let len = data.len();
@@ -740,12 +752,9 @@ unsafe fn run<const NR: usize>(
             let ctr = counters.next::<V>(k.rev);
             let out = if open {
                 let g = reverse(&x, k.rev);
-                xor(&x, &step!(&k.k, NR, ctr, &g, $pow, $h, &mut w, &mut s))
+                xor(&x, &step!(k.k, NR, ctr, &g, $pow, $h, &mut w, &mut s))
             } else {
-                let out = xor(
-                    &x,
-                    &step!(&k.k, NR, ctr, &pending, $pow, $h, &mut w, &mut s),
-                );
+                let out = xor(&x, &step!(k.k, NR, ctr, &pending, $pow, $h, &mut w, &mut s));
                 pending = reverse(&out, k.rev);
                 out
             };
@@ -779,34 +788,32 @@ unsafe fn run<const NR: usize>(
         }
     }
 
-    // `[len(A)]_64 ‖ [len(C)]_64` in field order (byte-reversed).
-    let lengths =
-        core::arch::x86_64::_mm_set_epi64x((aad.len() as u64 * 8) as i64, (len as u64 * 8) as i64);
     // The rest, on `W` registers, its AES stitched with the GHASH of the
-    // last whole step's ciphertext when encrypting; then the end of GHASH.
+    // last whole step's ciphertext when encrypting: the tail's text in
+    // field order, in `V` registers.
     macro_rules! tail {
         ($w:literal) => {{
             // SAFETY: `tail` bytes from `done` are the rest of the input.
             let x = unsafe { load_masked::<$w>(input.add(done), tail) };
             let ctr = counters.next::<$w>(k.rev);
             let h = if have_pending { WHOLE } else { NO_HASH };
-            let ks = step!(&k.k, NR, ctr, &pending, pow, h, &mut w, &mut s);
+            let ks = step!(k.k, NR, ctr, &pending, pow, h, &mut w, &mut s);
             let out = xor(&x, &ks);
             // SAFETY: `tail` bytes from `done` are the rest of the output.
             unsafe { store_masked(output.add(done), tail, &out) };
-            let ct = if open { x } else { truncate(&out, tail) };
-            k.finish(s, (&aad_regs, a), (&reverse(&ct, k.rev), t), lengths)
+            let ct = reverse(&if open { x } else { truncate(&out, tail) }, k.rev);
+            (
+                std::array::from_fn(|j| if j < $w { ct[j] } else { zero }),
+                t,
+            )
         }};
     }
-    s = match t.div_ceil(4) {
-        0 => {
-            if have_pending {
-                k.mul_add_acc(&mut w, s, BLOCKS);
-                k.mul_add_blocks(&mut w, &pending, BLOCKS, 0);
-                s = w.reduce();
-            }
-            k.finish(s, (&aad_regs, a), (&[zero], 0), lengths)
-        }
+    // Then the end of GHASH: the associated data when left for here, the
+    // tail — or when there is none, the last whole step's text (seal) —
+    // and the lengths block.
+    let last: ([__m512i; V], usize) = match t.div_ceil(4) {
+        0 if have_pending => (pending, BLOCKS),
+        0 => ([zero; V], 0),
         1 => tail!(1),
         2 => tail!(2),
         3 => tail!(3),
@@ -816,11 +823,10 @@ unsafe fn run<const NR: usize>(
         7 => tail!(7),
         _ => tail!(8),
     };
-
-    // The round keys' broadcast copies on the stack are wiped (the vector
-    // registers are not, as in the library's other kernels).
-    k.k = [zero; 15];
-    std::hint::black_box(&mut k.k);
+    // `[len(A)]_64 ‖ [len(C)]_64` in field order (byte-reversed).
+    let lengths =
+        core::arch::x86_64::_mm_set_epi64x((aad.len() as u64 * 8) as i64, (len as u64 * 8) as i64);
+    s = k.finish(s, (&aad_regs, a), (&last.0, last.1), lengths);
 
     // The tag: E(K, J0) ⊕ S, S back in GHASH's byte order.
     let tag = _mm_xor_si128(_mm_shuffle_epi8(s, rev128), ek_j0);
@@ -855,7 +861,7 @@ pub(crate) fn polyval(powers: &[u128; 16], aad: &[u8], text: &[u8]) -> [u8; 16] 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vaes,vpclmulqdq,aes,pclmulqdq,avx2,ssse3")]
 unsafe fn polyval_zmm(powers: &[u128; 16], aad: &[u8], text: &[u8]) -> [u8; 16] {
     let k = Kernel {
-        k: [_mm512_setzero_si512(); 15],
+        k: &[_mm512_setzero_si512(); 15],
         // POLYVAL's blocks are in field order as they are.
         rev: _mm512_broadcast_i32x4(pclmul::byte_order(false)),
         powers,
