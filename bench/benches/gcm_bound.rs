@@ -4,14 +4,25 @@
 //! - `vaes-zmm/N`, `vpclmulqdq-zmm/N`, `vpclmulqdq-ymm/N`: one instruction
 //!   on `N` independent registers, as instructions per second (criterion's
 //!   `elem/s`): their throughput, and with `N = 1` their latency.
-//! - `aes-gcm-mix-128` and `-256`: a step of the kernel's arithmetic — for
-//!   512 bytes, 8 registers through the 10 (or 14) AES rounds, GHASH's 26
-//!   carry-less products (Karatsuba's three for each of 8 registers, two
-//!   for the reduction) and 8 `vpshufb` (the ciphertext into GHASH's byte
-//!   order) — on independent registers, as bytes per second: what the
-//!   kernel would reach if nothing but those instructions' ports held it
-//!   (no loads, stores, XORs, dependencies or branches).
-//! - `aes-ctr-mix-128`: the AES rounds alone, the same way.
+//! - `aes-gcm-arith-128` and `-256`: two of the kernel's steps (1024
+//!   bytes) of VAES and VPCLMULQDQ alone — 8 registers through the 10 (or
+//!   14) AES rounds twice, GHASH's 50 carry-less products (Karatsuba's
+//!   three for each of 16 registers, two for the one reduction per 64
+//!   blocks), spread evenly over the rounds as the kernel spreads them —
+//!   as bytes per second.
+//! - `aes-gcm-mix-128` and `-256`: the same with every other vector
+//!   instruction of the kernel's two steps, in the kernel's numbers
+//!   ([`x86::MIX`]: byte reversals, unpacks, XORs, three-way XORs,
+//!   counter additions): what the kernel would reach if nothing but its
+//!   instructions' issue held it (no loads, stores, dependencies between
+//!   GHASH and AES, or branches). On Zen 5 this is the bound: VAES and
+//!   VPCLMULQDQ issue apart, but every other instruction competes with
+//!   them for the four vector pipes (`bench/NOTES.md`, `aes-gcm-zmm`).
+//! - `aes-ctr-128`: the AES rounds alone, the same way.
+//!
+//! The mixes are written in assembly (`.rept` spreading each kind of
+//! instruction over the rounds), so that no compiler schedule makes the
+//! bound.
 //!
 //! `bench/NOTES.md` (`aes-gcm-zmm`) puts the kernel's figures beside these.
 
@@ -24,7 +35,7 @@ use simdcrypt_bench::config;
 mod x86 {
     use core::arch::x86_64::{
         __m256i, __m512i, _mm256_clmulepi64_epi128, _mm256_set1_epi32, _mm256_xor_si256,
-        _mm512_aesenc_epi128, _mm512_clmulepi64_epi128, _mm512_set1_epi32, _mm512_shuffle_epi8,
+        _mm512_aesenc_epi128, _mm512_clmulepi64_epi128, _mm512_set1_epi32, _mm512_setzero_si512,
         _mm512_xor_si512,
     };
 
@@ -96,32 +107,84 @@ mod x86 {
             .fold(_mm256_set1_epi32(0), |a, x| _mm256_xor_si256(a, *x))
     }
 
-    /// `iters` steps of the kernel's arithmetic for 512 bytes under `NR`
-    /// rounds: 8 registers × `NR` `vaesenc`, with `GHASH` the 26
-    /// `vpclmulqdq` (13 registers × 2) and 8 `vpshufb`, all independent.
+    /// The kernel's vector instructions in two steps (1024 bytes) beside
+    /// the VAES rounds, counted in its compiled loop: VPCLMULQDQ (GHASH's
+    /// 50 products), VPSHUFB (the byte reversals), VPUNPCK[LH]QDQ
+    /// (Karatsuba's sums two registers at a time), VPXORD (the first round
+    /// key, the text, the sums), VPADDD (the counters), VPTERNLOGD (the
+    /// products added two at a time, the reduction), VPSHUFD and lane
+    /// extracts (the reduction).
+    pub const MIX: [usize; 7] = [50, 18, 16, 44, 17, 27, 4];
+
+    /// `iters` × two steps under `NR` rounds: 8 registers through the
+    /// rounds (the chains of the kernel's 8 registers of counter blocks),
+    /// and with `GHASH` [`MIX`]'s instructions (with `ALL`, else the
+    /// products alone) spread evenly over the `2 NR` rounds, each kind on
+    /// registers of its own (no dependencies).
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    pub fn mix<const NR: usize, const GHASH: bool>(iters: u64, seed: i32) -> __m512i {
-        let mut a = regs::<8>(seed);
-        let mut c = regs::<13>(seed ^ 0x1111);
-        let mut s = regs::<8>(seed ^ 0x2222);
-        let k = _mm512_set1_epi32(seed ^ 0x5a5a);
-        for _ in 0..iters {
-            for _ in 0..NR {
-                for x in a.iter_mut() {
-                    *x = _mm512_aesenc_epi128(*x, k);
-                }
-            }
-            if GHASH {
-                for x in c.iter_mut() {
-                    *x = _mm512_clmulepi64_epi128::<0x01>(*x, k);
-                    *x = _mm512_clmulepi64_epi128::<0x10>(*x, k);
-                }
-                for x in s.iter_mut() {
-                    *x = _mm512_shuffle_epi8(*x, k);
-                }
-            }
+    pub fn mix<const NR: usize, const GHASH: bool, const ALL: bool>(
+        iters: u64,
+        _seed: i32,
+    ) -> __m512i {
+        // SAFETY: the instructions need AVX-512F/BW, VAES and VPCLMULQDQ
+        // (enabled); they write only the registers declared clobbered.
+        unsafe {
+            core::arch::asm!(
+                "2:",
+                ".set gcm_r, 0",
+                ".rept 2 * {nr}",
+                "vaesenc zmm0, zmm0, zmm31",
+                "vaesenc zmm1, zmm1, zmm31",
+                "vaesenc zmm2, zmm2, zmm31",
+                "vaesenc zmm3, zmm3, zmm31",
+                "vaesenc zmm4, zmm4, zmm31",
+                "vaesenc zmm5, zmm5, zmm31",
+                "vaesenc zmm6, zmm6, zmm31",
+                "vaesenc zmm7, zmm7, zmm31",
+                // Of each kind, as many after round `r` as bring its
+                // count to round `r + 1`'s share of the total.
+                ".rept ((gcm_r + 1) * {clmul} / (2 * {nr})) - (gcm_r * {clmul} / (2 * {nr}))",
+                "vpclmulqdq zmm16, zmm8, zmm30, 0x11",
+                ".endr",
+                ".rept ((gcm_r + 1) * {shufb} / (2 * {nr})) - (gcm_r * {shufb} / (2 * {nr}))",
+                "vpshufb zmm17, zmm9, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {unpck} / (2 * {nr})) - (gcm_r * {unpck} / (2 * {nr}))",
+                "vpunpcklqdq zmm18, zmm10, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {xor} / (2 * {nr})) - (gcm_r * {xor} / (2 * {nr}))",
+                "vpxord zmm19, zmm11, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {add} / (2 * {nr})) - (gcm_r * {add} / (2 * {nr}))",
+                "vpaddd zmm20, zmm12, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {tern} / (2 * {nr})) - (gcm_r * {tern} / (2 * {nr}))",
+                "vpternlogd zmm21, zmm13, zmm30, 0x96",
+                ".endr",
+                ".rept ((gcm_r + 1) * {shuf} / (2 * {nr})) - (gcm_r * {shuf} / (2 * {nr}))",
+                "vpshufd zmm22, zmm14, 0x4e",
+                ".endr",
+                ".set gcm_r, gcm_r + 1",
+                ".endr",
+                "dec {n}",
+                "jnz 2b",
+                n = inout(reg) iters => _,
+                nr = const NR,
+                clmul = const if GHASH { MIX[0] } else { 0 },
+                shufb = const if ALL { MIX[1] } else { 0 },
+                unpck = const if ALL { MIX[2] } else { 0 },
+                xor = const if ALL { MIX[3] } else { 0 },
+                add = const if ALL { MIX[4] } else { 0 },
+                tern = const if ALL { MIX[5] } else { 0 },
+                shuf = const if ALL { MIX[6] } else { 0 },
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _,
+                options(nostack),
+            );
         }
-        _mm512_xor_si512(fold(&a), _mm512_xor_si512(fold(&c), fold(&s)))
+        _mm512_setzero_si512()
     }
 }
 
@@ -154,11 +217,13 @@ fn bound(c: &mut Criterion) {
         "1" => x86::clmul_zmm::<1>, "4" => x86::clmul_zmm::<4>, "8" => x86::clmul_zmm::<8>);
     each!("gcm-bound-vpclmulqdq-ymm", instructions,
         "1" => x86::clmul_ymm::<1>, "4" => x86::clmul_ymm::<4>, "8" => x86::clmul_ymm::<8>);
-    let bytes = |_: &str| Throughput::Bytes(ITERS * 512);
+    let bytes = |_: &str| Throughput::Bytes(ITERS * 1024);
     each!("gcm-bound-mix", bytes,
-        "aes-gcm-mix-128" => x86::mix::<10, true>,
-        "aes-gcm-mix-256" => x86::mix::<14, true>,
-        "aes-ctr-mix-128" => x86::mix::<10, false>);
+        "aes-gcm-mix-128" => x86::mix::<10, true, true>,
+        "aes-gcm-mix-256" => x86::mix::<14, true, true>,
+        "aes-gcm-arith-128" => x86::mix::<10, true, false>,
+        "aes-gcm-arith-256" => x86::mix::<14, true, false>,
+        "aes-ctr-128" => x86::mix::<10, false, false>);
 }
 
 #[cfg(not(target_arch = "x86_64"))]
