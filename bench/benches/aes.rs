@@ -16,7 +16,7 @@ use std::hint::black_box;
 use aes::cipher::block_padding::NoPadding;
 use aes::cipher::{BlockDecryptMut, BlockEncryptMut, KeyIvInit, StreamCipher};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use simdcrypt::aes::{Aes128, Aes128Cbc, Aes128Ctr, Aes256, Aes256Ctr, Impl};
+use simdcrypt::aes::{Aes128, Aes128Cbc, Aes128Ctr, Aes256, Aes256Ctr, Rung};
 use simdcrypt::block::BlockCipher;
 use simdcrypt_bench::{Contender, SIZES, config, ladder, pattern, peers, run};
 
@@ -34,10 +34,10 @@ fn key16() -> &'static [u8; 16] {
 }
 
 /// The cipher `C` keyed by `key`, on rung `imp` (`None`: the default).
-fn keyed<C: BlockCipher<Impl = Impl>>(key: &C::Key, imp: Option<Impl>) -> C {
+fn keyed<C: BlockCipher<Rung = Rung>>(key: &C::Key, imp: Option<Rung>) -> C {
     let cipher = C::new(key);
     match imp {
-        Some(i) => cipher.with_impl(i).expect("an available rung"),
+        Some(i) => cipher.with_rung(i).expect("an available rung"),
         None => cipher,
     }
 }
@@ -48,25 +48,25 @@ fn whole_blocks(data: &mut [u8]) -> &mut [u8] {
     &mut data[..len]
 }
 
-fn ctr128_on(imp: Option<Impl>, data: &mut [u8]) {
+fn ctr128_on(imp: Option<Rung>, data: &mut [u8]) {
     Aes128Ctr::from_cipher(keyed::<Aes128>(key16(), imp), &IV)
         .apply_keystream(data)
         .expect("within the keystream");
 }
 
-fn ctr256_on(imp: Option<Impl>, data: &mut [u8]) {
+fn ctr256_on(imp: Option<Rung>, data: &mut [u8]) {
     Aes256Ctr::from_cipher(keyed::<Aes256>(&KEY, imp), &IV)
         .apply_keystream(data)
         .expect("within the keystream");
 }
 
-fn cbc128_encrypt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn cbc128_encrypt_on(imp: Option<Rung>, data: &mut [u8]) {
     Aes128Cbc::from_cipher(keyed::<Aes128>(key16(), imp), &IV)
         .encrypt(whole_blocks(data))
         .expect("whole blocks");
 }
 
-fn cbc128_decrypt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn cbc128_decrypt_on(imp: Option<Rung>, data: &mut [u8]) {
     Aes128Cbc::from_cipher(keyed::<Aes128>(key16(), imp), &IV)
         .decrypt(whole_blocks(data))
         .expect("whole blocks");
@@ -105,23 +105,23 @@ mod rustcrypto {
 fn group(
     c: &mut Criterion,
     group: &str,
-    op: fn(Option<Impl>, &mut [u8]),
+    op: fn(Option<Rung>, &mut [u8]),
     openssl: impl Fn(&mut [u8]) + 'static,
     rustcrypto: fn(&mut [u8]),
 ) {
-    let mut contenders = ladder(Impl::available(), Impl::name, op);
+    let mut contenders = ladder(Rung::available(), Rung::name, op);
     contenders.extend([
         Contender::new("openssl", openssl),
         Contender::new("rustcrypto", rustcrypto),
     ]);
     let reference = Contender::new("reference", move |d: &mut [u8]| {
-        op(Some(Impl::Reference), d)
+        op(Some(Rung::Reference), d)
     });
     run(c, group, &SIZES, &reference, &contenders);
 }
 
 fn aes_ctr(c: &mut Criterion) {
-    eprintln!("aes: simdcrypt-best = {}", Impl::best().name());
+    eprintln!("aes: simdcrypt-best = {}", Rung::best().name());
     group(
         c,
         "aes-128-ctr",

@@ -23,7 +23,7 @@
 use aes::cipher::inout::InOutBuf;
 use aes::cipher::{BlockEncrypt, InnerIvInit, KeyInit, StreamCipher};
 use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::aes::{Aes128, Aes128Ctr, Impl};
+use simdcrypt::aes::{Aes128, Aes128Ctr, Rung};
 use simdcrypt_bench::{Contender, config, run};
 
 const KEY: [u8; 16] = [
@@ -37,15 +37,15 @@ const IV: [u8; 16] = [
 const SIZES: [(&str, usize); 1] = [("16kib", 16 << 10)];
 
 /// The rungs measured: the software ones, whichever this CPU runs.
-fn software_rungs() -> impl Iterator<Item = Impl> {
-    [Impl::Tables, Impl::Bitsliced, Impl::BitslicedAvx2]
+fn software_rungs() -> impl Iterator<Item = Rung> {
+    [Rung::Tables, Rung::Bitsliced, Rung::BitslicedAvx2]
         .into_iter()
         .filter(|i| i.is_available())
 }
 
 /// `contender(name, rung)` for each software rung this CPU runs, then
 /// for the default (`None`) as `simdcrypt-best`.
-fn ladder(contender: impl Fn(&str, Option<Impl>) -> Contender<()>) -> Vec<Contender<()>> {
+fn ladder(contender: impl Fn(&str, Option<Rung>) -> Contender<()>) -> Vec<Contender<()>> {
     software_rungs()
         .map(|i| contender(i.name(), Some(i)))
         .chain([contender("simdcrypt-best", None)])
@@ -60,10 +60,10 @@ const PEER: &str = if cfg!(aes_force_soft) {
 };
 
 /// simdcrypt's AES-128 on `imp` (`None`: the default), keyed once.
-fn aes128(imp: Option<Impl>) -> Aes128 {
+fn aes128(imp: Option<Rung>) -> Aes128 {
     let aes = Aes128::new(&KEY);
     match imp {
-        Some(i) => aes.with_impl(i).expect("an available rung"),
+        Some(i) => aes.with_rung(i).expect("an available rung"),
         None => aes,
     }
 }
@@ -75,7 +75,7 @@ fn whole(data: &mut [u8]) -> &mut [u8] {
 }
 
 fn ecb(c: &mut Criterion) {
-    let contender = |name: &str, imp: Option<Impl>| {
+    let contender = |name: &str, imp: Option<Rung>| {
         let aes = aes128(imp);
         Contender::new(name, move |d: &mut [u8]| {
             aes.encrypt_blocks(whole(d)).expect("whole blocks")
@@ -87,13 +87,13 @@ fn ecb(c: &mut Criterion) {
         let (blocks, _) = InOutBuf::from(whole(d)).into_chunks();
         peer.encrypt_blocks_inout(blocks);
     }));
-    eprintln!("aes: simdcrypt-best = {}", Impl::best().name());
-    let reference = contender("reference", Some(Impl::Reference));
+    eprintln!("aes: simdcrypt-best = {}", Rung::best().name());
+    let reference = contender("reference", Some(Rung::Reference));
     run(c, "aes128-ecb", &SIZES, &reference, &contenders);
 }
 
 fn ctr(c: &mut Criterion) {
-    let contender = |name: &str, imp: Option<Impl>| {
+    let contender = |name: &str, imp: Option<Rung>| {
         let aes = aes128(imp);
         Contender::new(name, move |d: &mut [u8]| {
             Aes128Ctr::from_cipher(aes.clone(), &IV)
@@ -107,7 +107,7 @@ fn ctr(c: &mut Criterion) {
         let core = ctr::CtrCore::inner_iv_init(peer.clone(), &IV.into());
         ctr::Ctr128BE::<aes::Aes128>::from_core(core).apply_keystream(d)
     }));
-    let reference = contender("reference", Some(Impl::Reference));
+    let reference = contender("reference", Some(Rung::Reference));
     run(c, "aes128-ctr", &SIZES, &reference, &contenders);
 }
 

@@ -13,7 +13,7 @@
 //! rung.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
+use simdcrypt::chacha20::{ChaCha20, Rung, XChaCha20};
 use simdcrypt_bench::{
     Contender, OutContender, Pad, SHORT_SIZES, SIZES, config, ladder, ladder_out_of_place, peers,
     run, run_out_of_place,
@@ -34,10 +34,10 @@ const XSIZES: [(&str, usize); 3] = [SIZES[0], SIZES[1], SIZES[2]];
 
 /// ChaCha20 of `data` in place from a fresh cipher, on rung `imp` (`None`:
 /// the default).
-fn chacha20_on(imp: Option<Impl>, data: &mut [u8]) {
+fn chacha20_on(imp: Option<Rung>, data: &mut [u8]) {
     let cipher = ChaCha20::new(&KEY, &NONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.apply_keystream(data))
@@ -46,10 +46,10 @@ fn chacha20_on(imp: Option<Impl>, data: &mut [u8]) {
 
 /// XChaCha20 of `data` in place from a fresh cipher (the subkey derivation
 /// included), on rung `imp` (`None`: the default).
-fn xchacha20_on(imp: Option<Impl>, data: &mut [u8]) {
+fn xchacha20_on(imp: Option<Rung>, data: &mut [u8]) {
     let cipher = XChaCha20::new(&KEY, &XNONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.apply_keystream(data))
@@ -58,10 +58,10 @@ fn xchacha20_on(imp: Option<Impl>, data: &mut [u8]) {
 
 /// ChaCha20 of `input` into `output` from a fresh cipher (`xor_into`), on
 /// rung `imp` (`None`: the default).
-fn chacha20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+fn chacha20_into(imp: Option<Rung>, input: &[u8], output: &mut [u8]) {
     let cipher = ChaCha20::new(&KEY, &NONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.xor_into(input, output))
@@ -70,10 +70,10 @@ fn chacha20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
 
 /// XChaCha20 of `input` into `output` from a fresh cipher (`xor_into`), on
 /// rung `imp` (`None`: the default).
-fn xchacha20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+fn xchacha20_into(imp: Option<Rung>, input: &[u8], output: &mut [u8]) {
     let cipher = XChaCha20::new(&KEY, &XNONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.xor_into(input, output))
@@ -81,7 +81,7 @@ fn xchacha20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
 }
 
 fn chacha20(c: &mut Criterion) {
-    let mut contenders = ladder(Impl::available(), Impl::name, chacha20_on);
+    let mut contenders = ladder(Rung::available(), Rung::name, chacha20_on);
     contenders.extend([
         Contender::new("openssl", |d: &mut [u8]| {
             peers::openssl::chacha20_xor(&KEY, &NONCE, d)
@@ -93,9 +93,9 @@ fn chacha20(c: &mut Criterion) {
             peers::rustcrypto::chacha20_xor(&KEY, &NONCE, d)
         }),
     ]);
-    eprintln!("chacha20: simdcrypt-best = {}", Impl::best().name());
+    eprintln!("chacha20: simdcrypt-best = {}", Rung::best().name());
     let reference = Contender::new("reference", |d: &mut [u8]| {
-        chacha20_on(Some(Impl::Reference), d)
+        chacha20_on(Some(Rung::Reference), d)
     });
     run(c, "chacha20", &SIZES, &reference, &contenders);
     run(c, "chacha20-short", &SHORT_SIZES, &reference, &contenders);
@@ -103,7 +103,7 @@ fn chacha20(c: &mut Criterion) {
 
 fn xchacha20(c: &mut Criterion) {
     let reference = Contender::new("reference", |d: &mut [u8]| {
-        xchacha20_on(Some(Impl::Reference), d)
+        xchacha20_on(Some(Rung::Reference), d)
     });
     let contenders = [
         Contender::new("simdcrypt-best", |d: &mut [u8]| xchacha20_on(None, d)),
@@ -118,7 +118,7 @@ fn xchacha20(c: &mut Criterion) {
 }
 
 fn chacha20_out_of_place(c: &mut Criterion) {
-    let mut contenders = ladder_out_of_place(Impl::available(), Impl::name, chacha20_into);
+    let mut contenders = ladder_out_of_place(Rung::available(), Rung::name, chacha20_into);
     contenders.extend([
         OutContender::new("simdcrypt-best-in-place", |_: &[u8], out: &mut [u8]| {
             chacha20_on(None, out)
@@ -134,7 +134,7 @@ fn chacha20_out_of_place(c: &mut Criterion) {
         }),
     ]);
     let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
-        chacha20_into(Some(Impl::Reference), i, o)
+        chacha20_into(Some(Rung::Reference), i, o)
     });
     run_out_of_place(
         c,
@@ -148,7 +148,7 @@ fn chacha20_out_of_place(c: &mut Criterion) {
 
 fn xchacha20_out_of_place(c: &mut Criterion) {
     let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
-        xchacha20_into(Some(Impl::Reference), i, o)
+        xchacha20_into(Some(Rung::Reference), i, o)
     });
     let contenders = [
         OutContender::new("simdcrypt-best", |i: &[u8], o: &mut [u8]| {

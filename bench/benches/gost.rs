@@ -18,7 +18,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use simdcrypt::block::{BlockCipher, Cbc, Cfb, Ecb};
 use simdcrypt::gost28147::{Gost28147, Gost28147Cnt, Gost28147Mac, SBox};
-use simdcrypt::magma::{Impl, Magma, MagmaCtr, MagmaMac};
+use simdcrypt::magma::{Rung, Magma, MagmaCtr, MagmaMac};
 use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
 
 /// RFC 8891's key (GOST R 34.13-2015 A.2).
@@ -31,10 +31,10 @@ const IV4: [u8; 4] = [0x12, 0x34, 0x56, 0x78];
 const IV8: [u8; 8] = [0x12, 0x34, 0x56, 0x78, 0x90, 0xab, 0xce, 0xf0];
 
 /// Magma keyed by `KEY`, on rung `imp` (`None`: the default).
-fn magma(imp: Option<Impl>) -> Magma {
+fn magma(imp: Option<Rung>) -> Magma {
     let cipher = Magma::new(&KEY);
     match imp {
-        Some(i) => cipher.with_impl(i).expect("an available rung"),
+        Some(i) => cipher.with_rung(i).expect("an available rung"),
         None => cipher,
     }
 }
@@ -45,57 +45,57 @@ fn whole_blocks(data: &mut [u8]) -> &mut [u8] {
     &mut data[..len]
 }
 
-fn ecb_encrypt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn ecb_encrypt_on(imp: Option<Rung>, data: &mut [u8]) {
     Ecb::from_cipher(magma(imp))
         .encrypt(whole_blocks(data))
         .expect("whole blocks");
 }
 
-fn ecb_decrypt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn ecb_decrypt_on(imp: Option<Rung>, data: &mut [u8]) {
     Ecb::from_cipher(magma(imp))
         .decrypt(whole_blocks(data))
         .expect("whole blocks");
 }
 
-fn ctr_on(imp: Option<Impl>, data: &mut [u8]) {
+fn ctr_on(imp: Option<Rung>, data: &mut [u8]) {
     MagmaCtr::from_cipher_half_iv(magma(imp), &IV4)
         .expect("a 4-byte IV")
         .apply_keystream(data)
         .expect("within the keystream");
 }
 
-fn cfb_encrypt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn cfb_encrypt_on(imp: Option<Rung>, data: &mut [u8]) {
     Cfb::from_cipher(magma(imp), &IV8).encrypt(data);
 }
 
-fn mac_on(imp: Option<Impl>, data: &mut [u8]) {
+fn mac_on(imp: Option<Rung>, data: &mut [u8]) {
     let mut mac = MagmaMac::from_cipher(magma(imp));
     mac.update(data);
     black_box(mac.finalize());
 }
 
-fn gost_mac_on(imp: Option<Impl>, data: &mut [u8]) {
+fn gost_mac_on(imp: Option<Rung>, data: &mut [u8]) {
     let mut mac = Gost28147Mac::from_cipher(gost(imp)).with_key_meshing(false);
     mac.update(data);
     black_box(mac.finalize());
 }
 
 /// GOST 28147-89 keyed by `KEY` with param-Z, on rung `imp`.
-fn gost(imp: Option<Impl>) -> Gost28147 {
+fn gost(imp: Option<Rung>) -> Gost28147 {
     let cipher = Gost28147::with_sbox(&KEY, SBox::PARAM_Z);
     match imp {
-        Some(i) => cipher.with_impl(i).expect("an available rung"),
+        Some(i) => cipher.with_rung(i).expect("an available rung"),
         None => cipher,
     }
 }
 
-fn cbc_encrypt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn cbc_encrypt_on(imp: Option<Rung>, data: &mut [u8]) {
     Cbc::from_cipher(magma(imp), &IV8)
         .encrypt(whole_blocks(data))
         .expect("whole blocks");
 }
 
-fn cnt_on(imp: Option<Impl>, data: &mut [u8]) {
+fn cnt_on(imp: Option<Rung>, data: &mut [u8]) {
     Gost28147Cnt::from_cipher(gost(imp), &IV8)
         .apply_keystream(data)
         .expect("within the keystream");
@@ -174,14 +174,14 @@ fn openssl(name: &'static str, iv: &'static [u8], cbc: bool) -> Option<Contender
 }
 
 fn magma_ecb(c: &mut Criterion) {
-    eprintln!("magma: simdcrypt-best = {}", Impl::best().name());
-    let rungs = || Impl::available();
+    eprintln!("magma: simdcrypt-best = {}", Rung::best().name());
+    let rungs = || Rung::available();
     group(
         c,
         "magma-ecb-encrypt",
         rungs(),
-        Impl::name,
-        Impl::Reference,
+        Rung::name,
+        Rung::Reference,
         ecb_encrypt_on,
         vec![Contender::new("rustcrypto", rustcrypto::ecb_encrypt)],
     );
@@ -189,8 +189,8 @@ fn magma_ecb(c: &mut Criterion) {
         c,
         "magma-ecb-decrypt",
         rungs(),
-        Impl::name,
-        Impl::Reference,
+        Rung::name,
+        Rung::Reference,
         ecb_decrypt_on,
         vec![Contender::new("rustcrypto", rustcrypto::ecb_decrypt)],
     );
@@ -202,9 +202,9 @@ fn magma_ctr(c: &mut Criterion) {
     group(
         c,
         "magma-ctr",
-        Impl::available(),
-        Impl::name,
-        Impl::Reference,
+        Rung::available(),
+        Rung::name,
+        Rung::Reference,
         ctr_on,
         peers,
     );
@@ -212,24 +212,24 @@ fn magma_ctr(c: &mut Criterion) {
     group(
         c,
         "gost89-cnt",
-        Impl::available(),
-        Impl::name,
-        Impl::Reference,
+        Rung::available(),
+        Rung::name,
+        Rung::Reference,
         cnt_on,
         peers,
     );
 }
 
 fn magma_chained(c: &mut Criterion) {
-    let rungs = Impl::available;
+    let rungs = Rung::available;
     let mut peers = vec![Contender::new("rustcrypto", rustcrypto::cbc_encrypt)];
     peers.extend(openssl("magma-cbc", &IV8, true));
-    let r = Impl::Reference;
+    let r = Rung::Reference;
     group(
         c,
         "magma-cbc-encrypt",
         rungs(),
-        Impl::name,
+        Rung::name,
         r,
         cbc_encrypt_on,
         peers,
@@ -238,17 +238,17 @@ fn magma_chained(c: &mut Criterion) {
         c,
         "magma-cfb-encrypt",
         rungs(),
-        Impl::name,
+        Rung::name,
         r,
         cfb_encrypt_on,
         Vec::new(),
     );
-    group(c, "magma-mac", rungs(), Impl::name, r, mac_on, Vec::new());
+    group(c, "magma-mac", rungs(), Rung::name, r, mac_on, Vec::new());
     group(
         c,
         "gost-mac",
         rungs(),
-        Impl::name,
+        Rung::name,
         r,
         gost_mac_on,
         Vec::new(),
@@ -265,7 +265,7 @@ fn cbc_bound(c: &mut Criterion) {
     let mut g = c.benchmark_group("magma-bound");
     for &(label, len) in &SIZES {
         g.throughput(Throughput::Bytes(len as u64));
-        for imp in Impl::available() {
+        for imp in Rung::available() {
             let cipher = magma(Some(imp));
             g.bench_function(BenchmarkId::new(label, imp.name()), |b| {
                 b.iter(|| {

@@ -10,25 +10,25 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use simdcrypt::hash;
 use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
 
-/// Benches the hash type `$Hash` with rungs `$Impl` in group `$group`,
+/// Benches the hash type `$Hash` with rungs `$Rung` in group `$group`,
 /// beside the peers' one-shot functions named `$peer::$fn`.
 macro_rules! hash_group {
-    ($c:expr, $group:literal, $Hash:ty, $Impl:ty, [$($peer:ident::$fn:ident),*]) => {{
-        fn on(imp: Option<$Impl>, msg: &mut [u8]) -> Vec<u8> {
+    ($c:expr, $group:literal, $Hash:ty, $Rung:ty, [$($peer:ident::$fn:ident),*]) => {{
+        fn on(imp: Option<$Rung>, msg: &mut [u8]) -> Vec<u8> {
             let h = <$Hash>::new();
             let mut h = match imp {
-                Some(i) => h.with_impl(i).expect("an available rung"),
+                Some(i) => h.with_rung(i).expect("an available rung"),
                 None => h,
             };
             h.update(msg);
             h.finalize().to_vec()
         }
-        let mut contenders = ladder(<$Impl>::available(), <$Impl>::name, on);
+        let mut contenders = ladder(<$Rung>::available(), <$Rung>::name, on);
         contenders.extend([
             $(Contender::new(stringify!($peer), |m: &mut [u8]| peers::$peer::$fn(m)),)*
         ]);
-        eprintln!("{}: simdcrypt-best = {}", $group, <$Impl>::best().name());
-        let reference = Contender::new("reference", |m: &mut [u8]| on(Some(<$Impl>::ALL[0]), m));
+        eprintln!("{}: simdcrypt-best = {}", $group, <$Rung>::best().name());
+        let reference = Contender::new("reference", |m: &mut [u8]| on(Some(<$Rung>::ALL[0]), m));
         run($c, $group, &SIZES, &reference, &contenders);
     }};
 }
@@ -38,7 +38,7 @@ fn hashes(c: &mut Criterion) {
         c,
         "sha256",
         hash::Sha256,
-        hash::sha256::Impl,
+        hash::sha256::Rung,
         [
             openssl::sha256,
             ring::sha256,
@@ -50,7 +50,7 @@ fn hashes(c: &mut Criterion) {
         c,
         "sha512",
         hash::Sha512,
-        hash::sha512::Impl,
+        hash::sha512::Rung,
         [
             openssl::sha512,
             ring::sha512,
@@ -62,14 +62,14 @@ fn hashes(c: &mut Criterion) {
         c,
         "sha1",
         hash::Sha1,
-        hash::sha1::Impl,
+        hash::sha1::Rung,
         [openssl::sha1, ring::sha1, rustcrypto::sha1]
     );
     hash_group!(
         c,
         "md5",
         hash::Md5,
-        hash::md5::Impl,
+        hash::md5::Rung,
         [openssl::md5, rustcrypto::md5]
     );
 }
@@ -78,13 +78,13 @@ fn hashes(c: &mut Criterion) {
 /// them at 16 KiB), hashed by every multi-buffer rung this CPU runs and
 /// one after another on the best single-message rung.
 fn many(c: &mut Criterion) {
-    use hash::many::Impl;
+    use hash::many::Rung;
     fn messages(buf: &[u8]) -> Vec<&[u8]> {
         buf.chunks(1024).collect()
     }
     macro_rules! many_group {
         ($group:literal, $Hash:ty, $with:path) => {{
-            let mut contenders: Vec<Contender<Vec<u8>>> = Impl::available()
+            let mut contenders: Vec<Contender<Vec<u8>>> = Rung::available()
                 .map(|i| {
                     Contender::new(i.name(), move |m: &mut [u8]| {
                         $with(i, &messages(m)).expect("an available rung").concat()
@@ -98,7 +98,7 @@ fn many(c: &mut Criterion) {
                     .collect()
             }));
             let reference = Contender::new("sequential", |m: &mut [u8]| {
-                $with(Impl::Sequential, &messages(m))
+                $with(Rung::Sequential, &messages(m))
                     .expect("sequential runs anywhere")
                     .concat()
             });

@@ -17,7 +17,7 @@ use std::thread;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::kdf::scrypt::{self, Impl, Scrypt};
+use simdcrypt::kdf::scrypt::{self, Rung, Scrypt};
 use simdcrypt_bench::peers;
 
 const PASSWORD: &[u8] = b"pleaseletmein";
@@ -31,17 +31,17 @@ type Contender = (
     Box<dyn Fn(&[u8], &[u8], u8, u32, u32, &mut [u8]) + Sync>,
 );
 
-fn on(imp: Impl) -> impl Fn(&[u8], &[u8], u8, u32, u32, &mut [u8]) + Sync {
+fn on(imp: Rung) -> impl Fn(&[u8], &[u8], u8, u32, u32, &mut [u8]) + Sync {
     move |pw, salt, log_n, r, p, out| {
         scrypt::scrypt_with_impl(imp, pw, salt, log_n, r, p, out).expect("valid parameters")
     }
 }
 
 fn kdf(c: &mut Criterion) {
-    let mut contenders: Vec<Contender> = Impl::available()
+    let mut contenders: Vec<Contender> = Rung::available()
         .map(|i| (i.name().to_owned(), Box::new(on(i)) as Box<_>))
         .collect();
-    contenders.push(("simdcrypt-best".to_owned(), Box::new(on(Impl::best()))));
+    contenders.push(("simdcrypt-best".to_owned(), Box::new(on(Rung::best()))));
     contenders.push(("simdcrypt-reused".to_owned(), Box::new(reused())));
     let peers: [(&str, Kdf); 3] = [
         ("rustcrypto", peers::rustcrypto::scrypt),
@@ -51,10 +51,10 @@ fn kdf(c: &mut Criterion) {
     for (name, f) in peers {
         contenders.push((name.to_owned(), Box::new(f)));
     }
-    eprintln!("scrypt: simdcrypt-best = {}", Impl::best().name());
+    eprintln!("scrypt: simdcrypt-best = {}", Rung::best().name());
     for (label, log_n) in [("n2e14", 14u8), ("n2e17", 17)] {
         let mut want = [0u8; 64];
-        on(Impl::Scalar)(PASSWORD, SALT, log_n, 8, 1, &mut want);
+        on(Rung::Scalar)(PASSWORD, SALT, log_n, 8, 1, &mut want);
         for (name, f) in &contenders {
             let mut got = [0u8; 64];
             f(PASSWORD, SALT, log_n, 8, 1, &mut got);

@@ -6,7 +6,7 @@
 //! `reference` rung.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::poly1305::{Impl, Poly1305};
+use simdcrypt::poly1305::{Rung, Poly1305};
 use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
 
 const KEY: [u8; 32] = [
@@ -15,10 +15,10 @@ const KEY: [u8; 32] = [
 ];
 
 /// Poly1305 of `msg` from a fresh key, on rung `imp` (`None`: the default).
-fn mac_on(imp: Option<Impl>, msg: &mut [u8]) -> [u8; 16] {
+fn mac_on(imp: Option<Rung>, msg: &mut [u8]) -> [u8; 16] {
     let mac = Poly1305::new(&KEY);
     let mut mac = match imp {
-        Some(i) => mac.with_impl(i).expect("an available rung"),
+        Some(i) => mac.with_rung(i).expect("an available rung"),
         None => mac,
     };
     mac.update(msg);
@@ -26,7 +26,7 @@ fn mac_on(imp: Option<Impl>, msg: &mut [u8]) -> [u8; 16] {
 }
 
 fn poly1305(c: &mut Criterion) {
-    let mut contenders = ladder(Impl::available(), Impl::name, mac_on);
+    let mut contenders = ladder(Rung::available(), Rung::name, mac_on);
     contenders.extend([
         Contender::new("openssl", |m: &mut [u8]| {
             peers::openssl::poly1305_mac(&KEY, m)
@@ -38,8 +38,8 @@ fn poly1305(c: &mut Criterion) {
             peers::rustcrypto::poly1305_mac(&KEY, m)
         }),
     ]);
-    eprintln!("poly1305: simdcrypt-best = {}", Impl::best().name());
-    let reference = Contender::new("reference", |m: &mut [u8]| mac_on(Some(Impl::Reference), m));
+    eprintln!("poly1305: simdcrypt-best = {}", Rung::best().name());
+    let reference = Contender::new("reference", |m: &mut [u8]| mac_on(Some(Rung::Reference), m));
     run(c, "poly1305", &SIZES, &reference, &contenders);
 }
 

@@ -13,7 +13,7 @@
 //! rung for the same key, nonce and message.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::salsa20::{Impl, Salsa20, XSalsa20};
+use simdcrypt::salsa20::{Rung, Salsa20, XSalsa20};
 use simdcrypt_bench::{
     Contender, OutContender, Pad, SIZES, config, ladder, ladder_out_of_place, peers, run,
     run_out_of_place,
@@ -34,10 +34,10 @@ const XSIZES: [(&str, usize); 3] = [SIZES[0], SIZES[1], SIZES[2]];
 
 /// Salsa20 of `data` in place from a fresh cipher, on rung `imp` (`None`:
 /// the default).
-fn salsa20_on(imp: Option<Impl>, data: &mut [u8]) {
+fn salsa20_on(imp: Option<Rung>, data: &mut [u8]) {
     let cipher = Salsa20::new(&KEY, &NONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.apply_keystream(data))
@@ -46,10 +46,10 @@ fn salsa20_on(imp: Option<Impl>, data: &mut [u8]) {
 
 /// XSalsa20 of `data` in place from a fresh cipher (the subkey derivation
 /// included), on rung `imp` (`None`: the default).
-fn xsalsa20_on(imp: Option<Impl>, data: &mut [u8]) {
+fn xsalsa20_on(imp: Option<Rung>, data: &mut [u8]) {
     let cipher = XSalsa20::new(&KEY, &XNONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.apply_keystream(data))
@@ -58,10 +58,10 @@ fn xsalsa20_on(imp: Option<Impl>, data: &mut [u8]) {
 
 /// Salsa20 of `input` into `output` from a fresh cipher (`xor_into`), on
 /// rung `imp` (`None`: the default).
-fn salsa20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+fn salsa20_into(imp: Option<Rung>, input: &[u8], output: &mut [u8]) {
     let cipher = Salsa20::new(&KEY, &NONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.xor_into(input, output))
@@ -70,10 +70,10 @@ fn salsa20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
 
 /// XSalsa20 of `input` into `output` from a fresh cipher (`xor_into`), on
 /// rung `imp` (`None`: the default).
-fn xsalsa20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
+fn xsalsa20_into(imp: Option<Rung>, input: &[u8], output: &mut [u8]) {
     let cipher = XSalsa20::new(&KEY, &XNONCE);
     match imp {
-        Some(i) => cipher.with_impl(i),
+        Some(i) => cipher.with_rung(i),
         None => Ok(cipher),
     }
     .and_then(|mut s| s.xor_into(input, output))
@@ -81,7 +81,7 @@ fn xsalsa20_into(imp: Option<Impl>, input: &[u8], output: &mut [u8]) {
 }
 
 fn salsa20(c: &mut Criterion) {
-    let mut contenders = ladder(Impl::available(), Impl::name, salsa20_on);
+    let mut contenders = ladder(Rung::available(), Rung::name, salsa20_on);
     contenders.extend([
         Contender::new("rustcrypto", |d: &mut [u8]| {
             peers::rustcrypto::salsa20_xor(&KEY, &NONCE, d)
@@ -90,16 +90,16 @@ fn salsa20(c: &mut Criterion) {
             peers::libsodium::salsa20_xor(&KEY, &NONCE, d)
         }),
     ]);
-    eprintln!("salsa20: simdcrypt-best = {}", Impl::best().name());
+    eprintln!("salsa20: simdcrypt-best = {}", Rung::best().name());
     let reference = Contender::new("reference", |d: &mut [u8]| {
-        salsa20_on(Some(Impl::Reference), d)
+        salsa20_on(Some(Rung::Reference), d)
     });
     run(c, "salsa20", &SIZES, &reference, &contenders);
 }
 
 fn xsalsa20(c: &mut Criterion) {
     let reference = Contender::new("reference", |d: &mut [u8]| {
-        xsalsa20_on(Some(Impl::Reference), d)
+        xsalsa20_on(Some(Rung::Reference), d)
     });
     let contenders = [
         Contender::new("simdcrypt-best", |d: &mut [u8]| xsalsa20_on(None, d)),
@@ -114,7 +114,7 @@ fn xsalsa20(c: &mut Criterion) {
 }
 
 fn salsa20_out_of_place(c: &mut Criterion) {
-    let mut contenders = ladder_out_of_place(Impl::available(), Impl::name, salsa20_into);
+    let mut contenders = ladder_out_of_place(Rung::available(), Rung::name, salsa20_into);
     contenders.extend([
         OutContender::new("simdcrypt-best-in-place", |_: &[u8], out: &mut [u8]| {
             salsa20_on(None, out)
@@ -127,7 +127,7 @@ fn salsa20_out_of_place(c: &mut Criterion) {
         }),
     ]);
     let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
-        salsa20_into(Some(Impl::Reference), i, o)
+        salsa20_into(Some(Rung::Reference), i, o)
     });
     run_out_of_place(
         c,
@@ -141,7 +141,7 @@ fn salsa20_out_of_place(c: &mut Criterion) {
 
 fn xsalsa20_out_of_place(c: &mut Criterion) {
     let reference = OutContender::new("reference", |i: &[u8], o: &mut [u8]| {
-        xsalsa20_into(Some(Impl::Reference), i, o)
+        xsalsa20_into(Some(Rung::Reference), i, o)
     });
     let contenders = [
         OutContender::new("simdcrypt-best", |i: &[u8], o: &mut [u8]| {

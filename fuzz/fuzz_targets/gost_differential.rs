@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use simdcrypt::gost28147::{Gost28147, Impl, SBox};
+use simdcrypt::gost28147::{Gost28147, Rung, SBox};
 use simdcrypt::magma::Magma;
 
 /// Eight permutations of 0..15 shuffled by `seed` (Fisher–Yates).
@@ -33,17 +33,17 @@ fuzz_target!(|input: &[u8]| {
     let data = &data[..data.len() / 8 * 8];
     let magma = mode & 1 != 0;
     let sbox = sbox(seed);
-    let run = |imp: Impl, decrypt: bool, data: &[u8]| -> Vec<u8> {
+    let run = |imp: Rung, decrypt: bool, data: &[u8]| -> Vec<u8> {
         let mut out = data.to_vec();
         if magma {
-            let c = Magma::new(key).with_impl(imp).unwrap();
+            let c = Magma::new(key).with_rung(imp).unwrap();
             if decrypt {
                 c.decrypt_blocks(&mut out)
             } else {
                 c.encrypt_blocks(&mut out)
             }
         } else {
-            let c = Gost28147::with_sbox(key, sbox).with_impl(imp).unwrap();
+            let c = Gost28147::with_sbox(key, sbox).with_rung(imp).unwrap();
             if decrypt {
                 c.decrypt_blocks(&mut out)
             } else {
@@ -53,8 +53,8 @@ fuzz_target!(|input: &[u8]| {
         .unwrap();
         out
     };
-    let want = run(Impl::Reference, false, data);
-    for imp in Impl::available() {
+    let want = run(Rung::Reference, false, data);
+    for imp in Rung::available() {
         let got = run(imp, false, data);
         assert_eq!(got, want, "{imp} differs from the reference");
         assert_eq!(run(imp, true, &got), data, "{imp} does not invert itself");

@@ -306,7 +306,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         all
     } else {
         let Some(&rung) = all.iter().find(|r| r.name == args.imp) else {
-            return Err(CliError::Library(Error::UnknownImpl {
+            return Err(CliError::Library(Error::UnknownRung {
                 primitive: subject.ladder.name,
                 name: args.imp.clone(),
                 expected: all.iter().map(|r| r.name).collect::<Vec<_>>().join(", "),

@@ -337,7 +337,7 @@ fn bad_names_are_refused_listing_the_valid_ones() {
         &stream("salsa20", KEY, NONCE, &["--xor", "c2"], b""),
         &["c2", "c0", "c1"],
     );
-    // A rung hidden by the cap is the library's ImplUnavailable message.
+    // A rung hidden by the cap is the library's RungUnavailable message.
     let out = Command::new(BIN)
         .args([
             "stream", "--cipher", "salsa20", "--key", KEY, "--nonce", NONCE,
@@ -484,27 +484,27 @@ fn verify_passes() {
     // the age format's one row each, the hashes (SHA-224 on SHA-256's
     // rungs, SHA-384 and SHA-512/256 on SHA-512's), the two multi-buffer
     // hashes and scrypt.
-    let rungs = 5 * simdcrypt::salsa20::Impl::ALL.len()
-        + 4 * simdcrypt::chacha20::Impl::ALL.len()
-        + simdcrypt::poly1305::Impl::ALL.len()
+    let rungs = 5 * simdcrypt::salsa20::Rung::ALL.len()
+        + 4 * simdcrypt::chacha20::Rung::ALL.len()
+        + simdcrypt::poly1305::Rung::ALL.len()
         + 3
-        + 2 * hash::sha256::Impl::ALL.len()
-        + hash::sha1::Impl::ALL.len()
-        + 3 * hash::sha512::Impl::ALL.len()
-        + hash::md5::Impl::ALL.len()
-        + 2 * hash::many::Impl::ALL.len()
+        + 2 * hash::sha256::Rung::ALL.len()
+        + hash::sha1::Rung::ALL.len()
+        + 3 * hash::sha512::Rung::ALL.len()
+        + hash::md5::Rung::ALL.len()
+        + 2 * hash::many::Rung::ALL.len()
         + 4
-        + simdcrypt::kdf::scrypt::Impl::ALL.len()
+        + simdcrypt::kdf::scrypt::Rung::ALL.len()
         // AES's six modes on AES's rungs; GHASH and POLYVAL on theirs; the
         // five AES-GCM(-SIV) AEADs on each of their five paths (GHASH's
         // four rungs and the default).
-        + 6 * simdcrypt::aes::Impl::ALL.len()
-        + 2 * simdcrypt::ghash::Impl::ALL.len()
-        + 5 * (simdcrypt::ghash::Impl::ALL.len() + 1)
+        + 6 * simdcrypt::aes::Rung::ALL.len()
+        + 2 * simdcrypt::ghash::Rung::ALL.len()
+        + 5 * (simdcrypt::ghash::Rung::ALL.len() + 1)
         // GOST 28147-89's four rows (the cipher, CFB, the counter mode, the
         // MAC) and Magma's nine (the cipher, CTR, CBC, CFB, OFB, the MAC,
         // MGM, CTR-ACPKM, OMAC-ACPKM) on their shared rungs.
-        + 13 * simdcrypt::gost28147::Impl::ALL.len();
+        + 13 * simdcrypt::gost28147::Rung::ALL.len();
     assert_eq!(rows.len(), rungs);
     assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));
     assert!(doc.get("not_run").is_none());
@@ -534,7 +534,7 @@ fn verify_json_lists_every_primitive() {
             .map(|r| r["rung"].as_str().unwrap())
             .collect()
     };
-    let chacha: Vec<&str> = simdcrypt::chacha20::Impl::ALL
+    let chacha: Vec<&str> = simdcrypt::chacha20::Rung::ALL
         .iter()
         .map(|i| i.name())
         .collect();
@@ -546,7 +546,7 @@ fn verify_json_lists_every_primitive() {
     ] {
         assert_eq!(rungs_of(primitive), chacha, "{primitive}");
     }
-    let poly: Vec<&str> = simdcrypt::poly1305::Impl::ALL
+    let poly: Vec<&str> = simdcrypt::poly1305::Rung::ALL
         .iter()
         .map(|i| i.name())
         .collect();
@@ -596,7 +596,7 @@ fn bench_csv_and_json_parse() {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(header[0], "impl");
     assert!(header.iter().any(|h| h.ends_with("_per_byte_median")));
-    let available = simdcrypt::salsa20::Impl::available().count();
+    let available = simdcrypt::salsa20::Rung::available().count();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), available);
     for row in &rows {
@@ -744,7 +744,7 @@ fn bench_plots_each_rung_as_svg() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(200)]);
     assert!(text.trim_end().ends_with("</svg>"));
-    for rung in simdcrypt::chacha20::Impl::available() {
+    for rung in simdcrypt::chacha20::Rung::available() {
         assert!(text.contains(rung.name()), "{rung} not in the plot");
     }
     // An existing plot is kept without --force, before anything is measured.

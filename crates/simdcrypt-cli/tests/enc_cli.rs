@@ -373,7 +373,7 @@ fn bench_leak_reports_a_t_statistic_per_rung() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    let rows = simdcrypt::poly1305::Impl::available().count();
+    let rows = simdcrypt::poly1305::Rung::available().count();
     assert_eq!(text.lines().count(), 2 + rows, "{text}");
     assert!(text.contains("max |t|"), "{text}");
 }

@@ -250,7 +250,7 @@ pub fn features() -> Features {
 /// before any primitive runs: the rungs are chosen at their first use.
 ///
 /// ```
-/// use simdcrypt::chacha20::{ChaCha20, Impl};
+/// use simdcrypt::chacha20::{ChaCha20, Rung};
 /// use simdcrypt::cpu::{self, IsaLevel};
 ///
 /// // First thing in `main`, before any primitive runs.
@@ -261,7 +261,7 @@ pub fn features() -> Features {
 ///
 /// assert!(!cpu::features().avx512f);
 /// let cipher = ChaCha20::new(&[0x42; 32], &[0; 12]);
-/// assert!(![Impl::Avx512, Impl::Avx512vl].contains(&cipher.implementation()));
+/// assert!(![Rung::Avx512, Rung::Avx512vl].contains(&cipher.rung()));
 /// // The rungs are chosen now: the cap can no longer change.
 /// assert!(cpu::set_max_isa(IsaLevel::Scalar).is_err());
 /// # Ok::<(), simdcrypt::Error>(())

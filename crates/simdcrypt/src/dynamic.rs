@@ -19,7 +19,7 @@ use crate::{Error, KeyStream, Xor};
 /// [`KeyStream`] and the rung it runs on.
 pub trait DynStreamCipher: KeyStream + Send {
     /// The name of the rung in use.
-    fn implementation(&self) -> &'static str;
+    fn rung(&self) -> &'static str;
 }
 
 /// How to build a stream cipher beyond its key and nonce.
@@ -78,7 +78,7 @@ pub trait DynDigest: Send + Sync {
     fn finalize_into(self: Box<Self>, out: &mut [u8]);
 
     /// The name of the rung in use.
-    fn implementation(&self) -> &'static str;
+    fn rung(&self) -> &'static str;
 }
 
 /// A hash, whatever its type: a [`DynDigest`] that can be copied (a
@@ -239,7 +239,7 @@ pub trait DynMode: Send {
     fn finalize(self: Box<Self>, output: &mut [u8]) -> Result<usize, Error>;
 
     /// The rung in use, by name.
-    fn implementation(&self) -> &'static str;
+    fn rung(&self) -> &'static str;
 
     /// For the modes that can be cut into pieces run side by side (ECB both
     /// ways, CTR, CBC and CFB decryption): a new instance without padding
@@ -292,8 +292,8 @@ pub type ModeConstructor =
 macro_rules! dyn_stream {
     ($($t:ty),+ $(,)?) => {$(
         impl $crate::dynamic::DynStreamCipher for $t {
-            fn implementation(&self) -> &'static str {
-                <$t>::implementation(self).name()
+            fn rung(&self) -> &'static str {
+                <$t>::rung(self).name()
             }
         }
     )+};
@@ -306,7 +306,7 @@ macro_rules! with_options {
     ($cipher:expr, $imp:ty, $options:expr) => {{
         let mut cipher = $cipher;
         if let Some(name) = $options.imp {
-            cipher = cipher.with_impl(name.parse::<$imp>()?)?;
+            cipher = cipher.with_rung(name.parse::<$imp>()?)?;
         }
         if let Some(xor) = $options.xor {
             cipher = cipher.with_xor(xor);
@@ -328,8 +328,8 @@ macro_rules! dyn_hash {
             fn finalize_into(self: Box<Self>, out: &mut [u8]) {
                 out.copy_from_slice(&<$t>::finalize(*self));
             }
-            fn implementation(&self) -> &'static str {
-                <$t>::implementation(self).name()
+            fn rung(&self) -> &'static str {
+                <$t>::rung(self).name()
             }
         }
 
@@ -345,7 +345,7 @@ macro_rules! dyn_hash {
         ) -> Result<Box<dyn $crate::dynamic::DynHash>, $crate::Error> {
             let mut h = <$t>::new();
             if let Some(name) = imp {
-                h = h.with_impl(name.parse::<$imp>()?)?;
+                h = h.with_rung(name.parse::<$imp>()?)?;
             }
             Ok(Box::new(h))
         }

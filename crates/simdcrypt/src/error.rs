@@ -9,7 +9,7 @@ use thiserror::Error as ThisError;
 pub enum Error {
     /// A rung was asked for by a name no rung of that primitive has.
     #[error("unknown {primitive} implementation `{name}`: expected one of {expected}")]
-    UnknownImpl {
+    UnknownRung {
         /// The primitive, e.g. `salsa20`.
         primitive: &'static str,
         /// The name given.
@@ -21,7 +21,7 @@ pub enum Error {
     #[error(
         "{primitive} implementation `{name}` needs {needs}, which this CPU lacks or SIMDCRYPT_MAX_ISA excludes"
     )]
-    ImplUnavailable {
+    RungUnavailable {
         /// The primitive, e.g. `salsa20`.
         primitive: &'static str,
         /// The rung's name.

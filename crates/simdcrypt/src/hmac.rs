@@ -58,7 +58,7 @@ const OPAD: u8 = 0x5c;
 /// check.verify_truncated(&first[..32])?;
 ///
 /// // Over a hash forced to one rung.
-/// let hash = Sha256::new().with_impl(sha256::Impl::Reference)?;
+/// let hash = Sha256::new().with_rung(sha256::Rung::Reference)?;
 /// let mut mac = Hmac::with_hash(hash, b"key");
 /// mac.update(b"message");
 /// assert_eq!(mac.finalize(), Hmac::<Sha256>::mac(b"key", b"message"));
@@ -94,7 +94,7 @@ impl<H: Hash> Hmac<H> {
     }
 
     /// HMAC keyed with `key` over the hash `hash` (started over first),
-    /// e.g. a hash forced to one rung with its `with_impl`.
+    /// e.g. a hash forced to one rung with its `with_rung`.
     pub fn with_hash(mut hash: H, key: &[u8]) -> Self {
         debug_assert!(H::BLOCK_LEN <= MAX_BLOCK_LEN);
         hash.reset();
@@ -280,7 +280,7 @@ impl<H: Hash + Clone + Send + Sync + 'static> crate::dynamic::DynDigest for Hmac
     fn finalize_into(self: Box<Self>, out: &mut [u8]) {
         out.copy_from_slice(Hmac::finalize(*self).as_ref());
     }
-    fn implementation(&self) -> &'static str {
+    fn rung(&self) -> &'static str {
         "default"
     }
 }
@@ -294,7 +294,7 @@ fn dyn_hmac<H: Hash + Clone + Send + Sync + 'static>(
     options.params.none_for("hmac")?;
     match options.imp {
         None | Some("default") => Ok(Box::new(Hmac::<H>::new(key))),
-        Some(name) => Err(crate::Error::UnknownImpl {
+        Some(name) => Err(crate::Error::UnknownRung {
             primitive: "hmac",
             name: name.to_owned(),
             expected: "default".to_owned(),

@@ -2,7 +2,7 @@
 //! and listed here, so that the tool, `verify`, `bench` and the checks can
 //! loop over what exists instead of naming it.
 //!
-//! A [`Ladder`] is one set of rungs (one `Impl` enum) and the
+//! A [`Ladder`] is one set of rungs (one `Rung` enum) and the
 //! [`Primitive`]s it runs: Salsa20's rungs run Salsa20/20, /12, /8 and
 //! XSalsa20. A ladder with no rungs of its own (the AEADs, HMAC, HKDF,
 //! PBKDF2) names the ladders it is composed of.
@@ -19,7 +19,7 @@
 //! assert_eq!((ladder.name, xsalsa20.nonce_len), ("salsa20", Some(24)));
 //! ```
 
-use crate::Rung;
+use crate::RungSet;
 
 /// What a primitive is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -131,7 +131,7 @@ pub enum Construct {
         new: crate::dynamic::ManyConstructor,
     },
     /// Not built by name (yet): called through its own type.
-    Typed,
+    TypeOnly,
 }
 
 impl Primitive {
@@ -170,7 +170,7 @@ impl Primitive {
             block_len: crate::stream::BLOCK_LEN,
             output_len: Some(32),
             params: &[],
-            construct: Construct::Typed,
+            construct: Construct::TypeOnly,
         }
     }
 
@@ -269,7 +269,7 @@ pub struct RungInfo {
 /// One ladder: a set of rungs and the primitives they run.
 #[derive(Clone, Copy, Debug)]
 pub struct Ladder {
-    /// The ladder's name: the `Impl` enum's primitive, as `--impl` errors
+    /// The ladder's name: the `Rung` enum's primitive, as `--impl` errors
     /// and `info` name it.
     pub name: &'static str,
     /// The primitives its rungs run.
@@ -286,7 +286,7 @@ pub struct Ladder {
 /// Where a ladder's rungs come from.
 #[derive(Clone, Copy, Debug)]
 pub enum Rungs {
-    /// Its own `Impl` enum, listed by this function.
+    /// Its own `Rung` enum, listed by this function.
     Own(fn() -> Vec<RungInfo>),
     /// None of its own: it runs on the chosen rungs of these ladders.
     ComposedOf(&'static [&'static str]),
@@ -327,7 +327,7 @@ impl Ladder {
 
 /// The rungs of `I`, with `chosen` the library's pick on this CPU and
 /// `par_blocks` each rung's width.
-pub(crate) fn rung_infos<I: Rung>(chosen: I, par_blocks: impl Fn(I) -> usize) -> Vec<RungInfo> {
+pub(crate) fn rung_infos<I: RungSet>(chosen: I, par_blocks: impl Fn(I) -> usize) -> Vec<RungInfo> {
     I::all()
         .iter()
         .map(|&i| RungInfo {

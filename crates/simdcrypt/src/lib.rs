@@ -22,11 +22,11 @@
 //!
 //! Every primitive is a *ladder* of implementations ("rungs"), from a literal
 //! reading of its specification to the widest SIMD the CPU has. Types pick
-//! the fastest rung this CPU runs; `with_impl` forces one by name, so every
+//! the fastest rung this CPU runs; `with_rung` forces one by name, so every
 //! rung can be checked against the others and measured.
 //!
 //! ```
-//! use simdcrypt::salsa20::{Impl, XSalsa20};
+//! use simdcrypt::salsa20::{Rung, XSalsa20};
 //!
 //! let key = [0x42; 32];
 //! let nonce = [0x24; 24];
@@ -35,7 +35,7 @@
 //! // Encrypt on the fastest rung, decrypt on the specification's own.
 //! XSalsa20::new(&key, &nonce).apply_keystream(&mut message)?;
 //! XSalsa20::new(&key, &nonce)
-//!     .with_impl(Impl::Reference)?
+//!     .with_rung(Rung::Reference)?
 //!     .apply_keystream(&mut message)?;
 //! assert_eq!(message, b"a secret worth keeping");
 //! # Ok::<(), simdcrypt::Error>(())
@@ -55,7 +55,7 @@
 //!   every hash.
 //! - `hazmat`: what the safe surface leaves out, with no promise (see
 //!   SECURITY.md): rungs that are not constant-time become choosable with
-//!   `with_impl` (Poly1305's `reference`; without the feature they are
+//!   `with_rung` (Poly1305's `reference`; without the feature they are
 //!   refused with [`Error::VariableTimeRung`]), and the internals the tool
 //!   and the benchmarks use become public: each specification's literal
 //!   `reference` module, the time-stamp-counter `timer`, and scrypt's
@@ -101,7 +101,7 @@ mod xor;
 
 pub use error::Error;
 pub use ladder::ladders;
-pub use rung::Rung;
+pub use rung::RungSet;
 pub use stream::KeyStream;
 pub use xor::Xor;
 

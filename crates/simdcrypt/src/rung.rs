@@ -1,13 +1,13 @@
-//! The `Impl` enum every primitive declares: its rungs, their command-line
+//! The `Rung` enum every primitive declares: its rungs, their command-line
 //! names, what each needs from the CPU, and choosing one by name; and the
 //! [`Rung`] trait they all implement, for code generic over primitives.
 
 use std::fmt;
 
-/// What every primitive's `Impl` enum offers (each is declared by one
+/// What every primitive's `Rung` enum offers (each is declared by one
 /// macro, so the inherent methods of the same names agree): for code
 /// generic over the primitives, such as the tool's `verify` and the tests.
-pub trait Rung: Copy + Eq + fmt::Debug + fmt::Display + 'static {
+pub trait RungSet: Copy + Eq + fmt::Debug + fmt::Display + 'static {
     /// The primitive these rungs implement, as the CLI names it.
     const PRIMITIVE: &'static str;
     /// Every rung, slowest (the reference) first.
@@ -24,7 +24,7 @@ pub trait Rung: Copy + Eq + fmt::Debug + fmt::Display + 'static {
     fn is_constant_time(self) -> bool;
 }
 
-/// Declares a primitive's `Impl` enum, listing its rungs slowest first.
+/// Declares a primitive's `Rung` enum, listing its rungs slowest first.
 ///
 /// Each rung has a stable lower-case `name` (used on the command line), a
 /// human-readable statement of the CPU features it `needs`, and a predicate
@@ -35,7 +35,7 @@ macro_rules! rungs {
     (
         primitive = $primitive:literal;
         $(#[$meta:meta])*
-        pub enum Impl {
+        pub enum Rung {
             $(
                 $(#[$vmeta:meta])*
                 $Variant:ident = $name:literal, needs $needs:literal,
@@ -47,32 +47,32 @@ macro_rules! rungs {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
-        pub enum Impl {
+        pub enum Rung {
             $( $(#[$vmeta])* $Variant, )+
         }
 
-        impl Impl {
+        impl Rung {
             /// Every rung, slowest (the reference) first.
-            pub const ALL: &'static [Impl] = &[ $( Impl::$Variant, )+ ];
+            pub const ALL: &'static [Rung] = &[ $( Rung::$Variant, )+ ];
 
             /// The primitive these rungs implement, as the CLI names it.
             pub const PRIMITIVE: &'static str = $primitive;
 
             /// The rung's stable command-line name.
             pub fn name(self) -> &'static str {
-                match self { $( Impl::$Variant => $name, )+ }
+                match self { $( Rung::$Variant => $name, )+ }
             }
 
             /// The CPU features the rung needs, for messages and `info`.
             pub fn needs(self) -> &'static str {
-                match self { $( Impl::$Variant => $needs, )+ }
+                match self { $( Rung::$Variant => $needs, )+ }
             }
 
             /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs the rung.
             pub fn is_available(self) -> bool {
                 let features = $crate::cpu::features();
                 match self {
-                    $( Impl::$Variant => {
+                    $( Rung::$Variant => {
                         let predicate = |$f: $crate::cpu::Features| $available;
                         (!$simd || cfg!(target_arch = "x86_64")) && predicate(features)
                     } )+
@@ -84,28 +84,28 @@ macro_rules! rungs {
             /// index, a branch on a secret) is refused by
             /// [`require`](Self::require) unless the `hazmat` feature is on.
             pub fn is_constant_time(self) -> bool {
-                match self { $( Impl::$Variant => true $(&& $ct)?, )+ }
+                match self { $( Rung::$Variant => true $(&& $ct)?, )+ }
             }
 
             /// The rungs this CPU can run, slowest first.
-            pub fn available() -> impl Iterator<Item = Impl> {
-                Impl::ALL.iter().copied().filter(|i| i.is_available())
+            pub fn available() -> impl Iterator<Item = Rung> {
+                Rung::ALL.iter().copied().filter(|i| i.is_available())
             }
 
             /// Looks a rung up by its command-line name.
             ///
             /// # Errors
             ///
-            /// [`Error::UnknownImpl`](crate::Error::UnknownImpl) when no rung has that name.
-            pub fn from_name(name: &str) -> Result<Impl, $crate::Error> {
-                Impl::ALL
+            /// [`Error::UnknownRung`](crate::Error::UnknownRung) when no rung has that name.
+            pub fn from_name(name: &str) -> Result<Rung, $crate::Error> {
+                Rung::ALL
                     .iter()
                     .copied()
                     .find(|i| i.name() == name)
-                    .ok_or_else(|| $crate::Error::UnknownImpl {
+                    .ok_or_else(|| $crate::Error::UnknownRung {
                         primitive: $primitive,
                         name: name.to_owned(),
-                        expected: Impl::ALL.iter().map(|i| i.name()).collect::<Vec<_>>().join(", "),
+                        expected: Rung::ALL.iter().map(|i| i.name()).collect::<Vec<_>>().join(", "),
                     })
             }
 
@@ -115,9 +115,9 @@ macro_rules! rungs {
             ///
             /// [`Error::VariableTimeRung`](crate::Error::VariableTimeRung)
             /// for a rung that is not constant-time, without the `hazmat`
-            /// feature; [`Error::ImplUnavailable`](crate::Error::ImplUnavailable)
+            /// feature; [`Error::RungUnavailable`](crate::Error::RungUnavailable)
             /// when the CPU lacks it.
-            pub fn require(self) -> Result<Impl, $crate::Error> {
+            pub fn require(self) -> Result<Rung, $crate::Error> {
                 if !self.is_constant_time() && !cfg!(feature = "hazmat") {
                     Err($crate::Error::VariableTimeRung {
                         primitive: $primitive,
@@ -126,7 +126,7 @@ macro_rules! rungs {
                 } else if self.is_available() {
                     Ok(self)
                 } else {
-                    Err($crate::Error::ImplUnavailable {
+                    Err($crate::Error::RungUnavailable {
                         primitive: $primitive,
                         name: self.name(),
                         needs: self.needs(),
@@ -135,35 +135,35 @@ macro_rules! rungs {
             }
         }
 
-        impl ::std::fmt::Display for Impl {
+        impl ::std::fmt::Display for Rung {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.name())
             }
         }
 
-        impl $crate::Rung for Impl {
+        impl $crate::RungSet for Rung {
             const PRIMITIVE: &'static str = $primitive;
-            fn all() -> &'static [Impl] {
-                Impl::ALL
+            fn all() -> &'static [Rung] {
+                Rung::ALL
             }
             fn name(self) -> &'static str {
-                Impl::name(self)
+                Rung::name(self)
             }
             fn needs(self) -> &'static str {
-                Impl::needs(self)
+                Rung::needs(self)
             }
             fn is_available(self) -> bool {
-                Impl::is_available(self)
+                Rung::is_available(self)
             }
             fn is_constant_time(self) -> bool {
-                Impl::is_constant_time(self)
+                Rung::is_constant_time(self)
             }
         }
 
-        impl ::std::str::FromStr for Impl {
+        impl ::std::str::FromStr for Rung {
             type Err = $crate::Error;
-            fn from_str(s: &str) -> Result<Impl, $crate::Error> {
-                Impl::from_name(s)
+            fn from_str(s: &str) -> Result<Rung, $crate::Error> {
+                Rung::from_name(s)
             }
         }
     };

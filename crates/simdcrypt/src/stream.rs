@@ -351,7 +351,7 @@ macro_rules! inherent_keystream {
 pub(crate) use inherent_keystream;
 
 /// The [`KeyStream`] impl and methods of a Salsa20 or ChaCha20 type (see
-/// [`keystream!`]) and its rung choice: `with_impl`, `with_xor` and
+/// [`keystream!`]) and its rung choice: `with_rung`, `with_xor` and
 /// `implementation`, its `core` having fields `imp: $imp` and `xor: Xor`.
 macro_rules! stream_cipher {
     ([$($generics:tt)*] $ty:ty, impl = $imp:ty, core = $core:ty) => {
@@ -362,9 +362,9 @@ macro_rules! stream_cipher {
             ///
             /// # Errors
             ///
-            /// [`Error::ImplUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
+            /// [`Error::RungUnavailable`] when this CPU (or `SIMDCRYPT_MAX_ISA`)
             /// lacks what the rung needs.
-            pub fn with_impl(mut self, imp: $imp) -> Result<Self, Error> {
+            pub fn with_rung(mut self, imp: $imp) -> Result<Self, Error> {
                 self.core.imp = imp.require()?;
                 Ok(self)
             }
@@ -377,7 +377,7 @@ macro_rules! stream_cipher {
             }
 
             /// The rung in use.
-            pub fn implementation(&self) -> $imp {
+            pub fn rung(&self) -> $imp {
                 self.core.imp
             }
 

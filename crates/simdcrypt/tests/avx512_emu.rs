@@ -29,7 +29,7 @@ mod common;
 
 use common::{bytes, field, hex, hex_array, json, number, records};
 use proptest::prelude::*;
-use simdcrypt::Rung;
+use simdcrypt::RungSet;
 
 /// The variable that makes a missing AVX-512 rung an error.
 const REQUIRE_VAR: &str = "SIMDCRYPT_REQUIRE_AVX512";
@@ -63,7 +63,7 @@ fn cpu_summary() -> String {
 /// lacks fails the test when `SIMDCRYPT_REQUIRE_AVX512` is set, and is
 /// skipped otherwise; with `test`, the log says which were exercised or
 /// skipped.
-fn avx512_rungs<I: Rung>(test: Option<&str>) -> Vec<I> {
+fn avx512_rungs<I: RungSet>(test: Option<&str>) -> Vec<I> {
     let all: Vec<I> = I::all()
         .iter()
         .copied()
@@ -103,12 +103,12 @@ fn avx512_rungs<I: Rung>(test: Option<&str>) -> Vec<I> {
 }
 
 /// [`avx512_rungs`], saying in the log what `test` exercised.
-fn rungs<I: Rung>(test: &str) -> Vec<I> {
+fn rungs<I: RungSet>(test: &str) -> Vec<I> {
     avx512_rungs(Some(test))
 }
 
 /// [`avx512_rungs`] without a word, for proptest bodies.
-fn quiet<I: Rung>() -> Vec<I> {
+fn quiet<I: RungSet>() -> Vec<I> {
     avx512_rungs(None)
 }
 
@@ -167,32 +167,32 @@ fn avx512_rungs_run_here_and_are_the_default() {
     assert!(avx512f, "{REQUIRE_VAR} is set but the CPU has no AVX-512F");
     let mut exercised = Vec::new();
     macro_rules! each {
-        ($($module:ident::$Impl:ident => $best:expr),+ $(,)?) => {$(
-            let run = rungs::<$module::$Impl>("avx512_rungs_run_here_and_are_the_default");
+        ($($module:ident::$Rung:ident => $best:expr),+ $(,)?) => {$(
+            let run = rungs::<$module::$Rung>("avx512_rungs_run_here_and_are_the_default");
             assert!(!run.is_empty());
             let best = $best;
             assert!(
                 best.name().starts_with("avx512"),
                 "{}: the default rung is {best}, not an AVX-512 one",
-                $module::$Impl::PRIMITIVE
+                $module::$Rung::PRIMITIVE
             );
-            exercised.extend(run.iter().map(|i| format!("{}/{i}", $module::$Impl::PRIMITIVE)));
+            exercised.extend(run.iter().map(|i| format!("{}/{i}", $module::$Rung::PRIMITIVE)));
         )+};
     }
     each!(
-        salsa20::Impl => salsa20::Impl::best(),
-        chacha20::Impl => chacha20::Impl::best(),
-        poly1305::Impl => poly1305::Impl::best(),
-        sha512::Impl => sha512::Impl::best(),
-        many::Impl => many::Impl::best_sha256(),
-        many::Impl => many::Impl::best_md5(),
+        salsa20::Rung => salsa20::Rung::best(),
+        chacha20::Rung => chacha20::Rung::best(),
+        poly1305::Rung => poly1305::Rung::best(),
+        sha512::Rung => sha512::Rung::best(),
+        many::Rung => many::Rung::best_sha256(),
+        many::Rung => many::Rung::best_md5(),
     );
     assert_eq!(
-        simdcrypt::hash::Sha512::new().implementation(),
-        sha512::Impl::Avx512
+        simdcrypt::hash::Sha512::new().rung(),
+        sha512::Rung::Avx512
     );
     // AES's zmm rung is named for VAES, not AVX-512; so is GCM's zmm kernel.
-    assert_eq!(simdcrypt::aes::Impl::best(), simdcrypt::aes::Impl::Vaes512);
+    assert_eq!(simdcrypt::aes::Rung::best(), simdcrypt::aes::Rung::Vaes512);
     exercised.push("aes/vaes512".to_owned());
     use simdcrypt::aead::{Aes128Gcm, GcmKernel};
     assert_eq!(Aes128Gcm::new(&[0; 16]).kernel(), Some(GcmKernel::Vaes512));
@@ -290,11 +290,11 @@ fn every_ladder_with_an_avx512_rung_is_checked() {
 
 /// The stream API's promises on Salsa20's `avx512` rung.
 mod salsa20_avx512 {
-    use simdcrypt::salsa20::{Impl, Salsa20};
+    use simdcrypt::salsa20::{Rung, Salsa20};
 
     crate::common::stream_api_tests!(
-        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
-        super::rungs::<Impl>
+        |imp| Salsa20::new(&[9; 32], &[4; 8]).with_rung(imp).unwrap(),
+        super::rungs::<Rung>
     );
 }
 
@@ -304,11 +304,11 @@ mod chacha20_avx512 {
     use super::*;
     use chacha20::cipher::KeyIvInit as _;
     use common::chacha20::matches_peer;
-    use simdcrypt::chacha20::{ChaCha20, Impl, XChaCha20};
+    use simdcrypt::chacha20::{ChaCha20, Rung, XChaCha20};
 
     crate::common::stream_api_tests!(
-        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
-        super::rungs::<Impl>
+        |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_rung(imp).unwrap(),
+        super::rungs::<Rung>
     );
 
     proptest! {
@@ -325,16 +325,16 @@ mod chacha20_avx512 {
         ) {
             let n12: [u8; 12] = nonce[..12].try_into().unwrap();
             matches_peer(
-                quiet::<Impl>(),
+                quiet::<Rung>(),
                 chacha20::XChaCha20::new(&key.into(), &nonce.into()),
-                |imp| XChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
+                |imp| XChaCha20::new(&key, &nonce).with_rung(imp).unwrap(),
                 offset,
                 &data,
             )?;
             matches_peer(
-                quiet::<Impl>(),
+                quiet::<Rung>(),
                 chacha20::ChaCha20::new(&key.into(), &n12.into()),
-                |imp| ChaCha20::new(&key, &n12).with_impl(imp).unwrap(),
+                |imp| ChaCha20::new(&key, &n12).with_rung(imp).unwrap(),
                 offset,
                 &data,
             )?;
@@ -385,19 +385,19 @@ mod aead_avx512 {
 
     /// RFC 8439 §2.8 on the given rungs: ciphertext and tag.
     fn seal(
-        rungs: (chacha20::Impl, poly1305::Impl),
+        rungs: (chacha20::Rung, poly1305::Rung),
         key: &[u8; 32],
         nonce: &[u8; 12],
         aad: &[u8],
         msg: &[u8],
     ) -> (Vec<u8>, [u8; 16]) {
-        let mut c = ChaCha20::new(key, nonce).with_impl(rungs.0).unwrap();
+        let mut c = ChaCha20::new(key, nonce).with_rung(rungs.0).unwrap();
         let mut otk = [0u8; 64];
         c.apply_keystream(&mut otk).unwrap();
         let mut ct = msg.to_vec();
         c.apply_keystream(&mut ct).unwrap();
         let mut p = Poly1305::new(otk[..32].try_into().unwrap())
-            .with_impl(rungs.1)
+            .with_rung(rungs.1)
             .unwrap();
         p.update_padded(aad);
         p.update_padded(&ct);
@@ -408,7 +408,7 @@ mod aead_avx512 {
 
     /// XChaCha20-Poly1305: the same under HChaCha20's subkey.
     fn xseal(
-        rungs: (chacha20::Impl, poly1305::Impl),
+        rungs: (chacha20::Rung, poly1305::Rung),
         key: &[u8; 32],
         nonce: &[u8; 24],
         aad: &[u8],
@@ -421,8 +421,8 @@ mod aead_avx512 {
     }
 
     /// Every pair of an AVX-512 ChaCha20 rung and an AVX-512 Poly1305 rung.
-    fn pairs(test: &str) -> Vec<(chacha20::Impl, poly1305::Impl)> {
-        let (c, p) = (rungs::<chacha20::Impl>(test), rungs::<poly1305::Impl>(test));
+    fn pairs(test: &str) -> Vec<(chacha20::Rung, poly1305::Rung)> {
+        let (c, p) = (rungs::<chacha20::Rung>(test), rungs::<poly1305::Rung>(test));
         c.iter()
             .flat_map(|&c| p.iter().map(move |&p| (c, p)))
             .collect()
@@ -542,8 +542,8 @@ mod aead_avx512 {
         ) {
             let (aad, msg) = (bytes(seed, aad_len), bytes(!seed, len));
             let sealed = ChaCha20Poly1305::new(&key).encrypt(&nonce, &aad, &msg);
-            for c in quiet::<chacha20::Impl>() {
-                for p in quiet::<poly1305::Impl>() {
+            for c in quiet::<chacha20::Rung>() {
+                for p in quiet::<poly1305::Rung>() {
                     let (ct, tag) = seal((c, p), &key, &nonce, &aad, &msg);
                     prop_assert_eq!(&[&ct[..], &tag].concat(), &sealed, "{} {}", c, p);
                 }
@@ -560,17 +560,17 @@ mod aead_avx512 {
 mod aes_vaes512 {
     use super::*;
     use simdcrypt::aes::reference::{cipher, inv_cipher, key_expansion};
-    use simdcrypt::aes::{Aes, Bits128, Bits192, Bits256, Impl, KeySize};
+    use simdcrypt::aes::{Aes, Bits128, Bits192, Bits256, Rung, KeySize};
     use simdcrypt::block::{BlockCipher, Cbc, Ctr};
 
     /// Whether the rung runs here; a missing one fails under
     /// `SIMDCRYPT_REQUIRE_AVX512`, and is skipped (saying so) otherwise.
     fn here(test: &str) -> bool {
-        let ok = Impl::Vaes512.is_available();
+        let ok = Rung::Vaes512.is_available();
         assert!(
             ok || !required(),
             "aes vaes512 does not run here (needs {}; {}), and {REQUIRE_VAR} demands it",
-            Impl::Vaes512.needs(),
+            Rung::Vaes512.needs(),
             cpu_summary()
         );
         eprintln!(
@@ -583,7 +583,7 @@ mod aes_vaes512 {
     /// AES under `key` on `vaes512`.
     fn aes<K: KeySize<Key = [u8; N]>, const N: usize>(key: &[u8]) -> Aes<K> {
         Aes::<K>::new(key.try_into().expect("a key of the size"))
-            .with_impl(Impl::Vaes512)
+            .with_rung(Rung::Vaes512)
             .expect("the rung runs here")
     }
 
@@ -704,7 +704,7 @@ mod aes_vaes512 {
             iv_seed in any::<u64>(),
             carry in 0u8..4,
         ) {
-            if Impl::Vaes512.is_available() {
+            if Rung::Vaes512.is_available() {
                 let key = bytes(key_seed, key_len);
                 let mut iv: [u8; 16] = bytes(iv_seed, 16).try_into().expect("16 bytes");
                 // A quarter just below a carry of the low 32 or 64 bits or the wrap.

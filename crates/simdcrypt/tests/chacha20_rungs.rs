@@ -10,18 +10,18 @@ use chacha20::cipher::KeyIvInit as _;
 use common::chacha20::matches_peer;
 use proptest::prelude::*;
 use simdcrypt::Error;
-use simdcrypt::chacha20::{self as ours, ChaCha20, ChaCha20Legacy, Impl, XChaCha20};
+use simdcrypt::chacha20::{self as ours, ChaCha20, ChaCha20Legacy, Rung, XChaCha20};
 
 /// The rungs this CPU runs, printed once per test so the log shows what was
 /// exercised and what was skipped.
-fn rungs(test: &str) -> Vec<Impl> {
+fn rungs(test: &str) -> Vec<Rung> {
     common::rungs(test)
 }
 
 // Calls resume at any byte, in place and out of place alike; `xor_into`
 // equals `apply_keystream`.
 common::stream_api_tests!(
-    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_impl(imp).unwrap(),
+    |imp| ChaCha20::new(&[9; 32], &[4; 12]).with_rung(imp).unwrap(),
     rungs
 );
 
@@ -37,9 +37,9 @@ proptest! {
         data in prop::collection::vec(any::<u8>(), 0..=1500),
     ) {
         matches_peer(
-            Impl::available(),
+            Rung::available(),
             chacha20::XChaCha20::new(&key.into(), &nonce.into()),
-            |imp| XChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
+            |imp| XChaCha20::new(&key, &nonce).with_rung(imp).unwrap(),
             offset,
             &data,
         )?;
@@ -56,16 +56,16 @@ proptest! {
     ) {
         let legacy_nonce: [u8; 8] = nonce[..8].try_into().unwrap();
         matches_peer(
-            Impl::available(),
+            Rung::available(),
             chacha20::ChaCha20::new(&key.into(), &nonce.into()),
-            |imp| ChaCha20::new(&key, &nonce).with_impl(imp).unwrap(),
+            |imp| ChaCha20::new(&key, &nonce).with_rung(imp).unwrap(),
             offset,
             &data,
         )?;
         matches_peer(
-            Impl::available(),
+            Rung::available(),
             chacha20::ChaCha20Legacy::new(&key.into(), &legacy_nonce.into()),
-            |imp| ChaCha20Legacy::new(&key, &legacy_nonce).with_impl(imp).unwrap(),
+            |imp| ChaCha20Legacy::new(&key, &legacy_nonce).with_rung(imp).unwrap(),
             offset,
             &data,
         )?;
@@ -79,7 +79,7 @@ proptest! {
 #[test]
 fn keystream_ends_are_errors_not_wraps() {
     for imp in rungs("keystream_ends_are_errors_not_wraps") {
-        let mut rfc = ChaCha20::new(&[5; 32], &[6; 12]).with_impl(imp).unwrap();
+        let mut rfc = ChaCha20::new(&[5; 32], &[6; 12]).with_rung(imp).unwrap();
         rfc.seek((1 << 38) - 64).unwrap();
         rfc.apply_keystream(&mut [0; 64]).unwrap();
         common::exhausted(&mut rfc, &format!("{imp}, RFC 8439"));
@@ -94,12 +94,12 @@ fn keystream_ends_are_errors_not_wraps() {
             "{imp}: {err}"
         );
         let mut legacy = ChaCha20Legacy::new(&[5; 32], &[6; 8])
-            .with_impl(imp)
+            .with_rung(imp)
             .unwrap();
         legacy.seek((1 << 70) - 64 * 20).unwrap();
         legacy.apply_keystream(&mut [0; 64 * 20]).unwrap();
         common::exhausted(&mut legacy, &format!("{imp}, original form"));
-        let mut x = XChaCha20::new(&[5; 32], &[1; 24]).with_impl(imp).unwrap();
+        let mut x = XChaCha20::new(&[5; 32], &[1; 24]).with_rung(imp).unwrap();
         x.seek((1 << 70) - 10).unwrap();
         let err = x.apply_keystream(&mut [0; 11]).unwrap_err();
         assert!(
@@ -111,7 +111,7 @@ fn keystream_ends_are_errors_not_wraps() {
 
 #[test]
 fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
-    let names: Vec<&str> = Impl::ALL.iter().map(|i| i.name()).collect();
+    let names: Vec<&str> = Rung::ALL.iter().map(|i| i.name()).collect();
     assert_eq!(
         names,
         [
@@ -123,10 +123,10 @@ fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
             "avx512vl"
         ]
     );
-    for &imp in Impl::ALL {
-        assert_eq!(Impl::from_name(imp.name()).unwrap(), imp);
-        match ChaCha20::new(&[0; 32], &[0; 12]).with_impl(imp) {
-            Ok(c) => assert_eq!(c.implementation(), imp),
+    for &imp in Rung::ALL {
+        assert_eq!(Rung::from_name(imp.name()).unwrap(), imp);
+        match ChaCha20::new(&[0; 32], &[0; 12]).with_rung(imp) {
+            Ok(c) => assert_eq!(c.rung(), imp),
             Err(e) => {
                 assert!(!imp.is_available());
                 assert!(e.to_string().contains(imp.needs()), "{e}");
@@ -134,10 +134,10 @@ fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
         }
         assert!(imp.par_blocks() >= 1);
     }
-    assert!(Impl::best().is_available());
+    assert!(Rung::best().is_available());
     assert_eq!(
-        ChaCha20::new(&[0; 32], &[0; 12]).implementation(),
-        Impl::best()
+        ChaCha20::new(&[0; 32], &[0; 12]).rung(),
+        Rung::best()
     );
 }
 

@@ -8,24 +8,24 @@ mod common;
 
 use common::{bytes, field, hex, hex_array, json, records};
 use simdcrypt::gost28147::{
-    Gost28147, Gost28147Cbc, Gost28147Cfb, Gost28147Cnt, Gost28147Ecb, Gost28147Mac, Impl, SBox,
+    Gost28147, Gost28147Cbc, Gost28147Cfb, Gost28147Cnt, Gost28147Ecb, Gost28147Mac, Rung, SBox,
 };
 
 const VECTORS: &str = include_str!("data/gost/gost28147_89.json");
 
 /// The rungs the tests run: every available one under `hazmat`, the
 /// constant-time ones without it.
-fn rungs(test: &str) -> Vec<Impl> {
-    common::rungs::<Impl>(test)
+fn rungs(test: &str) -> Vec<Rung> {
+    common::rungs::<Rung>(test)
         .into_iter()
-        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::Rung::is_constant_time(*i))
+        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::RungSet::is_constant_time(*i))
         .collect()
 }
 
-fn cipher(v: &serde_json::Value, imp: Impl) -> Gost28147 {
+fn cipher(v: &serde_json::Value, imp: Rung) -> Gost28147 {
     let sbox = SBox::from_name(field(v, "sbox")).unwrap();
     Gost28147::with_sbox(&hex_array(field(v, "key")), sbox)
-        .with_impl(imp)
+        .with_rung(imp)
         .unwrap()
 }
 
@@ -191,7 +191,7 @@ fn modes_stream_in_pieces_and_invert() {
         // The reference for every rung: the first one's output.
         let mut first: Option<(Vec<u8>, Vec<u8>, [u8; 8])> = None;
         for &imp in &imps {
-            let c = base.clone().with_impl(imp).unwrap();
+            let c = base.clone().with_rung(imp).unwrap();
             let cfb = || Gost28147Cfb::from_cipher(c.clone(), &iv).with_key_meshing(meshing);
             let cnt = || Gost28147Cnt::from_cipher(c.clone(), &iv).with_key_meshing(meshing);
             // CFB: whole, pieces, in place, inverse.

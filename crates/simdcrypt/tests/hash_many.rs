@@ -5,7 +5,7 @@
 
 mod common;
 
-use simdcrypt::hash::many::{self, Impl};
+use simdcrypt::hash::many::{self, Rung};
 use simdcrypt::hash::{Md5, Sha256, md5_many, sha256_many};
 
 #[test]
@@ -18,16 +18,16 @@ fn default_entry_points_equal_the_single_message_hashes() {
     let md5: Vec<[u8; 16]> = msgs.iter().map(|m| Md5::digest(m)).collect();
     assert_eq!(sha256_many(&refs), sha);
     assert_eq!(md5_many(&refs), md5);
-    assert!(Impl::best_sha256().is_available());
-    assert!(Impl::best_md5().is_available());
+    assert!(Rung::best_sha256().is_available());
+    assert!(Rung::best_md5().is_available());
 }
 
 #[test]
 fn a_missing_rung_is_an_error() {
-    for imp in Impl::ALL.iter().filter(|i| !i.is_available()) {
+    for imp in Rung::ALL.iter().filter(|i| !i.is_available()) {
         let err = many::sha256_many_with(*imp, &[b"abc"]).unwrap_err();
         assert!(
-            matches!(err, simdcrypt::Error::ImplUnavailable { .. }),
+            matches!(err, simdcrypt::Error::RungUnavailable { .. }),
             "{imp}: {err}"
         );
         assert!(many::md5_many_with(*imp, &[b"abc"]).is_err(), "{imp}");

@@ -10,7 +10,7 @@ mod common;
 use common::{bytes, field, hex, json, number, records};
 use simdcrypt::Error;
 use simdcrypt::hash::{Sha256, Sha512};
-use simdcrypt::kdf::scrypt::{self, Impl};
+use simdcrypt::kdf::scrypt::{self, Rung};
 use simdcrypt::kdf::{Hkdf, hkdf_sha256, hkdf_sha512, pbkdf2_hmac, pbkdf2_hmac_sha256};
 
 #[test]
@@ -154,7 +154,7 @@ fn scrypt_against_rustcrypto() {
 /// The error `scrypt` gives for these parameters on every rung (the same
 /// on each), with a 64-byte output.
 fn scrypt_error(log_n: u8, r: u32, p: u32) -> Error {
-    let mut errors = Impl::available().map(|imp| {
+    let mut errors = Rung::available().map(|imp| {
         scrypt::scrypt_with_impl(imp, b"pw", b"salt", log_n, r, p, &mut [0u8; 64]).unwrap_err()
     });
     let first = errors.next().unwrap();

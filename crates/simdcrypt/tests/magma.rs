@@ -9,7 +9,7 @@ mod common;
 use common::{bytes, field, hex, hex_array, json};
 use simdcrypt::block::Padding;
 use simdcrypt::magma::{
-    Impl, Magma, MagmaCbc, MagmaCfb, MagmaCtr, MagmaCtrAcpkm, MagmaEcb, MagmaMac, MagmaMgm,
+    Rung, Magma, MagmaCbc, MagmaCfb, MagmaCtr, MagmaCtrAcpkm, MagmaEcb, MagmaMac, MagmaMgm,
     MagmaOfb, MagmaOmacAcpkm,
 };
 
@@ -20,10 +20,10 @@ const ACPKM: &str = include_str!("data/gost/rfc8645_acpkm_magma.json");
 
 /// The rungs the tests run: every available one under `hazmat`, the
 /// constant-time ones without it.
-fn rungs(test: &str) -> Vec<Impl> {
-    common::rungs::<Impl>(test)
+fn rungs(test: &str) -> Vec<Rung> {
+    common::rungs::<Rung>(test)
         .into_iter()
-        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::Rung::is_constant_time(*i))
+        .filter(|i| cfg!(feature = "hazmat") || simdcrypt::RungSet::is_constant_time(*i))
         .collect()
 }
 
@@ -33,7 +33,7 @@ fn rfc8891_encryption_and_decryption() {
     let e = &v["encryption"];
     let key = hex_array(field(e, "key"));
     for imp in rungs("rfc8891_encryption_and_decryption") {
-        let magma = Magma::new(&key).with_impl(imp).unwrap();
+        let magma = Magma::new(&key).with_rung(imp).unwrap();
         let mut block = hex(field(e, "plaintext"));
         magma.encrypt_blocks(&mut block).unwrap();
         assert_eq!(block, hex(field(e, "ciphertext")), "{imp}");
@@ -99,7 +99,7 @@ fn gost_r_34_13_2015_a2_every_mode() {
     let ct = |mode: &str| hex(field(&v[mode], "ciphertext"));
     let iv = |mode: &str| hex(field(&v[mode], "iv"));
     for imp in rungs("gost_r_34_13_2015_a2_every_mode") {
-        let magma = || Magma::new(&key).with_impl(imp).unwrap();
+        let magma = || Magma::new(&key).with_rung(imp).unwrap();
         // A.2.1 ECB.
         let mut out = vec![0; pt.len()];
         MagmaEcb::from_cipher(magma())
@@ -194,7 +194,7 @@ fn rfc9058_mgm_example() {
     let pt = hex(field(&v, "plaintext"));
     let sealed = [hex(field(&v, "ciphertext")), hex(field(&v, "tag"))].concat();
     for imp in rungs("rfc9058_mgm_example") {
-        let aead = MagmaMgm::new(&key).with_impl(imp).unwrap();
+        let aead = MagmaMgm::new(&key).with_rung(imp).unwrap();
         assert_eq!(aead.encrypt(&nonce, &aad, &pt), sealed, "{imp}");
         assert_eq!(aead.decrypt(&nonce, &aad, &sealed).unwrap(), pt, "{imp}");
         let mut bad = sealed.clone();
@@ -289,7 +289,7 @@ fn modes_with_longer_ivs() {
                 let key: [u8; 32] = bytes(z as u64, 32).try_into().unwrap();
                 let iv = bytes(z as u64 + 50, 8 * z);
                 let pt = bytes(len as u64, len);
-                let magma = Magma::new(&key).with_impl(imp).unwrap();
+                let magma = Magma::new(&key).with_rung(imp).unwrap();
                 let split = (len / 3) / 8 * 8;
                 // CBC.
                 let mut whole = pt.clone();
@@ -395,7 +395,7 @@ fn rfc8645_ctr_acpkm() {
     let fresh = |imp| {
         MagmaCtrAcpkm::with_section_len(&key, &iv, n)
             .unwrap()
-            .with_impl(imp)
+            .with_rung(imp)
             .unwrap()
     };
     for imp in rungs("rfc8645_ctr_acpkm") {
@@ -453,7 +453,7 @@ fn rfc8645_omac_acpkm() {
             let fresh = || {
                 MagmaOmacAcpkm::new(&key, n, t)
                     .unwrap()
-                    .with_impl(imp)
+                    .with_rung(imp)
                     .unwrap()
             };
             for split in 0..=msg.len() {
@@ -498,7 +498,7 @@ fn ctr_acpkm_pieces_and_seek_equal_one_call() {
             let fresh = || {
                 MagmaCtrAcpkm::with_section_len(&key, &iv, n)
                     .unwrap()
-                    .with_impl(imp)
+                    .with_rung(imp)
                     .unwrap()
             };
             let mut whole = vec![0; len];

@@ -5,9 +5,9 @@
 mod common;
 
 use md5::Digest as _;
-use simdcrypt::hash::{Md5, md5::Impl};
+use simdcrypt::hash::{Md5, md5::Rung};
 
-common::hash::hash_api_tests!(Md5, Impl);
+common::hash::hash_api_tests!(Md5, Rung);
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
@@ -15,8 +15,8 @@ proptest::proptest! {
     fn equals_rustcrypto_md5(seed in proptest::prelude::any::<u64>(), len in 0usize..5000) {
         let data = common::bytes(seed, len);
         let want: [u8; 16] = md5::Md5::digest(&data).into();
-        for imp in Impl::available() {
-            let mut h = Md5::new().with_impl(imp).expect("available rung");
+        for imp in Rung::available() {
+            let mut h = Md5::new().with_rung(imp).expect("available rung");
             h.update(&data);
             proptest::prop_assert_eq!(h.finalize(), want, "{} on {} bytes", imp, len);
         }

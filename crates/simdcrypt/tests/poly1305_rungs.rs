@@ -10,11 +10,11 @@
 mod common;
 
 use simdcrypt::Error;
-use simdcrypt::poly1305::{Impl, Poly1305};
+use simdcrypt::poly1305::{Rung, Poly1305};
 
 /// The rungs this CPU runs, and in the log the ones a test exercised and
 /// the ones it skipped (the CPU lacks them or `SIMDCRYPT_MAX_ISA` caps them).
-fn rungs(test: &str) -> Vec<Impl> {
+fn rungs(test: &str) -> Vec<Rung> {
     common::rungs(test)
 }
 
@@ -34,7 +34,7 @@ fn vector_rungs_switch_to_the_lanes() {
 #[test]
 fn verify_refuses_a_wrong_tag_with_authentication_failed() {
     for imp in rungs("verify_refuses_a_wrong_tag_with_authentication_failed") {
-        let mut p = Poly1305::new(&[3; 32]).with_impl(imp).unwrap();
+        let mut p = Poly1305::new(&[3; 32]).with_rung(imp).unwrap();
         p.update(b"message");
         assert_eq!(
             p.verify(&[0; 16]),
@@ -50,11 +50,11 @@ fn verify_refuses_a_wrong_tag_with_authentication_failed() {
 
 #[test]
 fn unavailable_rungs_are_errors() {
-    for imp in Impl::ALL.iter().filter(|i| !i.is_available()) {
-        let err = Poly1305::new(&[0; 32]).with_impl(*imp).unwrap_err();
-        assert!(matches!(err, Error::ImplUnavailable { .. }), "{err}");
+    for imp in Rung::ALL.iter().filter(|i| !i.is_available()) {
+        let err = Poly1305::new(&[0; 32]).with_rung(*imp).unwrap_err();
+        assert!(matches!(err, Error::RungUnavailable { .. }), "{err}");
     }
-    assert_eq!(Impl::from_name("avx2").unwrap(), Impl::Avx2);
-    assert!(Impl::from_name("avx3").is_err());
-    assert!(Impl::best().is_available());
+    assert_eq!(Rung::from_name("avx2").unwrap(), Rung::Avx2);
+    assert!(Rung::from_name("avx3").is_err());
+    assert!(Rung::best().is_available());
 }

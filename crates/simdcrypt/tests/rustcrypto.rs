@@ -39,7 +39,7 @@ macro_rules! inherent_calls {
             <$impl>::available().collect()
         }
         fn on(self, imp: $impl) -> Self {
-            self.with_impl(imp).unwrap()
+            self.with_rung(imp).unwrap()
         }
         fn inherent_apply(&mut self, data: &mut [u8]) {
             self.apply_keystream(data).unwrap();
@@ -60,32 +60,32 @@ impl<const DR: usize> Ours for Salsa<DR> {
         _ => "salsa20/8",
     };
     const END: u128 = END;
-    inherent_calls!(salsa20::Impl);
+    inherent_calls!(salsa20::Rung);
 }
 
 impl Ours for XSalsa20 {
     const NAME: &'static str = "xsalsa20";
     const END: u128 = END;
-    inherent_calls!(salsa20::Impl);
+    inherent_calls!(salsa20::Rung);
 }
 
 impl Ours for ChaCha20 {
     const NAME: &'static str = "chacha20";
     /// RFC 8439's 32-bit counter: 2^32 blocks.
     const END: u128 = 1 << 38;
-    inherent_calls!(chacha20::Impl);
+    inherent_calls!(chacha20::Rung);
 }
 
 impl Ours for ChaCha20Legacy {
     const NAME: &'static str = "chacha20-legacy";
     const END: u128 = END;
-    inherent_calls!(chacha20::Impl);
+    inherent_calls!(chacha20::Rung);
 }
 
 impl Ours for XChaCha20 {
     const NAME: &'static str = "xchacha20";
     const END: u128 = END;
-    inherent_calls!(chacha20::Impl);
+    inherent_calls!(chacha20::Rung);
 }
 
 /// The rungs of `C` this CPU runs, printed so the log shows what was

@@ -5,13 +5,13 @@
 #![cfg(not(feature = "hazmat"))]
 
 use simdcrypt::Error;
-use simdcrypt::poly1305::{Impl, Poly1305};
+use simdcrypt::poly1305::{Rung, Poly1305};
 
 #[test]
 fn a_variable_time_rung_is_refused_without_hazmat() {
-    assert!(!Impl::Reference.is_constant_time());
+    assert!(!Rung::Reference.is_constant_time());
     let err = Poly1305::new(&[7; 32])
-        .with_impl(Impl::Reference)
+        .with_rung(Rung::Reference)
         .expect_err("refused");
     assert!(
         matches!(
@@ -25,9 +25,9 @@ fn a_variable_time_rung_is_refused_without_hazmat() {
     );
     assert!(err.to_string().contains("hazmat"), "{err}");
     // By name, as the tool would ask for it.
-    assert!("reference".parse::<Impl>().unwrap().require().is_err());
+    assert!("reference".parse::<Rung>().unwrap().require().is_err());
     // The constant-time rungs stay choosable.
-    assert!(Poly1305::new(&[7; 32]).with_impl(Impl::Scalar64).is_ok());
+    assert!(Poly1305::new(&[7; 32]).with_rung(Rung::Scalar64).is_ok());
 }
 
 #[test]
@@ -50,9 +50,9 @@ fn the_table_marks_the_variable_time_rung() {
 #[test]
 fn aes_tables_and_reference_are_refused_and_never_chosen() {
     use simdcrypt::aes::{self, Aes128};
-    for imp in [aes::Impl::Reference, aes::Impl::Tables] {
+    for imp in [aes::Rung::Reference, aes::Rung::Tables] {
         assert!(!imp.is_constant_time());
-        let err = Aes128::new(&[1; 16]).with_impl(imp).expect_err("refused");
+        let err = Aes128::new(&[1; 16]).with_rung(imp).expect_err("refused");
         assert!(
             matches!(
                 err,
@@ -64,12 +64,12 @@ fn aes_tables_and_reference_are_refused_and_never_chosen() {
             "{err}"
         );
     }
-    assert!(aes::Impl::best().is_constant_time());
-    assert!(Aes128::new(&[1; 16]).implementation().is_constant_time());
+    assert!(aes::Rung::best().is_constant_time());
+    assert!(Aes128::new(&[1; 16]).rung().is_constant_time());
     // The modes refuse them too, whoever builds them.
     assert!(
         aes::Aes128Cbc::new(&[1; 16], &[0; 16])
-            .with_impl(aes::Impl::Tables)
+            .with_rung(aes::Rung::Tables)
             .is_err()
     );
 }

@@ -6,18 +6,18 @@
 mod common;
 
 use simdcrypt::Error;
-use simdcrypt::salsa20::{Impl, Salsa20, Salsa20_8, Salsa20_12};
+use simdcrypt::salsa20::{Rung, Salsa20, Salsa20_8, Salsa20_12};
 
 /// The rungs this CPU runs, printed once per test so the log shows what was
 /// exercised and what was skipped.
-fn rungs(test: &str) -> Vec<Impl> {
+fn rungs(test: &str) -> Vec<Rung> {
     common::rungs(test)
 }
 
 // Calls resume at any byte, in place and out of place alike; `xor_into`
 // equals `apply_keystream`.
 common::stream_api_tests!(
-    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_impl(imp).unwrap(),
+    |imp| Salsa20::new(&[9; 32], &[4; 8]).with_rung(imp).unwrap(),
     rungs
 );
 
@@ -26,7 +26,7 @@ common::stream_api_tests!(
 #[test]
 fn keystream_end_is_an_error_not_a_wrap() {
     for imp in rungs("keystream_end_is_an_error_not_a_wrap") {
-        let mut c = Salsa20::new(&[5; 32], &[6; 8]).with_impl(imp).unwrap();
+        let mut c = Salsa20::new(&[5; 32], &[6; 8]).with_rung(imp).unwrap();
         c.seek((1 << 70) - 100).unwrap();
         c.apply_keystream(&mut [0; 100]).unwrap();
         common::exhausted(&mut c, &imp.to_string());
@@ -42,23 +42,23 @@ fn keystream_end_is_an_error_not_a_wrap() {
 
 #[test]
 fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
-    for &imp in Impl::ALL {
-        assert_eq!(Impl::from_name(imp.name()).unwrap(), imp);
-        let forced = Salsa20::new(&[0; 32], &[0; 8]).with_impl(imp);
+    for &imp in Rung::ALL {
+        assert_eq!(Rung::from_name(imp.name()).unwrap(), imp);
+        let forced = Salsa20::new(&[0; 32], &[0; 8]).with_rung(imp);
         match forced {
-            Ok(c) => assert_eq!(c.implementation(), imp),
+            Ok(c) => assert_eq!(c.rung(), imp),
             Err(e) => {
                 assert!(!imp.is_available());
                 assert!(e.to_string().contains(imp.needs()), "{e}");
             }
         }
     }
-    let err = Impl::from_name("avx1024").unwrap_err().to_string();
+    let err = Rung::from_name("avx1024").unwrap_err().to_string();
     assert!(
         err.contains("avx1024") && err.contains("sse2-shuffle"),
         "{err}"
     );
-    assert!(Impl::best().is_available());
+    assert!(Rung::best().is_available());
 }
 
 #[test]

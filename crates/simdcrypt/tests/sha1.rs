@@ -7,9 +7,9 @@
 mod common;
 
 use ::sha1::Digest as _;
-use simdcrypt::hash::{Sha1, sha1::Impl};
+use simdcrypt::hash::{Sha1, sha1::Rung};
 
-common::hash::hash_api_tests!(Sha1, Impl);
+common::hash::hash_api_tests!(Sha1, Rung);
 
 /// RustCrypto's SHA-1 of `data`.
 fn rustcrypto(data: &[u8]) -> [u8; 20] {

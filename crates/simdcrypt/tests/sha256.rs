@@ -6,15 +6,15 @@
 mod common;
 
 mod sha256 {
-    use simdcrypt::hash::{Sha256, sha256::Impl};
+    use simdcrypt::hash::{Sha256, sha256::Rung};
 
-    crate::common::hash::hash_api_tests!(Sha256, Impl);
+    crate::common::hash::hash_api_tests!(Sha256, Rung);
 }
 
 mod sha224 {
-    use simdcrypt::hash::{Sha224, sha256::Impl};
+    use simdcrypt::hash::{Sha224, sha256::Rung};
 
-    crate::common::hash::hash_api_tests!(Sha224, Impl);
+    crate::common::hash::hash_api_tests!(Sha224, Rung);
 }
 
 /// Every rung against an independent implementation, RustCrypto's `sha2`,
@@ -22,19 +22,19 @@ mod sha224 {
 /// AVX2 rung must finish alone.
 mod against_sha2 {
     use sha2::Digest;
-    use simdcrypt::hash::{Sha224, Sha256, sha256::Impl};
+    use simdcrypt::hash::{Sha224, Sha256, sha256::Rung};
 
     /// The rungs this CPU runs, saying in the log which were skipped.
-    fn rungs(test: &str) -> Vec<Impl> {
+    fn rungs(test: &str) -> Vec<Rung> {
         crate::common::rungs(test)
     }
 
     /// SHA-256 and SHA-224 of `data` on `imp`, fed in pieces of `splits`
     /// bytes (cycled, so at least one must not be 0; the last piece takes
     /// what is left).
-    fn both(imp: Impl, data: &[u8], splits: &[usize]) -> ([u8; 32], [u8; 28]) {
-        let mut h256 = Sha256::new().with_impl(imp).expect("available rung");
-        let mut h224 = Sha224::new().with_impl(imp).expect("available rung");
+    fn both(imp: Rung, data: &[u8], splits: &[usize]) -> ([u8; 32], [u8; 28]) {
+        let mut h256 = Sha256::new().with_rung(imp).expect("available rung");
+        let mut h224 = Sha224::new().with_rung(imp).expect("available rung");
         let mut rest = data;
         for &n in splits.iter().cycle() {
             if rest.is_empty() {

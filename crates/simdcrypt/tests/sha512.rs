@@ -6,21 +6,21 @@
 mod common;
 
 mod sha512 {
-    use simdcrypt::hash::{Sha512, sha512::Impl};
+    use simdcrypt::hash::{Sha512, sha512::Rung};
 
-    crate::common::hash::hash_api_tests!(Sha512, Impl);
+    crate::common::hash::hash_api_tests!(Sha512, Rung);
 }
 
 mod sha384 {
-    use simdcrypt::hash::{Sha384, sha512::Impl};
+    use simdcrypt::hash::{Sha384, sha512::Rung};
 
-    crate::common::hash::hash_api_tests!(Sha384, Impl);
+    crate::common::hash::hash_api_tests!(Sha384, Rung);
 }
 
 mod sha512_256 {
-    use simdcrypt::hash::{Sha512_256, sha512::Impl};
+    use simdcrypt::hash::{Sha512_256, sha512::Rung};
 
-    crate::common::hash::hash_api_tests!(Sha512_256, Impl);
+    crate::common::hash::hash_api_tests!(Sha512_256, Rung);
 }
 
 /// All three functions on every rung against RustCrypto's `sha2`, on large
@@ -28,10 +28,10 @@ mod sha512_256 {
 /// and odd numbers of whole blocks for the multi-block rungs).
 #[test]
 fn sha2_crate_agrees_on_large_inputs_with_odd_splits() {
-    use simdcrypt::hash::sha512::Impl;
+    use simdcrypt::hash::sha512::Rung;
 
     common::hash::sha2_crate_agrees_on_large_inputs(
-        &Impl::available().collect::<Vec<_>>(),
+        &Rung::available().collect::<Vec<_>>(),
         &[
             (1, 100_003),
             (2, 128 * 37),

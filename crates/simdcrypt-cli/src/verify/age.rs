@@ -11,7 +11,7 @@ use std::num::NonZeroUsize;
 use simdcrypt_age::stream::{self, CHUNK_LEN};
 use simdcrypt_age::{Decryptor, Encryptor, FileKey, Threads, testkit, x25519};
 
-use simdcrypt::kit::{Composed, Outcome, Report, Rng, Tally};
+use simdcrypt::kit::{ChosenRungs, Outcome, Report, Rng, Tally};
 
 /// The thread counts every vector runs at: everything on the calling
 /// thread, and a pipeline.
@@ -28,11 +28,11 @@ const MAX_CHUNKS: u64 = 18;
 
 /// The row.
 pub(super) fn verify(report: &mut Report) {
-    report.primitive("age", |Composed, streams| {
+    report.primitive("age", |ChosenRungs, seeds| {
         [
             testkit_vectors().vectors(),
-            Outcome::Ran(payload_cross_check(&mut streams.rng(1))),
-            Outcome::Ran(round_trips(&mut streams.rng(2))),
+            Outcome::Ran(payload_cross_check(&mut seeds.rng(1))),
+            Outcome::Ran(round_trips(&mut seeds.rng(2))),
         ]
     });
 }

@@ -13,7 +13,7 @@ use crate::aead::{ChaCha20Poly1305, TAG_LEN, XChaCha20Poly1305, XSalsa20Poly1305
 use crate::kit::data::{Data, data};
 use crate::kit::stream::StreamAlgo;
 use crate::kit::vectors::{hex_array, hex_field, label, records, same, wycheproof_tests, xor_in};
-use crate::kit::{BLOCK_EDGES, Check, Composed, Outcome, Report, Rng, Tally};
+use crate::kit::{BLOCK_EDGES, Check, ChosenRungs, Outcome, Report, Rng, Tally};
 use crate::ladder::Construct;
 use crate::{Error, chacha20, poly1305};
 
@@ -26,11 +26,11 @@ const ROUND_TRIPS: u64 = 300;
 pub(crate) fn run(report: &mut Report) {
     let data = data();
     for kind in Kind::ALL {
-        report.primitive(kind.name(), |Composed, streams| {
-            streams.each(|check| match check {
+        report.primitive(kind.name(), |ChosenRungs, seeds| {
+            seeds.each(|check| match check {
                 Check::Vectors => vectors(data, kind).vectors(),
-                Check::CrossCheck => Outcome::Ran(cross_check(kind, &mut streams.rng(1))),
-                Check::RoundTrip => Outcome::Ran(round_trips(kind, &mut streams.rng(2))),
+                Check::CrossCheck => Outcome::Ran(cross_check(kind, &mut seeds.rng(1))),
+                Check::RoundTrip => Outcome::Ran(round_trips(kind, &mut seeds.rng(2))),
             })
         });
     }

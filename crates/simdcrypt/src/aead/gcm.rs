@@ -9,7 +9,7 @@
 //! 32 blocks a step on zmm registers where the CPU has AVX-512
 //! (`gcm_vaes512`), else 16 on ymm (`gcm_vaes`); `bench/NOTES.md`
 //! (`aes-gcm-zmm`) has the measurements behind that choice. Elsewhere, or
-//! on rungs chosen with [`AesGcm::with_impl`], the message is encrypted a chunk at a time on
+//! on rungs chosen with [`AesGcm::with_rung`], the message is encrypted a chunk at a time on
 //! AES's rung and hashed on GHASH's while the chunk is still in cache;
 //! decryption hashes a chunk, then decrypts it, and zeroes the whole output
 //! when the tag does not match.
@@ -223,10 +223,10 @@ impl<K: KeySize> AesGcm<K> {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the kernel.
+    /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
     pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
         if !kernel.is_available() {
-            return Err(Error::ImplUnavailable {
+            return Err(Error::RungUnavailable {
                 primitive: name::<K>(),
                 name: kernel.name(),
                 needs: kernel.needs(),
@@ -240,13 +240,13 @@ impl<K: KeySize> AesGcm<K> {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks a rung,
+    /// [`Error::RungUnavailable`] when the CPU lacks a rung,
     /// [`Error::VariableTimeRung`] for a `reference` rung without the
     /// `hazmat` feature.
-    pub fn with_impl(self, aes: aes::Impl, ghash: ghash::Impl) -> Result<Self, Error> {
+    pub fn with_rung(self, aes: aes::Rung, ghash: ghash::Rung) -> Result<Self, Error> {
         Ok(AesGcm {
-            aes: self.aes.with_impl(aes)?,
-            hash: self.hash.with_impl(ghash)?,
+            aes: self.aes.with_rung(aes)?,
+            hash: self.hash.with_rung(ghash)?,
             kernel: None,
             wide: self.wide,
         })
@@ -255,10 +255,10 @@ impl<K: KeySize> AesGcm<K> {
     /// The rungs of AES and GHASH in use, and whether messages run
     /// through a stitched VAES/VPCLMULQDQ kernel instead ([`Self::kernel`]
     /// says which).
-    pub fn implementation(&self) -> (aes::Impl, ghash::Impl, bool) {
+    pub fn rung(&self) -> (aes::Rung, ghash::Rung, bool) {
         (
-            self.aes.implementation(),
-            self.hash.implementation(),
+            self.aes.rung(),
+            self.hash.rung(),
             self.kernel.is_some(),
         )
     }
@@ -498,7 +498,7 @@ impl<K: KeySize> AesGcm<K> {
 impl<K: KeySize> fmt::Debug for AesGcm<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct(name::<K>())
-            .field("implementation", &self.implementation())
+            .field("implementation", &self.rung())
             .finish_non_exhaustive()
     }
 }

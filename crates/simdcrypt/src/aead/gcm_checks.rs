@@ -21,7 +21,7 @@ use crate::ghash::{self, reference};
 use crate::kit::vectors::{hex_field, label, parse, records, wycheproof_tests};
 use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
 use crate::xor::InOut;
-use crate::{Error, Rung};
+use crate::{Error, RungSet};
 
 const GCM_SPEC: &str = include_str!("../../tests/data/aes/gcm_spec_test_cases.json");
 const RFC8452: &str = include_str!("../../tests/data/aes/rfc8452.json");
@@ -75,15 +75,15 @@ pub(crate) enum Path {
 
 impl Path {
     /// The GHASH rung of a path that forces one, and with it the AES rung.
-    fn rungs(self) -> Option<(aes::Impl, ghash::Impl)> {
-        let best = aes::Impl::best();
+    fn rungs(self) -> Option<(aes::Rung, ghash::Rung)> {
+        let best = aes::Rung::best();
         match self {
-            Path::Reference => Some((aes::Impl::Reference, ghash::Impl::Reference)),
-            Path::Soft64 => Some((best, ghash::Impl::Soft64)),
-            Path::Pclmul => Some((best, ghash::Impl::Pclmul)),
-            Path::Vpclmul => Some((best, ghash::Impl::Vpclmul)),
-            Path::Vaes => Some((aes::Impl::Vaes, ghash::Impl::Vpclmul)),
-            Path::Vaes512 => Some((aes::Impl::Vaes512, ghash::Impl::Vpclmul)),
+            Path::Reference => Some((aes::Rung::Reference, ghash::Rung::Reference)),
+            Path::Soft64 => Some((best, ghash::Rung::Soft64)),
+            Path::Pclmul => Some((best, ghash::Rung::Pclmul)),
+            Path::Vpclmul => Some((best, ghash::Rung::Vpclmul)),
+            Path::Vaes => Some((aes::Rung::Vaes, ghash::Rung::Vpclmul)),
+            Path::Vaes512 => Some((aes::Rung::Vaes512, ghash::Rung::Vpclmul)),
             Path::Default => None,
         }
     }
@@ -104,7 +104,7 @@ impl std::fmt::Display for Path {
     }
 }
 
-impl Rung for Path {
+impl RungSet for Path {
     const PRIMITIVE: &'static str = "aes-gcm";
     fn all() -> &'static [Self] {
         &[
@@ -214,7 +214,7 @@ where
     let aead = AesGcm::<K>::new(key_of::<K>(key)?);
     let aead = match (path.kernel(), path.rungs()) {
         (Some(k), _) => aead.with_kernel(k),
-        (None, Some((a, g))) => aead.with_impl(a, g),
+        (None, Some((a, g))) => aead.with_rung(a, g),
         (None, None) => Ok(aead),
     };
     Ok(Box::new(aead.map_err(|e| e.to_string())?))
@@ -227,7 +227,7 @@ where
     let aead = AesGcmSiv::<K>::new(key_of::<K>(key)?);
     let aead = match (path.kernel(), path.rungs()) {
         (Some(k), _) => aead.with_kernel(k),
-        (None, Some((a, g))) => aead.with_impl(a, g),
+        (None, Some((a, g))) => aead.with_rung(a, g),
         (None, None) => Ok(aead),
     };
     Ok(Box::new(aead.map_err(|e| e.to_string())?))
@@ -337,11 +337,11 @@ pub(crate) fn run(report: &mut Report) {
         siv: parse(WYCHEPROOF_SIV),
     };
     for kind in Kind::ALL {
-        report.primitive(kind.name(), |path: Path, streams| {
+        report.primitive(kind.name(), |path: Path, seeds| {
             [
                 vectors(&files, kind, path).vectors(),
-                Outcome::Ran(cross_check(kind, path, &mut streams.rng(1))),
-                round_trips(kind, path, &mut streams.rng(2)),
+                Outcome::Ran(cross_check(kind, path, &mut seeds.rng(1))),
+                round_trips(kind, path, &mut seeds.rng(2)),
             ]
         });
     }

@@ -60,7 +60,7 @@ pub struct AesGcmSiv<K: SivKeySize> {
     /// AES under the key-generating key.
     aes: Aes<K>,
     /// The rung POLYVAL runs on.
-    polyval: ghash::Impl,
+    polyval: ghash::Rung,
     /// Whether POLYVAL and CTR run on zmm, beside GCM's zmm kernel.
     wide: bool,
 }
@@ -106,7 +106,7 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     pub fn new(key: &K::Key) -> Self {
         AesGcmSiv {
             aes: Aes::new(key),
-            polyval: ghash::Impl::best(),
+            polyval: ghash::Rung::best(),
             wide: GcmKernel::Vaes512.is_available(),
         }
     }
@@ -117,17 +117,17 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the kernel.
+    /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
     pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
         if !kernel.is_available() {
-            return Err(Error::ImplUnavailable {
+            return Err(Error::RungUnavailable {
                 primitive: name::<K>(),
                 name: kernel.name(),
                 needs: kernel.needs(),
             });
         }
         match kernel {
-            GcmKernel::Vaes => self.with_impl(aes::Impl::Vaes, ghash::Impl::Vpclmul),
+            GcmKernel::Vaes => self.with_rung(aes::Rung::Vaes, ghash::Rung::Vpclmul),
             GcmKernel::Vaes512 => Ok(AesGcmSiv { wide: true, ..self }),
         }
     }
@@ -142,20 +142,20 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks a rung,
+    /// [`Error::RungUnavailable`] when the CPU lacks a rung,
     /// [`Error::VariableTimeRung`] for a `reference` rung without the
     /// `hazmat` feature.
-    pub fn with_impl(self, aes: aes::Impl, polyval: ghash::Impl) -> Result<Self, Error> {
+    pub fn with_rung(self, aes: aes::Rung, polyval: ghash::Rung) -> Result<Self, Error> {
         Ok(AesGcmSiv {
-            aes: self.aes.with_impl(aes)?,
+            aes: self.aes.with_rung(aes)?,
             polyval: polyval.require()?,
             wide: false,
         })
     }
 
     /// The rungs of AES and POLYVAL in use.
-    pub fn implementation(&self) -> (aes::Impl, ghash::Impl) {
-        (self.aes.implementation(), self.polyval)
+    pub fn rung(&self) -> (aes::Rung, ghash::Rung) {
+        (self.aes.rung(), self.polyval)
     }
 
     /// The keys of `nonce` (§4): the first 8 bytes of
@@ -175,18 +175,18 @@ impl<K: SivKeySize> AesGcmSiv<K> {
         let auth: [u8; 16] = halves[..16].try_into().expect("16 bytes");
         let keys = Aes::<K>::from_slice(&halves[16..8 * n])
             .and_then(|aes| {
-                // On the key-generating key's rung (`with_impl` only when
+                // On the key-generating key's rung (`with_rung` only when
                 // that is not the default, which needs no `hazmat`).
-                let imp = self.aes.implementation();
-                if aes.implementation() == imp {
+                let imp = self.aes.rung();
+                if aes.rung() == imp {
                     Ok(aes)
                 } else {
-                    aes.with_impl(imp)
+                    aes.with_rung(imp)
                 }
             })
             .and_then(|aes| {
                 Ok(MessageKeys {
-                    polyval: ghash::Key::new(Variant::Polyval, &auth).with_impl(self.polyval)?,
+                    polyval: ghash::Key::new(Variant::Polyval, &auth).with_rung(self.polyval)?,
                     aes,
                 })
             });
@@ -300,7 +300,7 @@ impl<K: SivKeySize> AesGcmSiv<K> {
 impl<K: SivKeySize> fmt::Debug for AesGcmSiv<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct(name::<K>())
-            .field("implementation", &self.implementation())
+            .field("implementation", &self.rung())
             .finish_non_exhaustive()
     }
 }

@@ -139,7 +139,7 @@ impl Stitch for ChaCha20 {
     /// bench/NOTES.md, section aead-stitched).
     #[cfg(target_arch = "x86_64")]
     fn stitch(&mut self, mac: &mut Poly1305, data: InOut<'_>, open: bool) -> Result<usize, Error> {
-        if self.implementation() != crate::chacha20::Impl::Avx2 {
+        if self.rung() != crate::chacha20::Rung::Avx2 {
             return Ok(0);
         }
         avx2_stitched::run(self, mac, data, open)

@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn expansion_is_the_software_schedule() {
-        if !super::super::Impl::Aesni.is_available() {
+        if !super::super::Rung::Aesni.is_available() {
             eprintln!("no AES-NI: skipped");
             return;
         }

@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use super::reference::{cipher, inv_cipher, key_expansion};
-use super::{Aes, Bits128, Bits192, Bits256, Impl};
+use super::{Aes, Bits128, Bits192, Bits256, Rung};
 use crate::Error;
 use crate::block::padding::Padding;
 use crate::block::{BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, Ofb};
@@ -68,11 +68,11 @@ impl Mode {
 pub(crate) fn run(report: &mut Report) {
     let files = Files::parse();
     for mode in Mode::ALL {
-        report.primitive(mode.name(), |imp: Impl, streams| {
+        report.primitive(mode.name(), |imp: Rung, seeds| {
             [
                 vectors(&files, mode, imp).vectors(),
-                Outcome::Ran(cross_check(mode, imp, &mut streams.rng(1))),
-                round_trips(mode, imp, &mut streams.rng(2)),
+                Outcome::Ran(cross_check(mode, imp, &mut seeds.rng(1))),
+                round_trips(mode, imp, &mut seeds.rng(2)),
             ]
         });
     }
@@ -123,9 +123,9 @@ macro_rules! by_size {
 }
 
 /// AES under `key` (its size checked by the caller) on `imp`.
-fn aes<K: super::KeySize>(key: &[u8], imp: Impl) -> Result<Aes<K>, String> {
+fn aes<K: super::KeySize>(key: &[u8], imp: Rung) -> Result<Aes<K>, String> {
     Aes::<K>::from_slice(key)
-        .and_then(|a| a.with_impl(imp))
+        .and_then(|a| a.with_rung(imp))
         .map_err(|e| e.to_string())
 }
 
@@ -137,7 +137,7 @@ fn aes<K: super::KeySize>(key: &[u8], imp: Impl) -> Result<Aes<K>, String> {
 #[allow(clippy::too_many_arguments)]
 fn run_mode(
     mode: Mode,
-    imp: Impl,
+    imp: Rung,
     key: &[u8],
     iv: &[u8; 16],
     data: &[u8],
@@ -155,7 +155,7 @@ const GUARD: u8 = 0x3c;
 #[allow(clippy::too_many_arguments)]
 fn run_sized<K: super::KeySize>(
     mode: Mode,
-    imp: Impl,
+    imp: Rung,
     key: &[u8],
     iv: &[u8; 16],
     data: &[u8],
@@ -362,7 +362,7 @@ fn iv_of(iv: &[u8]) -> [u8; 16] {
 
 /// The official vectors of `mode` on `imp`, in one call and in pieces of
 /// every block-aligned split; for CMAC the tags verified too.
-fn vectors(files: &Files, mode: Mode, imp: Impl) -> Tally {
+fn vectors(files: &Files, mode: Mode, imp: Rung) -> Tally {
     let mut t = Tally::default();
     let known = |t: &mut Tally, r: &Value, key: &[u8], iv: &[u8], pt: &[u8], ct: &[u8]| {
         let iv = iv_of(iv);
@@ -460,7 +460,7 @@ fn vectors(files: &Files, mode: Mode, imp: Impl) -> Tally {
 
 /// A CMAC vector: the tag computed, and verified (or refused, for an
 /// invalid case: a modified tag or a key of no AES size).
-fn cmac_case(t: &mut Tally, imp: Impl, r: &Value, key: &[u8], msg: &[u8], tag: &[u8], valid: bool) {
+fn cmac_case(t: &mut Tally, imp: Rung, r: &Value, key: &[u8], msg: &[u8], tag: &[u8], valid: bool) {
     let name = label(r);
     let verified = by_size!(key.len(), K => aes::<K>(key, imp).and_then(|a| {
         let mut mac = Cmac::from_cipher(a);
@@ -494,7 +494,7 @@ type PaddedResults = (Vec<u8>, Result<Vec<u8>, Error>, Result<Vec<u8>, Error>);
 /// with the one [`Error::BadPadding`].
 fn cbc_padded_case(
     t: &mut Tally,
-    imp: Impl,
+    imp: Rung,
     r: &Value,
     key: &[u8],
     iv: &[u8],
@@ -580,7 +580,7 @@ fn case(mode: Mode, rng: &mut Rng) -> (Vec<u8>, [u8; 16], Vec<u8>, Vec<usize>) {
 
 /// Random cases on `imp` against the oracle, both directions; CTR also
 /// from a random byte offset reached by `seek`.
-fn cross_check(mode: Mode, imp: Impl, rng: &mut Rng) -> Tally {
+fn cross_check(mode: Mode, imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CASES {
         let (key, iv, msg, pieces) = case(mode, rng);
@@ -627,7 +627,7 @@ fn cross_check(mode: Mode, imp: Impl, rng: &mut Rng) -> Tally {
 
 /// The end of CTR's keystream: the last bytes below 2^128 − 1 can be
 /// reached and used; one more is refused, not wrapped.
-fn keystream_end(imp: Impl, t: &mut Tally) {
+fn keystream_end(imp: Rung, t: &mut Tally) {
     let key = [7u8; 16];
     let iv = [0x5a; 16];
     let end = u128::MAX;
@@ -659,7 +659,7 @@ fn keystream_end(imp: Impl, t: &mut Tally) {
 
 /// Messages processed on `imp` and undone on every other rung, and the
 /// other way round; CMAC tags verified across rungs.
-fn round_trips(mode: Mode, imp: Impl, rng: &mut Rng) -> Outcome {
+fn round_trips(mode: Mode, imp: Rung, rng: &mut Rng) -> Outcome {
     let others = others(imp);
     if others.is_empty() {
         return Outcome::Skipped("no other rung available".to_owned());

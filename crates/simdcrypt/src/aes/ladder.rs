@@ -1,7 +1,7 @@
 //! AES's entry in the table of ladders: the block cipher at each key size,
 //! its modes, and CMAC, all on AES's rungs.
 
-use super::{Aes, BLOCK_LEN, Bits128, Bits192, Bits256, Impl, KeySize};
+use super::{Aes, BLOCK_LEN, Bits128, Bits192, Bits256, Rung, KeySize};
 use crate::Error;
 use crate::block::Cmac;
 use crate::block::dynamic::{ModeKind, construct};
@@ -43,7 +43,7 @@ macro_rules! sized {
                 &[$len],
                 None,
                 None,
-                Construct::Typed,
+                Construct::TypeOnly,
             ),
             entry(
                 concat!("aes-", $bits, "-ecb"),
@@ -134,9 +134,9 @@ const PRIMITIVES: [Primitive; 19] = {
 
 /// AES: FIPS 197 on every rung.
 pub(crate) const LADDER: Ladder = Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &PRIMITIVES,
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: super::checks::run,
 };
@@ -150,8 +150,8 @@ impl<K: KeySize> DynDigest for Cmac<Aes<K>> {
         out.copy_from_slice(&Cmac::finalize(*self));
     }
 
-    fn implementation(&self) -> &'static str {
-        self.cipher().implementation().name()
+    fn rung(&self) -> &'static str {
+        self.cipher().rung().name()
     }
 }
 
@@ -162,7 +162,7 @@ fn cmac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Erro
     fn sized<K: KeySize>(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error> {
         let mut aes = Aes::<K>::from_slice(key)?;
         if let Some(name) = imp {
-            aes = aes.with_impl(name.parse()?)?;
+            aes = aes.with_rung(name.parse()?)?;
         }
         Ok(Box::new(Cmac::from_cipher(aes)))
     }

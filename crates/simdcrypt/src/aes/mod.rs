@@ -83,7 +83,7 @@ pub const BLOCK_LEN: usize = 16;
 rungs! {
     primitive = "aes";
     /// The rungs of AES.
-    pub enum Impl {
+    pub enum Rung {
         /// FIPS 197 word for word, one block at a time; table lookups by
         /// secret bytes, so not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
@@ -109,39 +109,39 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest constant-time rung this CPU runs (chosen once).
-    pub fn best() -> Impl {
-        static BEST: OnceLock<Impl> = OnceLock::new();
+    pub fn best() -> Rung {
+        static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
             [
-                Impl::Vaes512,
-                Impl::Vaes,
-                Impl::Aesni,
-                Impl::BitslicedAvx2,
-                Impl::Bitsliced,
+                Rung::Vaes512,
+                Rung::Vaes,
+                Rung::Aesni,
+                Rung::BitslicedAvx2,
+                Rung::Bitsliced,
             ]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::Bitsliced)
+            .unwrap_or(Rung::Bitsliced)
         })
     }
 
     /// How many blocks the rung processes at once.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Reference => 1,
-            Impl::Tables => 1,
-            Impl::Bitsliced => bitsliced::PAR_BLOCKS,
-            Impl::BitslicedAvx2 => 16,
+            Rung::Reference => 1,
+            Rung::Tables => 1,
+            Rung::Bitsliced => bitsliced::PAR_BLOCKS,
+            Rung::BitslicedAvx2 => 16,
             #[cfg(target_arch = "x86_64")]
-            Impl::Aesni => aesni::PAR_BLOCKS,
+            Rung::Aesni => aesni::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
-            Impl::Vaes => vaes::PAR_BLOCKS,
+            Rung::Vaes => vaes::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
-            Impl::Vaes512 => vaes512::PAR_BLOCKS,
+            Rung::Vaes512 => vaes512::PAR_BLOCKS,
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => 1,
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => 1,
         }
     }
 }
@@ -190,7 +190,7 @@ pub struct Aes<K: KeySize> {
     /// The bitsliced rungs' form of the round keys, made when one of them
     /// is chosen.
     sliced: Option<Box<bitsliced::RoundKeys>>,
-    imp: Impl,
+    imp: Rung,
     size: PhantomData<K>,
 }
 
@@ -251,7 +251,7 @@ impl<K: KeySize> Aes<K> {
         Aes {
             keys,
             sliced: None,
-            imp: Impl::best(),
+            imp: Rung::best(),
             size: PhantomData,
         }
         .with_rung_keys()
@@ -261,7 +261,7 @@ impl<K: KeySize> Aes<K> {
     /// schedule.
     fn with_rung_keys(mut self) -> Self {
         self.sliced = match self.imp {
-            Impl::Bitsliced | Impl::BitslicedAvx2 => Some(
+            Rung::Bitsliced | Rung::BitslicedAvx2 => Some(
                 self.sliced
                     .take()
                     .unwrap_or_else(|| Box::new(bitsliced::RoundKeys::new(&self.keys))),
@@ -297,16 +297,16 @@ impl<K: KeySize> Aes<K> {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung;
+    /// [`Error::RungUnavailable`] when the CPU lacks the rung;
     /// [`Error::VariableTimeRung`] for `reference` and `tables` without
     /// the `hazmat` feature.
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
         self.imp = imp.require()?;
         Ok(self.with_rung_keys())
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
+    pub fn rung(&self) -> Rung {
         self.imp
     }
 
@@ -351,17 +351,17 @@ impl<K: KeySize> BlockCipher for Aes<K> {
     const BLOCK_LEN: usize = BLOCK_LEN;
     type Block = [u8; BLOCK_LEN];
     type Key = K::Key;
-    type Impl = Impl;
+    type Rung = Rung;
 
     fn new(key: &K::Key) -> Self {
         Aes::new(key)
     }
 
-    fn with_impl(self, imp: Impl) -> Result<Self, Error> {
-        Aes::with_impl(self, imp)
+    fn with_rung(self, imp: Rung) -> Result<Self, Error> {
+        Aes::with_rung(self, imp)
     }
 
-    fn implementation(&self) -> Impl {
+    fn rung(&self) -> Rung {
         self.imp
     }
 
@@ -374,8 +374,8 @@ impl<K: KeySize> BlockCipher for Aes<K> {
 /// part of a short message's setup), else computed in constant time.
 fn expand(key: &[u8]) -> Keys {
     #[cfg(target_arch = "x86_64")]
-    if Impl::Aesni.is_available() {
-        // SAFETY: the CPU has AES-NI and SSSE3, what `Impl::Aesni` needs.
+    if Rung::Aesni.is_available() {
+        // SAFETY: the CPU has AES-NI and SSSE3, what `Rung::Aesni` needs.
         return unsafe { aesni::expand(key) };
     }
     Keys::new(key)
@@ -398,7 +398,7 @@ fn one(block: &mut [u8]) -> &mut [u8; 16] {
 }
 
 /// The dispatch to the AES instruction rungs, for the arm
-/// `Impl::Aesni | Impl::Vaes | Impl::Vaes512` of a `match`: with
+/// `Rung::Aesni | Rung::Vaes | Rung::Vaes512` of a `match`: with
 /// `parallel`, `$f($args)` of the rung's own module; with `aesni::$f`,
 /// that one function for all three (the single-block forms and CBC
 /// encryption). Only rungs that are available come here (`Aes` holds
@@ -408,15 +408,15 @@ macro_rules! instruction_rungs {
         match $imp {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has AES-NI and SSSE3.
-            Impl::Aesni => unsafe { aesni::$f($($arg),*) },
+            Rung::Aesni => unsafe { aesni::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has VAES, AES-NI and
             // AVX2.
-            Impl::Vaes => unsafe { vaes::$f($($arg),*) },
+            Rung::Vaes => unsafe { vaes::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has VAES, AES-NI,
             // AVX-512F and AVX-512BW.
-            Impl::Vaes512 => unsafe { vaes512::$f($($arg),*) },
+            Rung::Vaes512 => unsafe { vaes512::$f($($arg),*) },
             _ => unreachable!("an unavailable AES rung"),
         }
     };
@@ -425,7 +425,7 @@ macro_rules! instruction_rungs {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: each of these rungs is available only where the CPU
             // has AES-NI and SSSE3.
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => unsafe { aesni::$f($($arg),*) },
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => unsafe { aesni::$f($($arg),*) },
             _ => unreachable!("an unavailable AES rung"),
         }
     };
@@ -444,15 +444,15 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
-            Impl::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
-            Impl::Tables => by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
-            Impl::Bitsliced => bitsliced::encrypt(self.sliced(), blocks),
+            Rung::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
+            Rung::Tables => by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
+            Rung::Bitsliced => bitsliced::encrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::encrypt(self.sliced(), blocks) },
+            Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::encrypt(self.sliced(), blocks) },
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, parallel encrypt(&self.keys, blocks))
             }
         }
@@ -460,15 +460,15 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn decrypt(&self, blocks: InOut<'_>) {
         match self.imp {
-            Impl::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
-            Impl::Tables => by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
-            Impl::Bitsliced => bitsliced::decrypt(self.sliced(), blocks),
+            Rung::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
+            Rung::Tables => by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
+            Rung::Bitsliced => bitsliced::decrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::decrypt(self.sliced(), blocks) },
+            Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::decrypt(self.sliced(), blocks) },
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, parallel decrypt(&self.keys, blocks))
             }
         }
@@ -477,12 +477,12 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
     fn encrypt_one(&self, block: &mut [u8]) {
         let block = one(block);
         match self.imp {
-            Impl::Reference => reference::encrypt_block(&self.keys, block),
-            Impl::Tables => tables::encrypt_block(&self.keys, block),
-            Impl::Bitsliced => bitsliced::encrypt_block(self.sliced(), block),
+            Rung::Reference => reference::encrypt_block(&self.keys, block),
+            Rung::Tables => tables::encrypt_block(&self.keys, block),
+            Rung::Bitsliced => bitsliced::encrypt_block(self.sliced(), block),
             // One block: the 64-bit rung's batch is the narrower.
-            Impl::BitslicedAvx2 => bitsliced::encrypt_block(self.sliced(), block),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::BitslicedAvx2 => bitsliced::encrypt_block(self.sliced(), block),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, aesni::encrypt_block(&self.keys, block))
             }
         }
@@ -491,11 +491,11 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
     fn decrypt_one(&self, block: &mut [u8]) {
         let block = one(block);
         match self.imp {
-            Impl::Reference => reference::decrypt_block(&self.keys, block),
-            Impl::Tables => tables::decrypt_block(&self.keys, block),
-            Impl::Bitsliced => bitsliced::decrypt_block(self.sliced(), block),
-            Impl::BitslicedAvx2 => bitsliced::decrypt_block(self.sliced(), block),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::Reference => reference::decrypt_block(&self.keys, block),
+            Rung::Tables => tables::decrypt_block(&self.keys, block),
+            Rung::Bitsliced => bitsliced::decrypt_block(self.sliced(), block),
+            Rung::BitslicedAvx2 => bitsliced::decrypt_block(self.sliced(), block),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, aesni::decrypt_block(&self.keys, block))
             }
         }
@@ -503,15 +503,15 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
         match self.imp {
-            Impl::Reference => block::ctr_by_blocks(self, counter, data),
-            Impl::Tables => block::ctr_by_blocks(self, counter, data),
-            Impl::Bitsliced => bitsliced::ctr(self.sliced(), counter, data),
+            Rung::Reference => block::ctr_by_blocks(self, counter, data),
+            Rung::Tables => block::ctr_by_blocks(self, counter, data),
+            Rung::Bitsliced => bitsliced::ctr(self.sliced(), counter, data),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::BitslicedAvx2 => unsafe { bitsliced_avx2::ctr(self.sliced(), counter, data) },
+            Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::ctr(self.sliced(), counter, data) },
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, parallel ctr(&self.keys, counter_block(counter), data))
             }
         }
@@ -519,11 +519,11 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn cbc_encrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
-            Impl::Reference => block::cbc_encrypt_by_blocks(self, chain, data),
-            Impl::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
-            Impl::Bitsliced => block::cbc_encrypt_by_blocks(self, chain, data),
-            Impl::BitslicedAvx2 => block::cbc_encrypt_by_blocks(self, chain, data),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::Reference => block::cbc_encrypt_by_blocks(self, chain, data),
+            Rung::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
+            Rung::Bitsliced => block::cbc_encrypt_by_blocks(self, chain, data),
+            Rung::BitslicedAvx2 => block::cbc_encrypt_by_blocks(self, chain, data),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, aesni::cbc_encrypt(&self.keys, one(chain), data))
             }
         }
@@ -531,11 +531,11 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
-            Impl::Reference => block::cbc_decrypt_by_blocks(self, chain, data),
-            Impl::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
-            Impl::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
-            Impl::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
-            Impl::Aesni | Impl::Vaes | Impl::Vaes512 => {
+            Rung::Reference => block::cbc_decrypt_by_blocks(self, chain, data),
+            Rung::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
+            Rung::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
+            Rung::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 instruction_rungs!(self.imp, parallel cbc_decrypt(&self.keys, one(chain), data))
             }
         }
@@ -550,12 +550,12 @@ mod tests {
     /// every rung says how many blocks it takes at once.
     #[test]
     fn best_is_the_widest_constant_time_rung() {
-        let best = Impl::best();
+        let best = Rung::best();
         assert!(best.is_available() && best.is_constant_time());
-        assert_eq!(Aes128::new(&[0; 16]).implementation(), best);
-        for imp in Impl::available().filter(|i| i.is_constant_time()) {
+        assert_eq!(Aes128::new(&[0; 16]).rung(), best);
+        for imp in Rung::available().filter(|i| i.is_constant_time()) {
             assert!(imp.par_blocks() >= 1);
-            let instructions = [Impl::Aesni, Impl::Vaes, Impl::Vaes512];
+            let instructions = [Rung::Aesni, Rung::Vaes, Rung::Vaes512];
             if instructions.contains(&imp) {
                 assert!(instructions.contains(&best), "{best} beside {imp}");
                 assert!(

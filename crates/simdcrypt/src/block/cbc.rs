@@ -77,14 +77,14 @@ impl<C: BlockCipher> Cbc<C> {
         })
     }
 
-    /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
+    /// The same key on rung `imp`; see [`BlockCipher::with_rung`].
     ///
     /// # Errors
     ///
-    /// As [`BlockCipher::with_impl`].
-    pub fn with_impl(self, imp: C::Impl) -> Result<Self, Error> {
+    /// As [`BlockCipher::with_rung`].
+    pub fn with_rung(self, imp: C::Rung) -> Result<Self, Error> {
         Ok(Cbc {
-            cipher: self.cipher.with_impl(imp)?,
+            cipher: self.cipher.with_rung(imp)?,
             chain: self.chain,
         })
     }

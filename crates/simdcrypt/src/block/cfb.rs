@@ -90,13 +90,13 @@ impl<C: BlockCipher> Cfb<C> {
         &self.cipher
     }
 
-    /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
+    /// The same key on rung `imp`; see [`BlockCipher::with_rung`].
     ///
     /// # Errors
     ///
-    /// As [`BlockCipher::with_impl`].
-    pub fn with_impl(mut self, imp: C::Impl) -> Result<Self, Error> {
-        self.cipher = self.cipher.clone().with_impl(imp)?;
+    /// As [`BlockCipher::with_rung`].
+    pub fn with_rung(mut self, imp: C::Rung) -> Result<Self, Error> {
+        self.cipher = self.cipher.clone().with_rung(imp)?;
         Ok(self)
     }
 

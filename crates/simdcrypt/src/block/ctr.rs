@@ -150,15 +150,15 @@ impl<C: BlockCipher, W: CounterWidth> Ctr<C, W> {
         }
     }
 
-    /// The same key on rung `imp`; see [`BlockCipher::with_impl`].
+    /// The same key on rung `imp`; see [`BlockCipher::with_rung`].
     ///
     /// # Errors
     ///
-    /// As [`BlockCipher::with_impl`].
-    pub fn with_impl(self, imp: C::Impl) -> Result<Self, Error> {
+    /// As [`BlockCipher::with_rung`].
+    pub fn with_rung(self, imp: C::Rung) -> Result<Self, Error> {
         Ok(Ctr {
             core: CtrCore {
-                cipher: self.core.cipher.with_impl(imp)?,
+                cipher: self.core.cipher.with_rung(imp)?,
                 iv: self.core.iv,
                 width: std::marker::PhantomData,
             },
@@ -167,8 +167,8 @@ impl<C: BlockCipher, W: CounterWidth> Ctr<C, W> {
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> C::Impl {
-        self.core.cipher.implementation()
+    pub fn rung(&self) -> C::Rung {
+        self.core.cipher.rung()
     }
 
     /// The block cipher.

@@ -33,7 +33,7 @@ pub(crate) fn construct<C>(
 ) -> Result<Box<dyn DynMode>, Error>
 where
     C: BlockCipher + Send + 'static,
-    C::Impl: FromStr<Err = Error>,
+    C::Rung: FromStr<Err = Error>,
 {
     options.params.none_for(C::NAME)?;
     construct_with(kind, C::from_slice(key)?, iv, options)
@@ -50,10 +50,10 @@ pub(crate) fn construct_with<C>(
 ) -> Result<Box<dyn DynMode>, Error>
 where
     C: BlockCipher + Send + 'static,
-    C::Impl: FromStr<Err = Error>,
+    C::Rung: FromStr<Err = Error>,
 {
     if let Some(name) = options.imp {
-        cipher = cipher.with_impl(name.parse()?)?;
+        cipher = cipher.with_rung(name.parse()?)?;
     }
     let decrypt = options.direction == Direction::Decrypt;
     let padding = options.padding;
@@ -83,12 +83,12 @@ where
                 expected: C::BLOCK_LEN.to_string(),
             })?;
             let ctr = Ctr::from_cipher(cipher, &block);
-            let imp = crate::Rung::name(ctr.implementation());
+            let imp = crate::RungSet::name(ctr.rung());
             Box::new(KeyStreamMode::new(ctr, imp))
         }
         ModeKind::CtrHalf => {
             let ctr = Ctr::from_cipher_half_iv(cipher, iv)?;
-            let imp = crate::Rung::name(ctr.implementation());
+            let imp = crate::RungSet::name(ctr.rung());
             Box::new(KeyStreamMode::new(ctr, imp))
         }
     })
@@ -134,7 +134,7 @@ impl<K: KeyStream + Clone + Send + 'static> DynMode for KeyStreamMode<K> {
         Ok(0)
     }
 
-    fn implementation(&self) -> &'static str {
+    fn rung(&self) -> &'static str {
         self.imp
     }
 
@@ -163,8 +163,8 @@ impl<M: BlockMode + Send + 'static> DynMode for PaddedEncryptor<M> {
     fn finalize(self: Box<Self>, output: &mut [u8]) -> Result<usize, Error> {
         PaddedEncryptor::finalize(*self, output)
     }
-    fn implementation(&self) -> &'static str {
-        crate::Rung::name(self.mode().cipher().implementation())
+    fn rung(&self) -> &'static str {
+        crate::RungSet::name(self.mode().cipher().rung())
     }
     fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {
         Some(Box::new(PaddedEncryptor::fork(self, skip)?))
@@ -184,8 +184,8 @@ impl<M: BlockMode + Send + 'static> DynMode for PaddedDecryptor<M> {
     fn finalize(self: Box<Self>, output: &mut [u8]) -> Result<usize, Error> {
         PaddedDecryptor::finalize(*self, output)
     }
-    fn implementation(&self) -> &'static str {
-        crate::Rung::name(self.mode().cipher().implementation())
+    fn rung(&self) -> &'static str {
+        crate::RungSet::name(self.mode().cipher().rung())
     }
     fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {
         Some(Box::new(PaddedDecryptor::fork(self, skip)?))
@@ -232,12 +232,12 @@ impl<C: BlockCipher + Send + 'static> DynMode for Streamed<C> {
         Ok(0)
     }
 
-    fn implementation(&self) -> &'static str {
+    fn rung(&self) -> &'static str {
         let cipher = match self {
             Streamed::Cfb(cfb, _) => cfb.cipher(),
             Streamed::Ofb(ofb) => ofb.cipher(),
         };
-        crate::Rung::name(cipher.implementation())
+        crate::RungSet::name(cipher.rung())
     }
 
     fn fork(&self, skip: &[u8]) -> Option<Box<dyn DynMode>> {

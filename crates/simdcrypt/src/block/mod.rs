@@ -58,7 +58,7 @@ pub use ofb::Ofb;
 pub use padding::{BlockMode, PaddedDecryptor, PaddedEncryptor, Padding};
 
 use crate::xor::InOut;
-use crate::{Error, Rung, Xor};
+use crate::{Error, RungSet, Xor};
 
 /// A block cipher on one of its rungs: encrypts and decrypts runs of whole
 /// blocks, in place or from an input into an output.
@@ -85,7 +85,7 @@ pub trait BlockCipher: Sized + sealed::Core {
     /// The key: `[u8; KEY_LEN]`.
     type Key: AsRef<[u8]> + ?Sized;
     /// The cipher's rungs.
-    type Impl: Rung;
+    type Rung: RungSet;
 
     /// The key schedule for `key`, on the fastest rung this CPU runs.
     fn new(key: &Self::Key) -> Self;
@@ -96,10 +96,10 @@ pub trait BlockCipher: Sized + sealed::Core {
     ///
     /// When the CPU lacks the rung, or it is not constant-time and the
     /// `hazmat` feature is off (see [`Rung::is_constant_time`]).
-    fn with_impl(self, imp: Self::Impl) -> Result<Self, Error>;
+    fn with_rung(self, imp: Self::Rung) -> Result<Self, Error>;
 
     /// The rung in use.
-    fn implementation(&self) -> Self::Impl;
+    fn rung(&self) -> Self::Rung;
 
     /// How many blocks the rung processes at once: the parallel modes
     /// feed it at least this many when they have them.

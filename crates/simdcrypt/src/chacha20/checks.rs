@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::Xor;
-use crate::chacha20::{self, ChaCha20, ChaCha20Legacy, Impl, XChaCha20, hchacha20, reference};
+use crate::chacha20::{self, ChaCha20, ChaCha20Legacy, Rung, XChaCha20, hchacha20, reference};
 use crate::kit::data::{Data, data};
 use crate::kit::stream::{
     Shape, StreamAlgo, StreamCase, case_on_every_rung, cipher, function_primitive,
@@ -74,7 +74,7 @@ impl Algo {
 }
 
 impl StreamAlgo for Algo {
-    type Rung = Impl;
+    type Rung = Rung;
 
     fn shape(self) -> Shape {
         // 2^31 catches signed comparisons, 2^32 is the end of RFC 8439's
@@ -107,7 +107,7 @@ impl StreamAlgo for Algo {
         self,
         key: &[u8],
         nonce: &[u8],
-        imp: Impl,
+        imp: Rung,
         xor: Xor,
     ) -> Result<Box<dyn crate::KeyStream>, String> {
         let e = |e: crate::Error| e.to_string();
@@ -117,7 +117,7 @@ impl StreamAlgo for Algo {
             ($t:ty) => {
                 Box::new(
                     <$t>::new(key, nonce.try_into().map_err(|_| bad())?)
-                        .with_impl(imp)
+                        .with_rung(imp)
                         .map_err(e)?
                         .with_xor(xor),
                 )
@@ -286,7 +286,7 @@ const CHUNKS: [usize; 7] = [usize::MAX, 1, 7, 63, 64, 65, 256];
 
 /// The vectors of `algo` on `imp`, in both XOR forms, both ways (the
 /// message to the result and back), in one call and in the [`CHUNKS`].
-fn stream_vectors(data: &Data, algo: Algo, imp: Impl) -> Outcome {
+fn stream_vectors(data: &Data, algo: Algo, imp: Rung) -> Outcome {
     let known: Vec<Result<Known, String>> = match algo {
         Algo::Rfc => rfc8439_known(data),
         Algo::Legacy => rfc8439_known(data)
@@ -357,7 +357,7 @@ fn state(r: &Value, key: &str) -> Option<[u32; 16]> {
 
 /// HChaCha20 through the block function of `imp`: the block minus its
 /// input (undoing the final addition), words 0–3 and 12–15.
-fn hchacha20_via_block(imp: Impl, x: &[u32; 16]) -> Result<Vec<u8>, String> {
+fn hchacha20_via_block(imp: Rung, x: &[u32; 16]) -> Result<Vec<u8>, String> {
     let y = imp.block(x).map_err(|e| e.to_string())?;
     let z: Vec<u32> = [0, 1, 2, 3, 12, 13, 14, 15]
         .iter()
@@ -374,12 +374,12 @@ fn hchacha20_state(key: &[u8; 32], input: &[u8; 16]) -> [u32; 16] {
     reference::initial_state(key, u32::from_le_bytes(head), &nonce)
 }
 
-/// The block function's vectors through `Impl::block`: the RFC's states
+/// The block function's vectors through `Rung::block`: the RFC's states
 /// before and after (§2.3.2, §2.4.2, §2.6.2, §2.8.2, A.5), A.1's blocks
 /// and A.4's Poly1305 keys from key, counter and nonce, and HChaCha20
 /// (draft §2.2.1, A.3.1); `hchacha20()` itself on the rung it runs on; on
 /// the reference rung also the RFC's own functions.
-fn block_vectors(data: &Data, imp: Impl) -> Tally {
+fn block_vectors(data: &Data, imp: Rung) -> Tally {
     let mut t = Tally::default();
     let rfc = &data.rfc8439;
     let states = [
@@ -463,12 +463,12 @@ fn block_vectors(data: &Data, imp: Impl) -> Tally {
             hchacha20_via_block(imp, &x).as_deref() == Ok(&want[..]),
             || format!("HChaCha20 of key {:02x?}…: via the block", &key[..4]),
         );
-        if imp == Impl::best() {
+        if imp == Rung::best() {
             t.check(hchacha20(&key, &input)[..] == want[..], || {
                 format!("HChaCha20 of key {:02x?}…: hchacha20()", &key[..4])
             });
         }
-        if imp == Impl::Reference {
+        if imp == Rung::Reference {
             t.check(reference::hchacha20(&key, &input)[..] == want[..], || {
                 format!("HChaCha20 of key {:02x?}…: reference::hchacha20", &key[..4])
             });
@@ -485,7 +485,7 @@ fn block_vectors(data: &Data, imp: Impl) -> Tally {
             .map(|y| std::array::from_fn(|i| y[i].wrapping_sub(x[i])));
         t.check(got == Ok(want), || format!("{}: 20 rounds", label(r)));
     }
-    if imp == Impl::Reference {
+    if imp == Rung::Reference {
         spec_functions(data, &mut t);
     }
     t
@@ -624,10 +624,10 @@ fn spec_functions(data: &Data, t: &mut Tally) {
 
 // ------------------------------------------------------------ random cases
 
-/// Random states through `Impl::block` against the RFC's 20 rounds plus
+/// Random states through `Rung::block` against the RFC's 20 rounds plus
 /// the input; random HChaCha20 inputs through the block (and through
 /// `hchacha20()` on the rung it runs on) against `reference::hchacha20`.
-fn block_cross_check(imp: Impl, rng: &mut Rng) -> Tally {
+fn block_cross_check(imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..BLOCK_CASES {
         let x: [u32; 16] = std::array::from_fn(|_| rng.next_u64() as u32);
@@ -642,7 +642,7 @@ fn block_cross_check(imp: Impl, rng: &mut Rng) -> Tally {
         let input: [u8; 16] = rng.array();
         let want = reference::hchacha20(&key, &input);
         let via_block = hchacha20_via_block(imp, &hchacha20_state(&key, &input));
-        let public = imp != Impl::best() || hchacha20(&key, &input) == want;
+        let public = imp != Rung::best() || hchacha20(&key, &input) == want;
         t.check(via_block.as_deref() == Ok(&want[..]) && public, || {
             format!("HChaCha20 case {i}: key {key:02x?}, input {input:02x?}")
         });

@@ -1,7 +1,7 @@
 //! ChaCha20's entry in the table of ladders.
 
 use super::{
-    ChaCha20, ChaCha20Legacy, Impl, KEY_LEN, LEGACY_NONCE_LEN, NONCE_LEN, XChaCha20, XNONCE_LEN,
+    ChaCha20, ChaCha20Legacy, Rung, KEY_LEN, LEGACY_NONCE_LEN, NONCE_LEN, XChaCha20, XNONCE_LEN,
 };
 use crate::Error;
 use crate::dynamic::{DynStreamCipher, StreamOptions, dyn_stream, exact, with_options};
@@ -9,7 +9,7 @@ use crate::ladder::{Ladder, Primitive, Rungs, rung_infos};
 
 /// ChaCha20 in its three forms and HChaCha20 on the block function's rungs.
 pub(crate) const LADDER: Ladder = Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::stream(
             "chacha20",
@@ -34,7 +34,7 @@ pub(crate) const LADDER: Ladder = Ladder {
         ),
         Primitive::subkey("hchacha20", "HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2)"),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::chacha20::checks::run,
 };
@@ -51,7 +51,7 @@ macro_rules! chacha {
             options: &StreamOptions<'_>,
         ) -> Result<Box<dyn DynStreamCipher>, Error> {
             let cipher = <$t>::new(exact($name, "key", key)?, exact($name, "nonce", nonce)?);
-            with_options!(cipher, Impl, options)
+            with_options!(cipher, Rung, options)
         }
     };
 }

@@ -146,23 +146,23 @@ use rung_xor_keystream;
 /// The dispatch `match` of the one-block forms: `$f($args)` of the rung
 /// `$imp`'s horizontal module (the `avx512vl` one for both AVX-512 rungs),
 /// `$reference` on the reference rung and off x86-64. Only used with rungs
-/// that passed [`Impl::require`].
+/// that passed [`Rung::require`].
 macro_rules! on_one_block_form {
     ($imp:expr, $f:ident($($arg:expr),*), or $reference:expr) => {
         match $imp {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86-64 baseline.
-            Impl::Sse2 => unsafe { sse2::$f($($arg),*) },
+            Rung::Sse2 => unsafe { sse2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
-            Impl::Ssse3x4 => unsafe { ssse3::$f($($arg),*) },
+            Rung::Ssse3x4 => unsafe { ssse3::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::Avx2 => unsafe { avx2::$f($($arg),*) },
+            Rung::Avx2 => unsafe { avx2::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: these rungs passed `require()`, so the CPU has
             // AVX-512F and AVX-512VL.
-            Impl::Avx512 | Impl::Avx512vl => unsafe { avx512vl::$f($($arg),*) },
+            Rung::Avx512 | Rung::Avx512vl => unsafe { avx512vl::$f($($arg),*) },
             // The reference, and the SIMD rungs off x86-64 (never available).
             _ => $reference,
         }
@@ -186,7 +186,7 @@ const DOUBLE_ROUNDS: usize = 10;
 rungs! {
     primitive = "chacha20";
     /// The implementations of the ChaCha20 block function, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// RFC 8439 §2 literally.
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// SSE2, one block horizontal: a row per register, `pshufd` to the diagonals.
@@ -202,30 +202,30 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: the widest vertical rung, which
     /// itself hands what does not fill its width down to narrower code.
     ///
     /// Chosen once and cached: every cipher asks, and a 64-byte message
     /// should not pay for four feature checks.
     #[inline]
-    pub fn best() -> Impl {
-        static BEST: OnceLock<Impl> = OnceLock::new();
+    pub fn best() -> Rung {
+        static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Impl::Avx512, Impl::Avx2, Impl::Ssse3x4, Impl::Sse2]
+            [Rung::Avx512, Rung::Avx2, Rung::Ssse3x4, Rung::Sse2]
                 .into_iter()
                 .find(|i| i.is_available())
-                .unwrap_or(Impl::Reference)
+                .unwrap_or(Rung::Reference)
         })
     }
 
     /// How many 64-byte blocks the rung computes at once.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Reference | Impl::Sse2 => 1,
-            Impl::Ssse3x4 => 4,
-            Impl::Avx2 | Impl::Avx512vl => 8,
-            Impl::Avx512 => 16,
+            Rung::Reference | Rung::Sse2 => 1,
+            Rung::Ssse3x4 => 4,
+            Rung::Avx2 | Rung::Avx512vl => 8,
+            Rung::Avx512 => 16,
         }
     }
 
@@ -235,7 +235,7 @@ impl Impl {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+    /// [`Error::RungUnavailable`] when the CPU lacks the rung.
     pub fn block(self, state: &[u32; 16]) -> Result<[u32; 16], Error> {
         let imp = self.require()?;
         let z = imp.permute(state);
@@ -243,14 +243,14 @@ impl Impl {
     }
 
     /// The 20 rounds of one block, no final addition. Only called with
-    /// rungs that passed [`Impl::require`].
+    /// rungs that passed [`Rung::require`].
     fn permute(self, x: &[u32; 16]) -> [u32; 16] {
         on_one_block_form!(self, double_rounds(x), or reference::double_rounds(x, DOUBLE_ROUNDS))
     }
 
     /// HChaCha20 in place on this rung: the 20 rounds of `x` (no final
     /// addition), whose words 0–3 and 12–15 then replace the key words
-    /// 4–11 of `x`. Only called with rungs that passed [`Impl::require`].
+    /// 4–11 of `x`. Only called with rungs that passed [`Rung::require`].
     #[inline]
     fn hchacha20_into_key(self, x: &mut [u32; 16]) {
         on_one_block_form!(self, hchacha20_into_key(x), or {
@@ -263,7 +263,7 @@ impl Impl {
 
     /// XORs keystream from block `block` of `state` (whose counter words,
     /// described by `counter`, are ignored) into `data`. Only called with
-    /// rungs that passed [`Impl::require`].
+    /// rungs that passed [`Rung::require`].
     #[inline(always)]
     fn xor_keystream(
         self,
@@ -281,40 +281,40 @@ impl Impl {
             // SAFETY: this rung passed `require()`, so the CPU has SSSE3;
             // `into_raw`'s parts are what `xor_one_block` asks for, and the
             // data is at most a block.
-            Impl::Ssse3x4 if one_block => unsafe {
+            Rung::Ssse3x4 if one_block => unsafe {
                 ssse3::xor_one_block(state, counter, block, data.into_raw())
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2;
             // the data as above.
-            Impl::Avx2 if one_block => unsafe {
+            Rung::Avx2 if one_block => unsafe {
                 avx2::xor_one_block(state, counter, block, data.into_raw())
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: these rungs passed `require()`, so the CPU has
             // AVX-512F and AVX-512VL; the data as above.
-            Impl::Avx512 | Impl::Avx512vl if one_block => unsafe {
+            Rung::Avx512 | Rung::Avx512vl if one_block => unsafe {
                 avx512vl::xor_one_block(state, counter, block, data.into_raw())
             },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
-            Impl::Ssse3x4 => unsafe { ssse3::xor_keystream(state, counter, block, data) },
+            Rung::Ssse3x4 => unsafe { ssse3::xor_keystream(state, counter, block, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::Avx2 => unsafe { avx2::xor_keystream(state, counter, block, data) },
+            Rung::Avx2 => unsafe { avx2::xor_keystream(state, counter, block, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX-512F
             // and AVX-512VL.
-            Impl::Avx512 => unsafe { avx512::xor_keystream(state, counter, block, data) },
+            Rung::Avx512 => unsafe { avx512::xor_keystream(state, counter, block, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX-512F
             // and AVX-512VL.
-            Impl::Avx512vl => unsafe { avx512vl::xor_keystream(state, counter, block, data) },
+            Rung::Avx512vl => unsafe { avx512vl::xor_keystream(state, counter, block, data) },
             _ => self.xor_single_blocks(xor, state, (counter, block), data),
         }
     }
 
-    /// [`Impl::xor_keystream`] on the single-block rungs: a block at a
+    /// [`Rung::xor_keystream`] on the single-block rungs: a block at a
     /// time, XORed with `xor`. Kept out of line, so that the vertical
     /// rungs' calls from the inlined dispatch need no stack frame.
     #[inline(never)]
@@ -371,7 +371,7 @@ pub fn hchacha20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
 }
 
 /// The state of `key` with `input` in words 12–15, after
-/// [`Impl::hchacha20_into_key`]: the HChaCha20 output in the key words
+/// [`Rung::hchacha20_into_key`]: the HChaCha20 output in the key words
 /// 4–11 (the key itself overwritten), so XChaCha20's state but for words
 /// 12–15.
 #[inline]
@@ -388,11 +388,11 @@ fn hchacha20_state(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u32; 16] {
 }
 
 /// The fastest one-block form this CPU has: the horizontal code of the
-/// best rung (every SIMD rung's [`Impl::permute`] is one block horizontal;
+/// best rung (every SIMD rung's [`Rung::permute`] is one block horizontal;
 /// under `SIMDCRYPT_MAX_ISA=scalar` it is the reference).
 #[inline]
-fn single_block() -> Impl {
-    Impl::best()
+fn single_block() -> Rung {
+    Rung::best()
 }
 
 /// The state of RFC 8439 §2.3 with the counter and nonce words zero:
@@ -425,7 +425,7 @@ const KEY_WORDS: std::ops::Range<usize> = 4..12;
 /// after its subkey), the original with a 64-bit counter.
 struct Core<const N: usize> {
     state: [u32; 16],
-    imp: Impl,
+    imp: Rung,
     xor: Xor,
 }
 
@@ -610,7 +610,7 @@ impl<const N: usize> ChaCha<N> {
         // The rung first: asked after the state is built, its (rarely
         // taken) call would make the compiler keep the state in a
         // temporary across it, and copy it to its place afterwards.
-        let imp = Impl::best();
+        let imp = Rung::best();
         let (k, _) = key.as_chunks::<4>();
         let state = initial_state(|i| u32::from_le_bytes(k[i]));
         Self::with_state_on(imp, state, word13, words14_15)
@@ -633,7 +633,7 @@ impl<const N: usize> ChaCha<N> {
     /// (words 4–11 zeroized on drop), on the fastest rung.
     #[inline]
     fn with_state(state: [u32; 16], word13: u32, words14_15: &[u8; 8]) -> Self {
-        Self::with_state_on(Impl::best(), state, word13, words14_15)
+        Self::with_state_on(Rung::best(), state, word13, words14_15)
     }
 
     /// The cipher on rung `imp` with words 0–12 of `state`, then `word13`
@@ -644,7 +644,7 @@ impl<const N: usize> ChaCha<N> {
     /// not forwarded from them but waits for them to retire (about 15 TSC
     /// ticks more per one-shot 64-byte call on Zen 3).
     #[inline]
-    fn with_state_on(imp: Impl, mut state: [u32; 16], word13: u32, words14_15: &[u8; 8]) -> Self {
+    fn with_state_on(imp: Rung, mut state: [u32; 16], word13: u32, words14_15: &[u8; 8]) -> Self {
         let last = u64::from_le_bytes(*words14_15);
         state[13] = word13;
         state[14] = last as u32;
@@ -660,7 +660,7 @@ impl<const N: usize> ChaCha<N> {
     }
 }
 
-stream_cipher!([const N: usize] ChaCha<N>, impl = Impl, core = Core<N>);
+stream_cipher!([const N: usize] ChaCha<N>, impl = Rung, core = Core<N>);
 
 impl<const N: usize> fmt::Debug for ChaCha<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -724,7 +724,7 @@ mod tests {
             (narrow, (1 << 32) - BLOCKS),
             (narrow, (1 << 32) - 20),
         ];
-        for imp in Impl::available() {
+        for imp in Rung::available() {
             for (counter, block) in cases {
                 let mut expected = pattern.clone();
                 reference_xor(&state, counter, block, &mut expected);
@@ -758,8 +758,8 @@ mod tests {
         }
         eprintln!(
             "rungs exercised: {}",
-            Impl::available()
-                .map(Impl::name)
+            Rung::available()
+                .map(Rung::name)
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -774,7 +774,7 @@ mod tests {
         assert_eq!(hchacha20(&key, &input), expected);
         let x: [u32; 16] = std::array::from_fn(|i| (i as u32 + 3).wrapping_mul(0x6a09_e667));
         let z = reference::double_rounds(&x, DOUBLE_ROUNDS);
-        for imp in Impl::available() {
+        for imp in Rung::available() {
             let mut y = x;
             imp.hchacha20_into_key(&mut y);
             assert_eq!(y[..4], x[..4], "{imp}");

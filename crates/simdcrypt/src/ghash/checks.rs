@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::{Ghash, Impl, Polyval, reference};
+use super::{Ghash, Rung, Polyval, reference};
 use crate::aes::reference::{cipher, key_expansion};
 use crate::kit::vectors::{hex_field, label, parse, records, wycheproof_tests};
 use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
@@ -44,20 +44,20 @@ impl Which {
     /// the rung switched to `then` after `switch_at` pieces.
     fn hash(
         self,
-        imp: Impl,
+        imp: Rung,
         h: &[u8; 16],
         pieces: &[&[u8]],
-        then: Option<(usize, Impl)>,
+        then: Option<(usize, Rung)>,
     ) -> Result<[u8; 16], String> {
         let e = |e: crate::Error| e.to_string();
         macro_rules! run {
             ($t:ident) => {{
-                let mut hash = $t::new(h).with_impl(imp).map_err(e)?;
+                let mut hash = $t::new(h).with_rung(imp).map_err(e)?;
                 for (i, piece) in pieces.iter().enumerate() {
                     if let Some((at, other)) = then
                         && at == i
                     {
-                        hash = hash.with_impl(other).map_err(e)?;
+                        hash = hash.with_rung(other).map_err(e)?;
                     }
                     hash.update(piece);
                 }
@@ -85,11 +85,11 @@ impl Which {
 pub(crate) fn run(report: &mut Report) {
     let files = [parse(RFC8452), parse(GCM_SPEC), parse(WYCHEPROOF_GCM)];
     for which in Which::BOTH {
-        report.primitive(which.name(), |imp: Impl, streams| {
+        report.primitive(which.name(), |imp: Rung, seeds| {
             [
                 vectors(&files, which, imp).vectors(),
-                Outcome::Ran(cross_check(which, imp, &mut streams.rng(1))),
-                round_trips(which, imp, &mut streams.rng(2)),
+                Outcome::Ran(cross_check(which, imp, &mut seeds.rng(1))),
+                round_trips(which, imp, &mut seeds.rng(2)),
             ]
         });
     }
@@ -170,7 +170,7 @@ struct GcmCase {
 
 /// The published values on `imp`: in one `update`, byte by byte, and
 /// split in two at a random point.
-fn vectors(files: &[Value; 3], which: Which, imp: Impl) -> Tally {
+fn vectors(files: &[Value; 3], which: Which, imp: Rung) -> Tally {
     let mut t = Tally::default();
     let [rfc, spec, wycheproof] = files;
     let mut rng = Rng::new(0x9a54);
@@ -292,7 +292,7 @@ fn key_and_message(rng: &mut Rng, i: u64) -> ([u8; 16], Vec<u8>) {
 
 /// Random keys and messages on `imp`, in random pieces (one piece, pieces
 /// up to 40 bytes, up to 300 bytes), against the reference function.
-fn cross_check(which: Which, imp: Impl, rng: &mut Rng) -> Tally {
+fn cross_check(which: Which, imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CASES {
         let (h, msg) = key_and_message(rng, i);
@@ -310,7 +310,7 @@ fn cross_check(which: Which, imp: Impl, rng: &mut Rng) -> Tally {
 }
 
 /// The same messages on every other rung, and switched to it midway.
-fn round_trips(which: Which, imp: Impl, rng: &mut Rng) -> Outcome {
+fn round_trips(which: Which, imp: Rung, rng: &mut Rng) -> Outcome {
     let others = others(imp);
     if others.is_empty() {
         return Outcome::Skipped("no other rung available".to_owned());

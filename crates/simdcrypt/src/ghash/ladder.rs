@@ -2,7 +2,7 @@
 //! on one set of rungs, built by name as MACs (a 16-byte key `H`, a
 //! 16-byte output).
 
-use super::{BLOCK_LEN, Ghash, Impl, Polyval};
+use super::{BLOCK_LEN, Ghash, Rung, Polyval};
 use crate::Error;
 use crate::dynamic::MacOptions;
 use crate::dynamic::{DynDigest, exact};
@@ -26,7 +26,7 @@ const fn entry(name: &'static str, summary: &'static str, construct: Construct) 
 
 /// GHASH and POLYVAL.
 pub(crate) const LADDER: Ladder = Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         entry(
             "ghash",
@@ -39,7 +39,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             Construct::Mac(polyval),
         ),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: super::checks::run,
 };
@@ -55,8 +55,8 @@ macro_rules! dyn_hash {
             fn finalize_into(self: Box<Self>, out: &mut [u8]) {
                 out.copy_from_slice(&self.finalize());
             }
-            fn implementation(&self) -> &'static str {
-                $t::implementation(self).name()
+            fn rung(&self) -> &'static str {
+                $t::rung(self).name()
             }
         }
 
@@ -65,7 +65,7 @@ macro_rules! dyn_hash {
             options.params.none_for($name)?;
             let mut hash = $t::new(exact($name, "key", key)?);
             if let Some(name) = options.imp {
-                hash = hash.with_impl(Impl::from_name(name)?)?;
+                hash = hash.with_rung(Rung::from_name(name)?)?;
             }
             Ok(Box::new(hash))
         }

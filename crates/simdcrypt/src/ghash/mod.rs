@@ -66,7 +66,7 @@ pub(crate) const POWERS: usize = 16;
 rungs! {
     primitive = "ghash";
     /// The rungs of GHASH and POLYVAL, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// SP 800-38D Algorithm 1 and RFC 8452 §3 bit by bit: branches on
         /// the bits of the key and the message, so not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
@@ -82,24 +82,24 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: `vpclmul`, else `pclmul`, else
     /// `soft64`. Chosen once and cached.
-    pub fn best() -> Impl {
-        static BEST: OnceLock<Impl> = OnceLock::new();
+    pub fn best() -> Rung {
+        static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Impl::Vpclmul, Impl::Pclmul]
+            [Rung::Vpclmul, Rung::Pclmul]
                 .into_iter()
                 .find(|i| i.is_available())
-                .unwrap_or(Impl::Soft64)
+                .unwrap_or(Rung::Soft64)
         })
     }
 
     /// How many blocks the rung absorbs per reduction.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Reference | Impl::Soft64 => 1,
-            Impl::Pclmul | Impl::Vpclmul => 8,
+            Rung::Reference | Rung::Soft64 => 1,
+            Rung::Pclmul | Rung::Vpclmul => 8,
         }
     }
 }
@@ -118,7 +118,7 @@ pub(crate) enum Variant {
 /// multiply by. Zeroized on drop.
 #[derive(Clone)]
 pub(crate) struct Key {
-    imp: Impl,
+    imp: Rung,
     variant: Variant,
     /// `H` as the caller gave it.
     h: [u8; 16],
@@ -144,7 +144,7 @@ impl Key {
             Variant::Ghash => mulx_polyval(u128::from_be_bytes(*h)),
             Variant::Polyval => u128::from_le_bytes(*h),
         };
-        let imp = Impl::best();
+        let imp = Rung::best();
         let mut powers = [0u128; POWERS];
         powers[POWERS - 1] = h1;
         for i in (0..POWERS - 1).rev() {
@@ -159,13 +159,13 @@ impl Key {
     }
 
     /// The same key on `imp`.
-    pub(crate) fn with_impl(mut self, imp: Impl) -> Result<Key, Error> {
+    pub(crate) fn with_rung(mut self, imp: Rung) -> Result<Key, Error> {
         self.imp = imp.require()?;
         Ok(self)
     }
 
     /// The rung in use.
-    pub(crate) fn implementation(&self) -> Impl {
+    pub(crate) fn rung(&self) -> Rung {
         self.imp
     }
 
@@ -175,16 +175,16 @@ impl Key {
         debug_assert!(blocks.len().is_multiple_of(BLOCK_LEN));
         let reversed = self.variant == Variant::Ghash;
         match self.imp {
-            Impl::Reference => self.reference_update(acc, blocks),
-            Impl::Soft64 => soft64::update(self.powers[POWERS - 1], acc, blocks, reversed),
+            Rung::Reference => self.reference_update(acc, blocks),
+            Rung::Soft64 => soft64::update(self.powers[POWERS - 1], acc, blocks, reversed),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung was checked available (`require` or `best`).
-            Impl::Pclmul => unsafe { pclmul::update(self.last8(), acc, blocks, reversed) },
+            Rung::Pclmul => unsafe { pclmul::update(self.last8(), acc, blocks, reversed) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Impl::Vpclmul => unsafe { vpclmul::update(self.last8(), acc, blocks, reversed) },
+            Rung::Vpclmul => unsafe { vpclmul::update(self.last8(), acc, blocks, reversed) },
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::Pclmul | Impl::Vpclmul => unreachable!("no SIMD rung off x86-64"),
+            Rung::Pclmul | Rung::Vpclmul => unreachable!("no SIMD rung off x86-64"),
         }
     }
 
@@ -260,11 +260,11 @@ impl Drop for Key {
 
 /// `dot(a, b)` (RFC 8452 §3) with the carry-less multiplication of
 /// `imp`: PCLMULQDQ where the rung has it, else the software rung's.
-fn dot(imp: Impl, a: u128, b: u128) -> u128 {
+fn dot(imp: Rung, a: u128, b: u128) -> u128 {
     match imp {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the rung, and with it PCLMULQDQ, was checked available.
-        Impl::Pclmul | Impl::Vpclmul => unsafe { pclmul::dot(a, b) },
+        Rung::Pclmul | Rung::Vpclmul => unsafe { pclmul::dot(a, b) },
         _ => soft64::dot(a, b),
     }
 }
@@ -352,17 +352,17 @@ macro_rules! universal_hash {
             ///
             /// # Errors
             ///
-            /// [`Error::ImplUnavailable`] when the CPU lacks the rung,
+            /// [`Error::RungUnavailable`] when the CPU lacks the rung,
             /// [`Error::VariableTimeRung`] for `reference` without the
             /// `hazmat` feature.
-            pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-                self.0.key = self.0.key.clone().with_impl(imp)?;
+            pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+                self.0.key = self.0.key.clone().with_rung(imp)?;
                 Ok(self)
             }
 
             /// The rung in use.
-            pub fn implementation(&self) -> Impl {
-                self.0.key.implementation()
+            pub fn rung(&self) -> Rung {
+                self.0.key.rung()
             }
 
             /// Absorbs `data`: any split of the calls gives the same hash.
@@ -394,7 +394,7 @@ macro_rules! universal_hash {
         impl fmt::Debug for $t {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($t))
-                    .field("implementation", &self.implementation())
+                    .field("implementation", &self.rung())
                     .finish_non_exhaustive()
             }
         }

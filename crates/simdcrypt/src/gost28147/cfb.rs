@@ -6,7 +6,7 @@
 //! path; decryption enciphers a batch of ciphertext blocks at once.
 
 use super::meshing::{SECTION, mesh};
-use super::{BLOCK_LEN, Gost28147, Impl, KEY_LEN, SBox};
+use super::{BLOCK_LEN, Gost28147, Rung, KEY_LEN, SBox};
 use crate::Error;
 use crate::block::Cfb;
 use crate::xor::InOut;
@@ -68,15 +68,15 @@ impl Gost28147Cfb {
     ///
     /// # Errors
     ///
-    /// As [`Gost28147::with_impl`].
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.cfb = self.cfb.with_impl(imp)?;
+    /// As [`Gost28147::with_rung`].
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+        self.cfb = self.cfb.with_rung(imp)?;
         Ok(self)
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.cfb.cipher().implementation()
+    pub fn rung(&self) -> Rung {
+        self.cfb.cipher().rung()
     }
 
     /// Encrypts `data` in place.

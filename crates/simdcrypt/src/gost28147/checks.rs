@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::{Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Impl, SBox};
+use super::{Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Rung, SBox};
 use crate::KeyStream;
 use crate::block::{Cbc, Cfb, Ecb, Ofb};
 use crate::kit::vectors::{hex_field, label, parse, records};
@@ -105,11 +105,11 @@ fn rows(report: &mut Report, ops: &[Op]) {
         rfc8645: parse(RFC8645),
     };
     for &op in ops {
-        report.primitive(op.name(), |imp: Impl, streams| {
+        report.primitive(op.name(), |imp: Rung, seeds| {
             [
                 vectors(&files, op, imp).vectors(),
-                Outcome::Ran(cross_check(op, imp, &mut streams.rng(1))),
-                round_trips(op, imp, &mut streams.rng(2)),
+                Outcome::Ran(cross_check(op, imp, &mut seeds.rng(1))),
+                round_trips(op, imp, &mut seeds.rng(2)),
             ]
         });
     }
@@ -138,7 +138,7 @@ struct Case {
 }
 
 /// `case` through `op` on `imp`: encrypted (or decrypted), or its MAC.
-fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
+fn apply(op: Op, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
     let e = |e: crate::Error| e.to_string();
     let key: &[u8; 32] = case
         .key
@@ -147,10 +147,10 @@ fn apply(op: Op, imp: Impl, case: &Case, decrypt: bool) -> Result<Vec<u8>, Strin
         .map_err(|_| "a 32-byte key")?;
     let gost = || {
         Gost28147::with_sbox(key, case.sbox)
-            .with_impl(imp)
+            .with_rung(imp)
             .map_err(e)
     };
-    let magma = || Magma::new(key).with_impl(imp).map_err(e);
+    let magma = || Magma::new(key).with_rung(imp).map_err(e);
     let iv8 = || -> Result<[u8; 8], String> {
         case.iv
             .as_slice()
@@ -293,7 +293,7 @@ fn whole(len: usize) -> Vec<usize> {
 
 /// Every vector of `op` on `imp`, whole and (where it streams) cut at
 /// random-looking points.
-fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
+fn vectors(files: &Files, op: Op, imp: Rung) -> Tally {
     let mut tally = Tally::default();
     let zeros = SBox::PARAM_Z;
     match op {
@@ -482,7 +482,7 @@ fn vectors(files: &Files, op: Op, imp: Impl) -> Tally {
 
 /// `case` through `op` on `imp`, whole and (where it streams) cut in two,
 /// against `want`.
-fn expect(tally: &mut Tally, op: Op, imp: Impl, r: &Value, case: Case, want: Option<Vec<u8>>) {
+fn expect(tally: &mut Tally, op: Op, imp: Rung, r: &Value, case: Case, want: Option<Vec<u8>>) {
     let Some(want) = want else {
         return tally.malformed(label(r));
     };
@@ -587,11 +587,11 @@ fn random_case(op: Op, rng: &mut Rng) -> Case {
 }
 
 /// `imp` against the reference rung on random cases.
-fn cross_check(op: Op, imp: Impl, rng: &mut Rng) -> Tally {
+fn cross_check(op: Op, imp: Rung, rng: &mut Rng) -> Tally {
     let mut tally = Tally::default();
     for _ in 0..CASES {
         let case = random_case(op, rng);
-        let want = apply(op, Impl::Reference, &case, false);
+        let want = apply(op, Rung::Reference, &case, false);
         let got = apply(op, imp, &case, false);
         tally.check(want.is_ok() && got == want, || {
             format!(
@@ -606,7 +606,7 @@ fn cross_check(op: Op, imp: Impl, rng: &mut Rng) -> Tally {
 }
 
 /// Encrypted on `imp`, decrypted on each other rung.
-fn round_trips(op: Op, imp: Impl, rng: &mut Rng) -> Outcome {
+fn round_trips(op: Op, imp: Rung, rng: &mut Rng) -> Outcome {
     if !op.invertible() {
         return Outcome::NotApplicable("a MAC has no inverse");
     }

@@ -13,7 +13,7 @@
 use zeroize::Zeroize;
 
 use super::meshing::{SECTION, mesh};
-use super::{BLOCK_LEN, Gost28147, Impl, KEY_LEN, SBox};
+use super::{BLOCK_LEN, Gost28147, Rung, KEY_LEN, SBox};
 use crate::xor::InOut;
 use crate::{Error, KeyStream, Xor};
 
@@ -107,16 +107,16 @@ impl Gost28147Cnt {
     ///
     /// # Errors
     ///
-    /// As [`Gost28147::with_impl`].
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.initial = self.initial.clone().with_impl(imp)?;
+    /// As [`Gost28147::with_rung`].
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+        self.initial = self.initial.clone().with_rung(imp)?;
         self.restart();
         Ok(self)
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.initial.implementation()
+    pub fn rung(&self) -> Rung {
+        self.initial.rung()
     }
 
     /// Whether CryptoPro key meshing is on.
@@ -152,7 +152,7 @@ impl Gost28147Cnt {
     /// from byte `offset` of block `t`, into `data`.
     fn xor_section(&self, mut t: u64, mut offset: usize, data: InOut<'_>) {
         let engine = self.cipher.engine();
-        let batch = (engine.implementation().par_blocks() * BLOCK_LEN).clamp(BLOCK_LEN, BATCH);
+        let batch = (engine.rung().par_blocks() * BLOCK_LEN).clamp(BLOCK_LEN, BATCH);
         let mut gamma = [0u8; BATCH];
         let mut rest = data;
         while !rest.is_empty() {

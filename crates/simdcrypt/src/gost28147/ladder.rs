@@ -9,7 +9,7 @@
 //! names, and meshes the key every KiB in CFB, the counter mode and the
 //! MAC, never in CBC (its `gost_cipher_do_cbc` does not).
 
-use super::{BLOCK_LEN, Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Impl, KEY_LEN, SBox};
+use super::{BLOCK_LEN, Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Rung, KEY_LEN, SBox};
 use crate::Error;
 use crate::block::dynamic::{KeyStreamMode, ModeKind, construct_with};
 use crate::dynamic::{CipherParams, Direction, DynDigest, DynMode, MacOptions, ModeOptions};
@@ -57,7 +57,7 @@ const fn entry(
 
 /// GOST 28147-89 (RFC 5830) on every rung.
 pub(crate) const LADDER: Ladder = Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         entry(
             "gost28147",
@@ -66,7 +66,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             None,
             None,
             &[sbox("cryptopro-a")],
-            Construct::Typed,
+            Construct::TypeOnly,
         ),
         entry(
             "gost89",
@@ -132,7 +132,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             Construct::Mac(|k, o| mac(k, o, SBox::PARAM_Z)),
         ),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: super::checks::run,
 };
@@ -152,7 +152,7 @@ fn keyed(
     };
     let cipher = Gost28147::with_sbox(key, sbox);
     match imp {
-        Some(name) => cipher.with_impl(name.parse()?),
+        Some(name) => cipher.with_rung(name.parse()?),
         None => Ok(cipher),
     }
 }
@@ -191,7 +191,7 @@ fn cnt(
     let iv = crate::dynamic::exact("gost89-cnt", "IV", iv)?;
     let cnt = Gost28147Cnt::from_cipher(cipher, iv)
         .with_key_meshing(options.params.key_meshing.unwrap_or(true));
-    let imp = cnt.implementation().name();
+    let imp = cnt.rung().name();
     Ok(Box::new(KeyStreamMode::new(cnt, imp)))
 }
 
@@ -238,8 +238,8 @@ impl DynMode for CfbMode {
         Ok(0)
     }
 
-    fn implementation(&self) -> &'static str {
-        self.cfb.implementation().name()
+    fn rung(&self) -> &'static str {
+        self.cfb.rung().name()
     }
 
     fn fork(&self, _skip: &[u8]) -> Option<Box<dyn DynMode>> {
@@ -268,7 +268,7 @@ impl DynDigest for Gost28147Mac {
         out.copy_from_slice(&Gost28147Mac::finalize(*self));
     }
 
-    fn implementation(&self) -> &'static str {
-        Gost28147Mac::implementation(self).name()
+    fn rung(&self) -> &'static str {
+        Gost28147Mac::rung(self).name()
     }
 }

@@ -9,7 +9,7 @@
 use zeroize::Zeroize;
 
 use super::meshing::{SECTION, mesh};
-use super::{BLOCK_LEN, Gost28147, Impl, KEY_LEN, SBox};
+use super::{BLOCK_LEN, Gost28147, Rung, KEY_LEN, SBox};
 use crate::Error;
 
 /// The length of the MAC of RFC 5830 §8 as gost-engine gives it, in bytes.
@@ -82,15 +82,15 @@ impl Gost28147Mac {
     ///
     /// # Errors
     ///
-    /// As [`Gost28147::with_impl`].
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.cipher = self.cipher.clone().with_impl(imp)?;
+    /// As [`Gost28147::with_rung`].
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+        self.cipher = self.cipher.clone().with_rung(imp)?;
         Ok(self)
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.cipher.implementation()
+    pub fn rung(&self) -> Rung {
+        self.cipher.rung()
     }
 
     /// The 32-bit MAC of `message` under `key` with `sbox`, key meshing

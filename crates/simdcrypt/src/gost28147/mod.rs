@@ -95,7 +95,7 @@ pub const KEY_LEN: usize = 32;
 rungs! {
     primitive = "gost28147";
     /// The rungs of GOST 28147-89 and Magma.
-    pub enum Impl {
+    pub enum Rung {
         /// RFC 5830 literally: each nibble looked up in its S-box row, one
         /// block at a time. Lookups by secret nibbles: not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
@@ -123,39 +123,39 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest constant-time rung this CPU runs (chosen once).
-    pub fn best() -> Impl {
-        static BEST: OnceLock<Impl> = OnceLock::new();
+    pub fn best() -> Rung {
+        static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
             [
-                Impl::Avx512,
-                Impl::Avx2Bytesliced,
-                Impl::Ssse3,
-                Impl::Bitsliced,
+                Rung::Avx512,
+                Rung::Avx2Bytesliced,
+                Rung::Ssse3,
+                Rung::Bitsliced,
             ]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::Bitsliced)
+            .unwrap_or(Rung::Bitsliced)
         })
     }
 
     /// How many blocks the rung processes at once.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Reference => 1,
-            Impl::Tables => tables::PAR_BLOCKS,
-            Impl::Bitsliced => bitsliced::PAR_BLOCKS,
+            Rung::Reference => 1,
+            Rung::Tables => tables::PAR_BLOCKS,
+            Rung::Bitsliced => bitsliced::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
-            Impl::Ssse3 => ssse3::PAR_BLOCKS,
+            Rung::Ssse3 => ssse3::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2 => avx2::PAR_BLOCKS,
+            Rung::Avx2 => avx2::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2Bytesliced => avx2_bytesliced::PAR_BLOCKS,
+            Rung::Avx2Bytesliced => avx2_bytesliced::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx512 => avx512::PAR_BLOCKS,
+            Rung::Avx512 => avx512::PAR_BLOCKS,
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::Ssse3 | Impl::Avx2 | Impl::Avx2Bytesliced | Impl::Avx512 => 1,
+            Rung::Ssse3 | Rung::Avx2 | Rung::Avx2Bytesliced | Rung::Avx512 => 1,
         }
     }
 }
@@ -249,23 +249,23 @@ enum Prepared {
 
 impl Prepared {
     /// The tables of rung `imp`, which the CPU runs.
-    fn new(imp: Impl, sbox: &SBox) -> Prepared {
+    fn new(imp: Rung, sbox: &SBox) -> Prepared {
         match imp {
-            Impl::Reference => Prepared::Reference,
-            Impl::Tables => Prepared::Tables(Box::new(tables::Tables::new(sbox))),
-            Impl::Bitsliced => Prepared::Bitsliced(Box::new(bitsliced::Tables::new(sbox))),
+            Rung::Reference => Prepared::Reference,
+            Rung::Tables => Prepared::Tables(Box::new(tables::Tables::new(sbox))),
+            Rung::Bitsliced => Prepared::Bitsliced(Box::new(bitsliced::Tables::new(sbox))),
             #[cfg(target_arch = "x86_64")]
-            Impl::Ssse3 => Prepared::Ssse3(ssse3::Tables::new(sbox)),
+            Rung::Ssse3 => Prepared::Ssse3(ssse3::Tables::new(sbox)),
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2 => Prepared::Avx2(avx2::Tables::new(sbox)),
+            Rung::Avx2 => Prepared::Avx2(avx2::Tables::new(sbox)),
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2Bytesliced => {
+            Rung::Avx2Bytesliced => {
                 Prepared::Avx2Bytesliced(Box::new(avx2_bytesliced::Tables::new(sbox)))
             }
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx512 => Prepared::Avx512(avx512::Tables::new(sbox)),
+            Rung::Avx512 => Prepared::Avx512(avx512::Tables::new(sbox)),
             #[cfg(not(target_arch = "x86_64"))]
-            Impl::Ssse3 | Impl::Avx2 | Impl::Avx2Bytesliced | Impl::Avx512 => {
+            Rung::Ssse3 | Rung::Avx2 | Rung::Avx2Bytesliced | Rung::Avx512 => {
                 unreachable!("no SIMD rung is available off x86-64")
             }
         }
@@ -280,7 +280,7 @@ pub(crate) struct Engine {
     schedule: Schedule,
     sbox: SBox,
     order: Order,
-    imp: Impl,
+    imp: Rung,
     prepared: Prepared,
 }
 
@@ -288,7 +288,7 @@ impl Engine {
     /// `key` (32 bytes, checked by the caller) in `order`, with `sbox`, on
     /// the fastest constant-time rung.
     pub(crate) fn new(key: &[u8], sbox: SBox, order: Order) -> Engine {
-        let imp = Impl::best();
+        let imp = Rung::best();
         Engine {
             schedule: Schedule::new(key, order),
             sbox,
@@ -305,13 +305,13 @@ impl Engine {
     }
 
     /// The same key on rung `imp`.
-    pub(crate) fn with_impl(mut self, imp: Impl) -> Result<Engine, Error> {
+    pub(crate) fn with_rung(mut self, imp: Rung) -> Result<Engine, Error> {
         self.imp = imp.require()?;
         self.prepared = Prepared::new(self.imp, &self.sbox);
         Ok(self)
     }
 
-    pub(crate) fn implementation(&self) -> Impl {
+    pub(crate) fn rung(&self) -> Rung {
         self.imp
     }
 
@@ -319,7 +319,7 @@ impl Engine {
     /// not, whatever the features: for the tests that compare every rung
     /// with `reference`.
     #[cfg(test)]
-    pub(crate) fn on(mut self, imp: Impl) -> Engine {
+    pub(crate) fn on(mut self, imp: Rung) -> Engine {
         assert!(imp.is_available());
         self.imp = imp;
         self.prepared = Prepared::new(imp, &self.sbox);
@@ -450,19 +450,19 @@ macro_rules! engine_block_cipher {
             ///
             /// # Errors
             ///
-            /// [`Error::ImplUnavailable`](crate::Error::ImplUnavailable)
+            /// [`Error::RungUnavailable`](crate::Error::RungUnavailable)
             /// when the CPU lacks the rung;
             /// [`Error::VariableTimeRung`](crate::Error::VariableTimeRung)
             /// for `reference` and `tables` without the `hazmat` feature.
-            pub fn with_impl(self, imp: $crate::gost28147::Impl) -> Result<Self, $crate::Error> {
+            pub fn with_rung(self, imp: $crate::gost28147::Rung) -> Result<Self, $crate::Error> {
                 Ok($T {
-                    engine: self.engine.with_impl(imp)?,
+                    engine: self.engine.with_rung(imp)?,
                 })
             }
 
             /// The rung in use.
-            pub fn implementation(&self) -> $crate::gost28147::Impl {
-                self.engine.implementation()
+            pub fn rung(&self) -> $crate::gost28147::Rung {
+                self.engine.rung()
             }
 
             pub(crate) fn engine(&self) -> &$crate::gost28147::Engine {
@@ -501,22 +501,22 @@ macro_rules! engine_block_cipher {
             const BLOCK_LEN: usize = $crate::gost28147::BLOCK_LEN;
             type Block = [u8; $crate::gost28147::BLOCK_LEN];
             type Key = [u8; $crate::gost28147::KEY_LEN];
-            type Impl = $crate::gost28147::Impl;
+            type Rung = $crate::gost28147::Rung;
 
             fn new(key: &Self::Key) -> Self {
                 <$T>::new(key)
             }
 
-            fn with_impl(self, imp: Self::Impl) -> Result<Self, $crate::Error> {
-                <$T>::with_impl(self, imp)
+            fn with_rung(self, imp: Self::Rung) -> Result<Self, $crate::Error> {
+                <$T>::with_rung(self, imp)
             }
 
-            fn implementation(&self) -> Self::Impl {
-                self.engine().implementation()
+            fn rung(&self) -> Self::Rung {
+                self.engine().rung()
             }
 
             fn par_blocks(&self) -> usize {
-                self.engine().implementation().par_blocks()
+                self.engine().rung().par_blocks()
             }
         }
 
@@ -577,10 +577,10 @@ mod tests {
     /// The default is the widest constant-time rung this CPU runs.
     #[test]
     fn best_is_constant_time_and_available() {
-        let best = Impl::best();
+        let best = Rung::best();
         assert!(best.is_available() && best.is_constant_time());
-        assert_eq!(Gost28147::new(&[0; 32]).implementation(), best);
-        for imp in Impl::available() {
+        assert_eq!(Gost28147::new(&[0; 32]).rung(), best);
+        for imp in Rung::available() {
             assert!(imp.par_blocks() >= 1);
         }
     }
@@ -597,8 +597,8 @@ mod tests {
         for name in SBox::names() {
             let sbox = SBox::from_name(name).unwrap();
             for order in [Order::Le, Order::Be] {
-                let reference = Engine::new(&key, sbox, order).on(Impl::Reference);
-                for imp in Impl::available() {
+                let reference = Engine::new(&key, sbox, order).on(Rung::Reference);
+                for imp in Rung::available() {
                     let engine = Engine::new(&key, sbox, order).on(imp);
                     for blocks in [0, 1, 3, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 127, 131] {
                         let input = &data[..8 * blocks];

@@ -32,12 +32,12 @@ const LONG_CASES: usize = 64;
 /// A known answer: message and digest.
 type Answer = (Vec<u8>, Vec<u8>);
 
-/// One row per rung of the hash `$Hash` (rungs `$Impl`), named `$name`,
+/// One row per rung of the hash `$Hash` (rungs `$Rung`), named `$name`,
 /// on the known answers `$answers(data)`.
 macro_rules! hash_rows {
-    ($v:expr, $name:literal, $Hash:ty, $Impl:ty, $answers:expr) => {{
-        fn digest(imp: $Impl, pieces: &[&[u8]]) -> Result<Vec<u8>, String> {
-            let mut h = <$Hash>::new().with_impl(imp).map_err(|e| e.to_string())?;
+    ($v:expr, $name:literal, $Hash:ty, $Rung:ty, $answers:expr) => {{
+        fn digest(imp: $Rung, pieces: &[&[u8]]) -> Result<Vec<u8>, String> {
+            let mut h = <$Hash>::new().with_rung(imp).map_err(|e| e.to_string())?;
             for piece in pieces {
                 h.update(piece);
             }
@@ -45,11 +45,11 @@ macro_rules! hash_rows {
         }
         let answers: fn(&Data) -> Vec<Answer> = $answers;
         let data = data();
-        $v.primitive($name, |imp: $Impl, streams| {
-            streams.each(|check| match check {
+        $v.primitive($name, |imp: $Rung, seeds| {
+            seeds.each(|check| match check {
                 Check::Vectors => known_answers(&answers(data), |p| digest(imp, p)).vectors(),
-                Check::CrossCheck => Outcome::Ran(cross_check(&mut streams.rng(1), |p| {
-                    (digest(imp, p), digest(<$Impl>::ALL[0], &[&p.concat()]))
+                Check::CrossCheck => Outcome::Ran(cross_check(&mut seeds.rng(1), |p| {
+                    (digest(imp, p), digest(<$Rung>::ALL[0], &[&p.concat()]))
                 })),
                 Check::RoundTrip => Outcome::NotApplicable("a hash: no round trip"),
             })
@@ -59,37 +59,37 @@ macro_rules! hash_rows {
 
 /// SHA-256's ladder: SHA-256 and SHA-224.
 pub(crate) fn sha256(report: &mut Report) {
-    hash_rows!(report, "sha256", Sha256, hash::sha256::Impl, |d| {
+    hash_rows!(report, "sha256", Sha256, hash::sha256::Rung, |d| {
         [cavp(SHA256_SHORT), cavp(SHA256_LONG), fips180(d, "SHA-256")].concat()
     });
-    hash_rows!(report, "sha224", Sha224, hash::sha256::Impl, |d| {
+    hash_rows!(report, "sha224", Sha224, hash::sha256::Rung, |d| {
         examples(d, "SHA-224")
     });
 }
 
 /// SHA-512's ladder: SHA-512, SHA-384 and SHA-512/256.
 pub(crate) fn sha512(report: &mut Report) {
-    hash_rows!(report, "sha512", Sha512, hash::sha512::Impl, |d| {
+    hash_rows!(report, "sha512", Sha512, hash::sha512::Rung, |d| {
         [cavp(SHA512_SHORT), cavp(SHA512_LONG), fips180(d, "SHA-512")].concat()
     });
-    hash_rows!(report, "sha384", Sha384, hash::sha512::Impl, |d| {
+    hash_rows!(report, "sha384", Sha384, hash::sha512::Rung, |d| {
         examples(d, "SHA-384")
     });
-    hash_rows!(report, "sha512-256", Sha512_256, hash::sha512::Impl, |d| {
+    hash_rows!(report, "sha512-256", Sha512_256, hash::sha512::Rung, |d| {
         examples(d, "SHA-512/256")
     });
 }
 
 /// SHA-1's ladder.
 pub(crate) fn sha1(report: &mut Report) {
-    hash_rows!(report, "sha1", Sha1, hash::sha1::Impl, |d| {
+    hash_rows!(report, "sha1", Sha1, hash::sha1::Rung, |d| {
         [cavp(SHA1_SHORT), cavp(SHA1_LONG), fips180(d, "SHA-1")].concat()
     });
 }
 
 /// MD5's ladder.
 pub(crate) fn md5(report: &mut Report) {
-    hash_rows!(report, "md5", Md5, hash::md5::Impl, |d| answers(
+    hash_rows!(report, "md5", Md5, hash::md5::Rung, |d| answers(
         &d.md5, "vectors", "MD5", "md5"
     ));
 }
@@ -109,7 +109,7 @@ pub(crate) fn many(report: &mut Report) {
 }
 
 /// A multi-buffer hash on a rung: `sha256_many_with`, `md5_many_with`.
-type ManyFn<const N: usize> = fn(many::Impl, &[&[u8]]) -> Result<Vec<[u8; N]>, crate::Error>;
+type ManyFn<const N: usize> = fn(many::Rung, &[&[u8]]) -> Result<Vec<[u8; N]>, crate::Error>;
 
 /// Random batches of messages per multi-buffer rung.
 const MANY_BATCHES: usize = 64;
@@ -128,12 +128,12 @@ fn many_rows<const N: usize>(
     answers: fn(&Data) -> Vec<Answer>,
 ) {
     let data = data();
-    report.primitive(name, |imp: many::Impl, streams| {
-        streams.each(|check| match check {
+    report.primitive(name, |imp: many::Rung, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => many_known_answers(imp, many, &answers(data)).vectors(),
             Check::CrossCheck => {
                 let mut t = Tally::default();
-                let mut rng = streams.rng(1);
+                let mut rng = seeds.rng(1);
                 let batches = fixed_batches().chain(random_batches(&mut rng));
                 for (what, msgs) in batches {
                     let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
@@ -150,7 +150,7 @@ fn many_rows<const N: usize>(
 /// The known answers hashed on `imp` all at once (lanes of every length
 /// sharing the registers), in groups of 17 and one at a time.
 fn many_known_answers<const N: usize>(
-    imp: many::Impl,
+    imp: many::Rung,
     many: ManyFn<N>,
     answers: &[Answer],
 ) -> Tally {

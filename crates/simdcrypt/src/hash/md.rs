@@ -8,7 +8,7 @@ use zeroize::Zeroize;
 /// `BLOCK`-byte blocks (64 for MD5, SHA-1 and SHA-256; 128 for SHA-512).
 pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
     /// The family's rungs.
-    type Impl: Copy;
+    type Rung: Copy;
     /// Bytes of the message length at the end of the padding: 8, or 16
     /// for SHA-512 (FIPS 180-4 §5.1.2).
     const LENGTH_LEN: usize;
@@ -16,9 +16,9 @@ pub(crate) trait Family<const BLOCK: usize>: Copy + Zeroize {
     /// than big-endian (the SHA family).
     const LITTLE_ENDIAN: bool;
     /// The family's fastest rung on this CPU.
-    fn best() -> Self::Impl;
+    fn best() -> Self::Rung;
     /// Absorbs whole blocks on the rung `imp` (already known available).
-    fn compress(&mut self, imp: Self::Impl, blocks: &[[u8; BLOCK]]);
+    fn compress(&mut self, imp: Self::Rung, blocks: &[[u8; BLOCK]]);
     /// The state as bytes, as many as `out` takes: the truncated outputs
     /// (SHA-224, SHA-384, SHA-512/256) are prefixes of the whole.
     fn write_output(&self, out: &mut [u8]);
@@ -92,7 +92,7 @@ fn wipe(bytes: &mut [u8]) {
 /// length so far. Zeroized on drop, since HMAC keys its hashes with secrets.
 #[derive(Clone)]
 pub(crate) struct Engine<F: Family<BLOCK>, const BLOCK: usize> {
-    imp: F::Impl,
+    imp: F::Rung,
     iv: F,
     state: F,
     buffer: [u8; BLOCK],
@@ -104,7 +104,7 @@ pub(crate) struct Engine<F: Family<BLOCK>, const BLOCK: usize> {
 
 impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
     /// An empty message on the rung `imp` (already known available).
-    pub(crate) fn with_impl(iv: F, imp: F::Impl) -> Self {
+    pub(crate) fn with_rung(iv: F, imp: F::Rung) -> Self {
         Engine {
             imp,
             iv,
@@ -116,13 +116,13 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
     }
 
     /// The rung in use.
-    pub(crate) fn implementation(&self) -> F::Impl {
+    pub(crate) fn rung(&self) -> F::Rung {
         self.imp
     }
 
     /// Moves to the rung `imp` (already known available); data absorbed
     /// so far carries over.
-    pub(crate) fn set_impl(&mut self, imp: F::Impl) {
+    pub(crate) fn set_impl(&mut self, imp: F::Rung) {
         self.imp = imp;
     }
 

@@ -10,11 +10,11 @@
 //!
 //! | family | types | rungs |
 //! |---|---|---|
-//! | [`md5`] | [`Md5`] | see [`md5::Impl`] |
-//! | [`sha1`] | [`Sha1`] | see [`sha1::Impl`] |
-//! | [`sha256`] | [`Sha224`], [`Sha256`] | see [`sha256::Impl`] |
-//! | [`sha512`] | [`Sha384`], [`Sha512`], [`Sha512_256`] | see [`sha512::Impl`] |
-//! | [`many`] | [`sha256_many`], [`md5_many`]: many messages at once, one per SIMD lane | see [`many::Impl`] |
+//! | [`md5`] | [`Md5`] | see [`md5::Rung`] |
+//! | [`sha1`] | [`Sha1`] | see [`sha1::Rung`] |
+//! | [`sha256`] | [`Sha224`], [`Sha256`] | see [`sha256::Rung`] |
+//! | [`sha512`] | [`Sha384`], [`Sha512`], [`Sha512_256`] | see [`sha512::Rung`] |
+//! | [`many`] | [`sha256_many`], [`md5_many`]: many messages at once, one per SIMD lane | see [`many::Rung`] |
 //!
 //! ```
 //! use simdcrypt::hash::{Sha256, sha256};
@@ -25,7 +25,7 @@
 //! let digest = h.finalize();
 //! assert_eq!(digest, Sha256::digest(b"abc"));
 //! // The same on the specification's own rung.
-//! let reference = Sha256::new().with_impl(sha256::Impl::Reference)?;
+//! let reference = Sha256::new().with_rung(sha256::Rung::Reference)?;
 //! assert_eq!(digest, { let mut r = reference; r.update(b"abc"); r.finalize() });
 //! // Every hasher is an `io::Write`: hash a reader with `io::copy`.
 //! let mut h = Sha256::new();
@@ -112,8 +112,8 @@ macro_rules! hasher {
 
             /// An empty message, on the fastest rung (chosen once).
             pub fn new() -> Self {
-                static BEST: OnceLock<$family::Impl> = OnceLock::new();
-                $Name(Engine::with_impl($iv, *BEST.get_or_init($family::Impl::best)))
+                static BEST: OnceLock<$family::Rung> = OnceLock::new();
+                $Name(Engine::with_rung($iv, *BEST.get_or_init($family::Rung::best)))
             }
 
             /// The same hash on the rung `imp`; data already absorbed
@@ -121,15 +121,15 @@ macro_rules! hasher {
             ///
             /// # Errors
             ///
-            /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
-            pub fn with_impl(mut self, imp: $family::Impl) -> Result<Self, Error> {
+            /// [`Error::RungUnavailable`] when the CPU lacks the rung.
+            pub fn with_rung(mut self, imp: $family::Rung) -> Result<Self, Error> {
                 self.0.set_impl(imp.require()?);
                 Ok(self)
             }
 
             /// The rung in use.
-            pub fn implementation(&self) -> $family::Impl {
-                self.0.implementation()
+            pub fn rung(&self) -> $family::Rung {
+                self.0.rung()
             }
 
             /// Absorbs `data`; any split of the calls gives the same digest.
@@ -189,7 +189,7 @@ macro_rules! hasher {
         impl fmt::Debug for $Name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($Name))
-                    .field("impl", &self.implementation())
+                    .field("impl", &self.rung())
                     .finish_non_exhaustive()
             }
         }

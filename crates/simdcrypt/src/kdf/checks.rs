@@ -17,7 +17,7 @@ use crate::hash::{Hash, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
 use crate::hmac::Hmac;
 use crate::kdf::{self, Hkdf, scrypt};
 use crate::kit::vectors::{hex_field, label, number_field, parse, records, wycheproof_tests};
-use crate::kit::{Check, Composed, Outcome, Report, Rng, Tally};
+use crate::kit::{Check, ChosenRungs, Outcome, Report, Rng, Tally};
 
 const HMAC_RFC2202: &str = include_str!("../../tests/data/kdf/hmac_rfc2202.json");
 const HMAC_RFC4231: &str = include_str!("../../tests/data/kdf/hmac_rfc4231.json");
@@ -59,10 +59,10 @@ fn files() -> &'static Files {
 /// HMAC's ladder: one row, over every hash.
 pub(crate) fn hmac(report: &mut Report) {
     let files = files();
-    report.primitive("hmac", |Composed, streams| {
-        streams.each(|check| match check {
+    report.primitive("hmac", |ChosenRungs, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => hmac_vectors(files).vectors(),
-            Check::CrossCheck => Outcome::Ran(hmac_cross_check(&mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(hmac_cross_check(&mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a MAC: no round trip"),
         })
     });
@@ -71,17 +71,17 @@ pub(crate) fn hmac(report: &mut Report) {
 /// The KDFs' ladder: HKDF and PBKDF2.
 pub(crate) fn kdfs(report: &mut Report) {
     let files = files();
-    report.primitive("hkdf", |Composed, streams| {
-        streams.each(|check| match check {
+    report.primitive("hkdf", |ChosenRungs, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => hkdf_vectors(files).vectors(),
-            Check::CrossCheck => Outcome::Ran(hkdf_cross_check(&mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(hkdf_cross_check(&mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a KDF: no round trip"),
         })
     });
-    report.primitive("pbkdf2", |Composed, streams| {
-        streams.each(|check| match check {
+    report.primitive("pbkdf2", |ChosenRungs, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => pbkdf2_vectors(&files.rfc7914).vectors(),
-            Check::CrossCheck => Outcome::Ran(pbkdf2_cross_check(&mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(pbkdf2_cross_check(&mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a KDF: no round trip"),
         })
     });
@@ -90,10 +90,10 @@ pub(crate) fn kdfs(report: &mut Report) {
 /// scrypt's ladder.
 pub(crate) fn scrypt_rows(report: &mut Report) {
     let files = files();
-    report.primitive("scrypt", |imp: scrypt::Impl, streams| {
-        streams.each(|check| match check {
+    report.primitive("scrypt", |imp: scrypt::Rung, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => scrypt_vectors(&files.rfc7914, imp).vectors(),
-            Check::CrossCheck => Outcome::Ran(scrypt_cross_check(imp, &mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(scrypt_cross_check(imp, &mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a KDF: no round trip"),
         })
     });
@@ -127,9 +127,9 @@ struct Prf {
     pbkdf2: Pbkdf2Fn,
 }
 
-/// The [`Prf`] of `$Hash`, whose rungs are `$Impl` (the reference first).
+/// The [`Prf`] of `$Hash`, whose rungs are `$Rung` (the reference first).
 macro_rules! prf {
-    ($Hash:ty, $Impl:ty) => {
+    ($Hash:ty, $Rung:ty) => {
         Prf {
             name: <$Hash as Hash>::NAME,
             output_len: <$Hash as Hash>::OUTPUT_LEN,
@@ -137,7 +137,7 @@ macro_rules! prf {
             formula: |key, msg| {
                 formula(key, msg, <$Hash as Hash>::BLOCK_LEN, |m| {
                     let mut h = <$Hash>::new()
-                        .with_impl(<$Impl>::ALL[0])
+                        .with_rung(<$Rung>::ALL[0])
                         .expect("the reference runs anywhere");
                     h.update(m);
                     h.finalize().to_vec()
@@ -155,13 +155,13 @@ macro_rules! prf {
 fn prfs() -> [Prf; 7] {
     use crate::hash::{md5, sha1, sha256, sha512};
     [
-        prf!(Md5, md5::Impl),
-        prf!(Sha1, sha1::Impl),
-        prf!(Sha224, sha256::Impl),
-        prf!(Sha256, sha256::Impl),
-        prf!(Sha384, sha512::Impl),
-        prf!(Sha512, sha512::Impl),
-        prf!(Sha512_256, sha512::Impl),
+        prf!(Md5, md5::Rung),
+        prf!(Sha1, sha1::Rung),
+        prf!(Sha224, sha256::Rung),
+        prf!(Sha256, sha256::Rung),
+        prf!(Sha384, sha512::Rung),
+        prf!(Sha512, sha512::Rung),
+        prf!(Sha512_256, sha512::Rung),
     ]
 }
 
@@ -235,11 +235,11 @@ fn hmac_vectors(files: &Files) -> Tally {
     rfc((rfc4231, "hmac_sha_384", ""), &hmac_checks::<Sha384>);
     rfc((rfc4231, "hmac_sha_512", ""), &hmac_checks::<Sha512>);
     // An unavailable rung (none is offered) would make no tag: a failure.
-    for imp in crate::hash::sha256::Impl::available() {
+    for imp in crate::hash::sha256::Rung::available() {
         let on = format!(" on SHA-256's {imp} rung");
         rfc(
             (rfc4231, "hmac_sha_256", &on),
-            &|key, msg, tag| match Sha256::new().with_impl(imp) {
+            &|key, msg, tag| match Sha256::new().with_rung(imp) {
                 Ok(hash) => hmac_checks_on(hash, key, msg, tag),
                 Err(_) => (Vec::new(), false, true),
             },
@@ -546,7 +546,7 @@ fn hkdf_vectors(files: &Files) -> Tally {
 
 /// RFC 7914 §9 (BlockMix), §10 (ROMix), §11 (PBKDF2, on the best rungs of
 /// SHA-256) and §12 (scrypt, N up to 2^14) on `imp`.
-fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
+fn scrypt_vectors(file: &Value, imp: scrypt::Rung) -> Tally {
     let mut t = Tally::default();
     for r in records(file, "scrypt_block_mix") {
         let fields = (
@@ -634,7 +634,7 @@ fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
         )
         .is_ok();
         t.check(ok && got == dk, || format!("scrypt N={n} r={rr} p={p}"));
-        if imp == scrypt::Impl::best() {
+        if imp == scrypt::Rung::best() {
             let ok = kdf::scrypt(pw.as_bytes(), salt.as_bytes(), log_n, rr, p, &mut got).is_ok();
             t.check(ok && got == dk, || format!("scrypt() N={n} r={rr} p={p}"));
         }
@@ -644,7 +644,7 @@ fn scrypt_vectors(file: &Value, imp: scrypt::Impl) -> Tally {
 
 /// `imp` against `scalar` on random small parameters: log N 1–8, r 1–4,
 /// p 1–5 (every lane grouping), passwords and salts of random lengths.
-fn scrypt_cross_check(imp: scrypt::Impl, rng: &mut Rng) -> Tally {
+fn scrypt_cross_check(imp: scrypt::Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for _ in 0..SCRYPT_CASES {
         let (log_n, r, p) = (
@@ -660,13 +660,13 @@ fn scrypt_cross_check(imp: scrypt::Impl, rng: &mut Rng) -> Tally {
             kdf::scrypt::scrypt_with_impl(imp, &password, &salt, log_n, r, p, &mut out)
                 .map(|()| out)
         };
-        let (got, want) = (run(imp), run(scrypt::Impl::Scalar));
+        let (got, want) = (run(imp), run(scrypt::Rung::Scalar));
         t.check(got.is_ok() && got == want, || {
             format!("log_n={log_n} r={r} p={p}, {len} bytes")
         });
         // A kept `Scrypt`, its memory dirtied by another password first.
         let kept = scrypt::Scrypt::new(log_n, r, p)
-            .and_then(|s| s.with_impl(imp))
+            .and_then(|s| s.with_rung(imp))
             .and_then(|mut kept| {
                 kept.derive(b"another password", &salt, &mut [0; 7])?;
                 let mut out = vec![0u8; len];
@@ -691,9 +691,9 @@ pub(crate) fn scrypt_case(
         let mut out = vec![0u8; len];
         scrypt::scrypt_with_impl(imp, password, salt, log_n, r, p, &mut out).map(|()| out)
     };
-    let want = run(scrypt::Impl::Scalar);
+    let want = run(scrypt::Rung::Scalar);
     let mut t = Tally::default();
-    for imp in scrypt::Impl::available() {
+    for imp in scrypt::Rung::available() {
         t.check(run(imp) == want, || {
             format!("scrypt on {imp}: log_n={log_n} r={r} p={p}, {len} bytes")
         });

@@ -100,7 +100,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HKDF-SHA-256 (RFC 5869)",
             64,
             32,
-            crate::ladder::Construct::Typed,
+            crate::ladder::Construct::TypeOnly,
         ),
         Primitive::hash(
             "hkdf-sha512",
@@ -108,7 +108,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HKDF-SHA-512 (RFC 5869)",
             128,
             64,
-            crate::ladder::Construct::Typed,
+            crate::ladder::Construct::TypeOnly,
         ),
         Primitive {
             params: &[Param {
@@ -122,7 +122,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
                 "PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2)",
                 64,
                 32,
-                crate::ladder::Construct::Typed,
+                crate::ladder::Construct::TypeOnly,
             )
         },
     ],

@@ -48,7 +48,7 @@ pub mod vectors;
 pub use rng::{BLOCK_EDGES, Rng};
 
 use crate::ladder::{Kind, Ladder};
-use crate::{Rung, ladders};
+use crate::{RungSet, ladders};
 
 /// The seed of the random cases when none is given.
 pub const DEFAULT_SEED: u64 = 1;
@@ -195,14 +195,14 @@ pub struct Totals {
 /// own, so that a failure reproduces from the seed alone; and which checks
 /// the report runs.
 #[derive(Debug)]
-pub struct Streams {
+pub struct Seeds {
     seed: u64,
     primitive: u64,
     rung: u64,
     checks: [bool; 3],
 }
 
-impl Streams {
+impl Seeds {
     /// The generator of check number `check` (1 the cross-check, 2 the
     /// round trips, by convention).
     pub fn rng(&self, check: u64) -> Rng {
@@ -288,12 +288,12 @@ impl Report {
 
     /// One row per rung of `R` for the primitive `name`: the three checks
     /// of `checks` on each rung this CPU runs, "skipped" on the others and
-    /// where the report does not run them (made through [`Streams::each`],
+    /// where the report does not run them (made through [`Seeds::each`],
     /// those are not even made).
-    pub fn primitive<R: Rung>(
+    pub fn primitive<R: RungSet>(
         &mut self,
         name: &'static str,
-        checks: impl Fn(R, &Streams) -> [Outcome; 3],
+        checks: impl Fn(R, &Seeds) -> [Outcome; 3],
     ) {
         let primitive = self.primitives;
         self.primitives += 1;
@@ -302,14 +302,14 @@ impl Report {
                 continue;
             }
             let checks = if rung.is_available() {
-                let streams = Streams {
+                let streams = Seeds {
                     seed: self.seed,
                     primitive,
                     rung: i as u64,
                     checks: self.checks,
                 };
                 let mut outcomes = checks(rung, &streams);
-                // A row made without `Streams::each` made every check:
+                // A row made without `Seeds::each` made every check:
                 // those not selected are dropped.
                 for (outcome, selected) in outcomes.iter_mut().zip(self.checks) {
                     if !selected {
@@ -401,7 +401,7 @@ pub fn check_ladder(name: &str, report: &mut Report) -> Result<(), String> {
 }
 
 /// The rungs other than `rung` that this CPU runs.
-pub fn others<R: Rung>(rung: R) -> Vec<R> {
+pub fn others<R: RungSet>(rung: R) -> Vec<R> {
     R::all()
         .iter()
         .copied()
@@ -412,18 +412,18 @@ pub fn others<R: Rung>(rung: R) -> Vec<R> {
 /// The one "rung" of a composed primitive (an AEAD, HMAC, a KDF): each
 /// primitive inside on its best rung.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Composed;
+pub struct ChosenRungs;
 
-impl std::fmt::Display for Composed {
+impl std::fmt::Display for ChosenRungs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl Rung for Composed {
+impl RungSet for ChosenRungs {
     const PRIMITIVE: &'static str = "composition";
     fn all() -> &'static [Self] {
-        &[Composed]
+        &[ChosenRungs]
     }
     fn name(self) -> &'static str {
         "default"
@@ -472,7 +472,7 @@ mod tests {
         Outcome::Ran(t)
     }
 
-    /// A report makes only the checks it runs (through `Streams::each`),
+    /// A report makes only the checks it runs (through `Seeds::each`),
     /// drops the others of a row made at once, gives rows only to the
     /// rungs it keeps, and lists each failure with its row and check.
     /// (Every ladder's own checks run in `tests/kit.rs`.)
@@ -480,13 +480,13 @@ mod tests {
     fn a_report_runs_what_it_selects_and_lists_the_failures() {
         let made = std::cell::RefCell::new(Vec::new());
         let mut report = Report::new(DEFAULT_SEED).only(&[Check::CrossCheck]);
-        report.primitive("lazy", |Composed, streams| {
-            streams.each(|check| {
+        report.primitive("lazy", |ChosenRungs, seeds| {
+            seeds.each(|check| {
                 made.borrow_mut().push(check);
                 failing()
             })
         });
-        report.primitive("eager", |Composed, _| [failing(), failing(), failing()]);
+        report.primitive("eager", |ChosenRungs, _| [failing(), failing(), failing()]);
         assert_eq!(made.into_inner(), [Check::CrossCheck]);
         assert_eq!(
             report.failures(),
@@ -498,7 +498,7 @@ mod tests {
         let totals = report.totals();
         assert_eq!((totals.passed, totals.failed, totals.skipped), (0, 2, 4));
         let mut none = Report::new(DEFAULT_SEED).only_rungs(|_| false);
-        none.primitive("lazy", |Composed, _| [failing(), failing(), failing()]);
+        none.primitive("lazy", |ChosenRungs, _| [failing(), failing(), failing()]);
         assert!(none.rows().is_empty());
         let mut unknown = Report::new(DEFAULT_SEED);
         let err = check_ladder("no-such-ladder", &mut unknown).unwrap_err();

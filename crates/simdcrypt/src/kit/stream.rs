@@ -8,7 +8,7 @@
 
 use super::vectors::xor_in;
 use super::{Check, Outcome, Report, Rng, Tally, others};
-use crate::{KeyStream, Rung, Xor};
+use crate::{KeyStream, RungSet, Xor};
 
 /// One row per rung of each cipher of `algos`: its vectors (by
 /// `vectors`); every length up to the shape's bound and `cases` more
@@ -21,16 +21,16 @@ pub(crate) fn stream_primitives<A: StreamAlgo>(
     vectors: impl Fn(A, A::Rung) -> Outcome,
 ) {
     for &(name, algo) in algos {
-        report.primitive(name, |rung: A::Rung, streams| {
-            streams.each(|check| match check {
+        report.primitive(name, |rung: A::Rung, seeds| {
+            seeds.each(|check| match check {
                 Check::Vectors => vectors(algo, rung),
                 Check::CrossCheck => {
-                    let mut rng = streams.rng(1);
+                    let mut rng = seeds.rng(1);
                     let mut cross = stream_cross_check(algo, rung, &mut rng, cases);
                     keystream_end(algo, rung, &mut rng, &mut cross);
                     Outcome::Ran(cross)
                 }
-                Check::RoundTrip => round_trips(algo, rung, &mut streams.rng(2), per_pair),
+                Check::RoundTrip => round_trips(algo, rung, &mut seeds.rng(2), per_pair),
             })
         });
     }
@@ -38,16 +38,16 @@ pub(crate) fn stream_primitives<A: StreamAlgo>(
 
 /// One row per rung of a function (a core, a block function): its vectors
 /// and its cross-check; no round trip.
-pub(crate) fn function_primitive<R: Rung>(
+pub(crate) fn function_primitive<R: RungSet>(
     report: &mut Report,
     name: &'static str,
     vectors: impl Fn(R) -> Tally,
     cross_check: fn(R, &mut Rng) -> Tally,
 ) {
-    report.primitive(name, |rung: R, streams| {
-        streams.each(|check| match check {
+    report.primitive(name, |rung: R, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => vectors(rung).vectors(),
-            Check::CrossCheck => Outcome::Ran(cross_check(rung, &mut streams.rng(1))),
+            Check::CrossCheck => Outcome::Ran(cross_check(rung, &mut seeds.rng(1))),
             Check::RoundTrip => Outcome::NotApplicable("a function, not a cipher: no round trip"),
         })
     });
@@ -79,7 +79,7 @@ impl Shape {
 /// A stream cipher of a family, on the rungs `Rung`.
 pub(crate) trait StreamAlgo: Copy {
     /// The rungs it runs on.
-    type Rung: Rung;
+    type Rung: RungSet;
 
     /// Its random cases.
     fn shape(self) -> Shape;

@@ -16,7 +16,7 @@
 
 use zeroize::Zeroize;
 
-use super::{BLOCK_LEN, CTR_IV_LEN, Impl, KEY_LEN, Magma};
+use super::{BLOCK_LEN, CTR_IV_LEN, Rung, KEY_LEN, Magma};
 use crate::block::BlockCipher;
 use crate::block::sealed::Core;
 use crate::xor::InOut;
@@ -150,16 +150,16 @@ impl MagmaCtrAcpkm {
     ///
     /// # Errors
     ///
-    /// As [`Magma::with_impl`].
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.initial = self.initial.clone().with_impl(imp)?;
+    /// As [`Magma::with_rung`].
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+        self.initial = self.initial.clone().with_rung(imp)?;
         self.restart();
         Ok(self)
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.initial.implementation()
+    pub fn rung(&self) -> Rung {
+        self.initial.rung()
     }
 
     /// The section length N in bytes.
@@ -280,7 +280,7 @@ crate::stream::inherent_keystream!([] MagmaCtrAcpkm);
 impl std::fmt::Debug for MagmaCtrAcpkm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MagmaCtrAcpkm")
-            .field("implementation", &self.implementation())
+            .field("implementation", &self.rung())
             .field("section_len", &self.section_len)
             .field("position", &self.position)
             .finish_non_exhaustive()
@@ -396,16 +396,16 @@ impl MagmaOmacAcpkm {
     ///
     /// # Errors
     ///
-    /// As [`Magma::with_impl`].
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.master = self.master.clone().with_impl(imp)?;
-        self.cipher = self.cipher.clone().with_impl(imp)?;
+    /// As [`Magma::with_rung`].
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+        self.master = self.master.clone().with_rung(imp)?;
+        self.cipher = self.cipher.clone().with_rung(imp)?;
         Ok(self)
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.cipher.implementation()
+    pub fn rung(&self) -> Rung {
+        self.cipher.rung()
     }
 
     /// The section (from 0) of block `block` (from 0).
@@ -525,7 +525,7 @@ impl Drop for MagmaOmacAcpkm {
 impl std::fmt::Debug for MagmaOmacAcpkm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MagmaOmacAcpkm")
-            .field("implementation", &self.implementation())
+            .field("implementation", &self.rung())
             .field("section_len", &(self.section_blocks * BLOCK_LEN as u64))
             .field("key_section_len", &self.master.section_len)
             .finish_non_exhaustive()

@@ -6,7 +6,7 @@
 //! (`magma-mac`, OMAC as §5.6, the engine's 64 bits) and MGM (RFC 9058).
 
 use super::{
-    BLOCK_LEN, CTR_ACPKM_SECTION_LEN, Impl, KEY_LEN, Magma, MagmaCtrAcpkm, MagmaMac, MagmaMgm,
+    BLOCK_LEN, CTR_ACPKM_SECTION_LEN, Rung, KEY_LEN, Magma, MagmaCtrAcpkm, MagmaMac, MagmaMgm,
 };
 use crate::Error;
 use crate::block::dynamic::{KeyStreamMode, ModeKind, construct};
@@ -47,7 +47,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             "Magma (GOST R 34.12-2015, RFC 8891), 64-bit blocks",
             None,
             None,
-            Construct::Typed,
+            Construct::TypeOnly,
         ),
         entry(
             "magma-ecb",
@@ -114,7 +114,7 @@ pub(crate) const LADDER: Ladder = Ladder {
         )
         .tag_len(super::MGM_TAG_LEN),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::gost28147::checks::run_magma,
 };
@@ -125,11 +125,11 @@ fn ctr_acpkm(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn
     options.params.none_for("magma-ctr-acpkm")?;
     let mut magma = Magma::new(exact("magma-ctr-acpkm", "key", key)?);
     if let Some(name) = options.imp {
-        magma = magma.with_impl(name.parse()?)?;
+        magma = magma.with_rung(name.parse()?)?;
     }
     let iv = exact("magma-ctr-acpkm", "IV", iv)?;
     let ctr = MagmaCtrAcpkm::from_cipher(magma, iv, CTR_ACPKM_SECTION_LEN)?;
-    let imp = ctr.implementation().name();
+    let imp = ctr.rung().name();
     Ok(Box::new(KeyStreamMode::new(ctr, imp)))
 }
 
@@ -138,7 +138,7 @@ fn mac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error
     options.params.none_for("magma-mac")?;
     let mut magma = Magma::new(exact("magma-mac", "key", key)?);
     if let Some(name) = options.imp {
-        magma = magma.with_impl(name.parse()?)?;
+        magma = magma.with_rung(name.parse()?)?;
     }
     Ok(Box::new(MagmaMac::from_cipher(magma)))
 }
@@ -152,8 +152,8 @@ impl DynDigest for MagmaMac {
         out.copy_from_slice(&MagmaMac::finalize(*self));
     }
 
-    fn implementation(&self) -> &'static str {
-        self.cipher().implementation().name()
+    fn rung(&self) -> &'static str {
+        self.cipher().rung().name()
     }
 }
 

@@ -15,7 +15,7 @@ use super::{BLOCK_LEN, KEY_LEN, Magma};
 use crate::Error;
 use crate::aead::aead_methods;
 use crate::xor::InOut;
-use crate::{Xor, gost28147::Impl};
+use crate::{Xor, gost28147::Rung};
 
 /// The nonce length in bytes: 64 bits, the first of them 0 (RFC 9058 §4:
 /// n − 1 bits).
@@ -65,15 +65,15 @@ impl MagmaMgm {
     ///
     /// # Errors
     ///
-    /// As [`Magma::with_impl`].
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
-        self.cipher = self.cipher.with_impl(imp)?;
+    /// As [`Magma::with_rung`].
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
+        self.cipher = self.cipher.with_rung(imp)?;
         Ok(self)
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
-        self.cipher.implementation()
+    pub fn rung(&self) -> Rung {
+        self.cipher.rung()
     }
 
     /// Enciphers the blocks `blocks` (big-endian words) in place.
@@ -267,7 +267,7 @@ fn sealed_parts(
 impl fmt::Debug for MagmaMgm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MagmaMgm")
-            .field("implementation", &self.implementation())
+            .field("implementation", &self.rung())
             .field("pclmulqdq", &self.pclmul)
             .finish_non_exhaustive()
     }

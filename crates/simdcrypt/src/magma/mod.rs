@@ -1,7 +1,7 @@
 //! Magma, the 64-bit block cipher of GOST R 34.12-2015 (RFC 8891): GOST
 //! 28147-89 with its S-box fixed to `π'` (the set `param-z`) and its
 //! blocks and key read big-endian, on the same ladder
-//! ([`Impl`], shared with [`crate::gost28147`]); with the modes of
+//! ([`Rung`], shared with [`crate::gost28147`]); with the modes of
 //! GOST R 34.13-2015 over the block layer.
 //!
 //! ```
@@ -29,7 +29,7 @@ pub use acpkm::{CTR_ACPKM_SECTION_LEN, MagmaCtrAcpkm, MagmaOmacAcpkm};
 pub use mgm::{MGM_MAX, MagmaMgm, NONCE_LEN as MGM_NONCE_LEN, TAG_LEN as MGM_TAG_LEN};
 
 use crate::block::{Cbc, Cfb, Cmac, Ctr, Ecb, HalfBlock, Ofb};
-pub use crate::gost28147::{BLOCK_LEN, Impl, KEY_LEN};
+pub use crate::gost28147::{BLOCK_LEN, Rung, KEY_LEN};
 use crate::gost28147::{Engine, Order, SBox, engine_block_cipher};
 
 /// Magma (GOST R 34.12-2015, RFC 8891) under a 256-bit key, on one rung.
@@ -96,7 +96,7 @@ impl Magma {
 impl std::fmt::Debug for Magma {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Magma")
-            .field("implementation", &self.engine.implementation())
+            .field("implementation", &self.engine.rung())
             .finish_non_exhaustive()
     }
 }

@@ -10,7 +10,7 @@ use crate::kit::cases::Call;
 use crate::kit::data::{Data, data};
 use crate::kit::vectors::{hex_array, hex_field, label, records};
 use crate::kit::{BLOCK_EDGES, Check, Outcome, Report, Rng, Tally, others};
-use crate::poly1305::{self, Impl, Poly1305, TAG_LEN, reference};
+use crate::poly1305::{self, Rung, Poly1305, TAG_LEN, reference};
 
 /// Every message length up to this is cross-checked, once per rung.
 const MAX_CROSS_LEN: usize = 1100;
@@ -23,28 +23,28 @@ const ROUND_TRIPS: u64 = 6;
 /// The one row per rung.
 pub(crate) fn run(report: &mut Report) {
     let data = data();
-    report.primitive("poly1305", |imp: Impl, streams| {
-        streams.each(|check| match check {
+    report.primitive("poly1305", |imp: Rung, seeds| {
+        seeds.each(|check| match check {
             Check::Vectors => vectors(data, imp).vectors(),
             Check::CrossCheck => {
-                let mut t = cross_check(imp, &mut streams.rng(1));
-                switch_point_patterns(imp, &mut streams.rng(3), &mut t);
+                let mut t = cross_check(imp, &mut seeds.rng(1));
+                switch_point_patterns(imp, &mut seeds.rng(3), &mut t);
                 extremes(imp, &mut t);
-                long_message_in_chunks(imp, &mut streams.rng(4), &mut t);
+                long_message_in_chunks(imp, &mut seeds.rng(4), &mut t);
                 Outcome::Ran(t)
             }
-            Check::RoundTrip => round_trips(imp, &mut streams.rng(2)),
+            Check::RoundTrip => round_trips(imp, &mut seeds.rng(2)),
         })
     });
 }
 
 /// A MAC of `key` on `imp`.
-fn mac_on(imp: Impl, key: &[u8; 32]) -> Result<Poly1305, String> {
-    Poly1305::new(key).with_impl(imp).map_err(|e| e.to_string())
+fn mac_on(imp: Rung, key: &[u8; 32]) -> Result<Poly1305, String> {
+    Poly1305::new(key).with_rung(imp).map_err(|e| e.to_string())
 }
 
 /// The tag of the message `pieces` on `imp`, one `update` per piece.
-fn tag_of(imp: Impl, key: &[u8; 32], pieces: &[&[u8]]) -> Result<[u8; TAG_LEN], String> {
+fn tag_of(imp: Rung, key: &[u8; 32], pieces: &[&[u8]]) -> Result<[u8; TAG_LEN], String> {
     let mut mac = mac_on(imp, key)?;
     for piece in pieces {
         mac.update(piece);
@@ -54,7 +54,7 @@ fn tag_of(imp: Impl, key: &[u8; 32], pieces: &[&[u8]]) -> Result<[u8; TAG_LEN], 
 
 /// The tag of `msg` fed as `calls` (lengths taken in turn, the rest in one
 /// last `update`) on `imp`.
-fn tag_of_calls(imp: Impl, key: &[u8; 32], msg: &[u8], calls: &[Call]) -> Result<[u8; 16], String> {
+fn tag_of_calls(imp: Rung, key: &[u8; 32], msg: &[u8], calls: &[Call]) -> Result<[u8; 16], String> {
     let mut mac = mac_on(imp, key)?;
     let mut rest = msg;
     for &call in calls {
@@ -89,7 +89,7 @@ fn effective(msg: &[u8], calls: &[Call]) -> Vec<u8> {
 /// `msg` fed as `calls` on `imp` against the reference's tag of what the
 /// calls amount to; `what` names the case in a failure.
 fn check_calls(
-    imp: Impl,
+    imp: Rung,
     (key, msg, calls): (&[u8; 32], &[u8], &[Call]),
     t: &mut Tally,
     what: impl FnOnce() -> String,
@@ -104,7 +104,7 @@ fn check_calls(
 /// reference's tag of what the calls amount to.
 pub(crate) fn mac_case(key: &[u8; 32], message: &[u8], calls: &[Call]) -> Tally {
     let mut t = Tally::default();
-    for imp in Impl::available() {
+    for imp in Rung::available() {
         check_calls(imp, (key, message, calls), &mut t, || format!("rung {imp}"));
     }
     t
@@ -115,7 +115,7 @@ pub(crate) fn mac_case(key: &[u8; 32], message: &[u8], calls: &[Call]) -> Tally 
 /// `verify` takes the tag and refuses every bit flip of it. On the
 /// reference rung also `reference::mac` and `reference::clamp`, and on the
 /// best rung `poly1305::mac`.
-fn vectors(data: &Data, imp: Impl) -> Tally {
+fn vectors(data: &Data, imp: Rung) -> Tally {
     let mut t = Tally::default();
     let rfc = &data.rfc8439;
     let macs = records(rfc, "poly1305")
@@ -171,14 +171,14 @@ fn vectors(data: &Data, imp: Impl) -> Tally {
             "verify takes the tag and refuses every bit flip of it",
             verify(&want).is_ok() && flips_refused,
         );
-        if imp == Impl::best() {
+        if imp == Rung::best() {
             at(&mut t, "poly1305::mac", poly1305::mac(&key, &msg) == want);
         }
-        if imp == Impl::Reference {
+        if imp == Rung::Reference {
             at(&mut t, "reference::mac", reference::mac(&key, &msg) == want);
         }
     }
-    if imp == Impl::Reference {
+    if imp == Rung::Reference {
         for r in records(rfc, "poly1305") {
             let Some(want) = r["clamped_r_as_number_hex"].as_str() else {
                 continue;
@@ -210,7 +210,7 @@ fn key_and_message(rng: &mut Rng, i: u64, len: usize) -> ([u8; 32], Vec<u8>) {
 /// Every length 0..=1100 and some long messages on `imp`, cut into random
 /// pieces (one piece, pieces up to 40 bytes, up to 400 bytes, or random
 /// `update` and `update_padded` calls), against `reference::mac`.
-fn cross_check(imp: Impl, rng: &mut Rng) -> Tally {
+fn cross_check(imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     let long: Vec<usize> = (0..LONG_CASES)
         .map(|_| 2048 + rng.index(4 * 1024))
@@ -257,8 +257,8 @@ fn pieces(rng: &mut Rng, len: usize, max_piece: usize) -> Vec<Call> {
 
 /// The message length at which `imp` moves into its vector lanes; for a
 /// scalar rung, the lowest of any rung's.
-fn switch_point(imp: Impl) -> usize {
-    let lowest = Impl::ALL
+fn switch_point(imp: Rung) -> usize {
+    let lowest = Rung::ALL
         .iter()
         .map(|i| i.min_vector_blocks())
         .filter(|&m| m < usize::MAX)
@@ -274,7 +274,7 @@ fn switch_point(imp: Impl) -> usize {
 /// the scalar path, long ones into the lanes, short ones after (staying in
 /// the lanes), partial blocks and pads in between; each with a few bytes
 /// more in a last call.
-fn switch_point_patterns(imp: Impl, rng: &mut Rng, t: &mut Tally) {
+fn switch_point_patterns(imp: Rung, rng: &mut Rng, t: &mut Tally) {
     use Call::{Padded, Update};
     let s = switch_point(imp);
     let patterns: Vec<Vec<Call>> = vec![
@@ -309,7 +309,7 @@ fn switch_point_patterns(imp: Impl, rng: &mut Rng, t: &mut Tally) {
 /// accumulator is the plain sum of the blocks, with sums at p = 2^130 − 5
 /// and just past it before the final reduction (RFC 8439 A.3 #6–#11 show
 /// the cases), in short messages and long runs through the lanes.
-fn extremes(imp: Impl, t: &mut Tally) {
+fn extremes(imp: Rung, t: &mut Tally) {
     let keys = [(0x00, 0x00), (0x00, 0xff), (0xff, 0x00), (0xff, 0xff)].map(|(r, s)| {
         let mut k = [r; 32];
         k[16..].fill(s);
@@ -352,7 +352,7 @@ fn extremes(imp: Impl, t: &mut Tally) {
 
 /// 64 KiB and a bit, whole and in chunks of sizes around the block and
 /// the lanes, against one reference tag.
-fn long_message_in_chunks(imp: Impl, rng: &mut Rng, t: &mut Tally) {
+fn long_message_in_chunks(imp: Rung, rng: &mut Rng, t: &mut Tally) {
     let (key, msg) = (rng.array(), rng.bytes(64 * 1024 + 21));
     let want = reference::mac(&key, &msg);
     for chunk in [msg.len(), 4096, 4096 + 16, 1000, 129, 16, 15] {
@@ -365,8 +365,8 @@ fn long_message_in_chunks(imp: Impl, rng: &mut Rng, t: &mut Tally) {
 
 /// Tags made on `imp` verified on every other rung and the other way
 /// round (a flipped bit refused); and the rung switched mid-message
-/// (`with_impl` carries the absorbed data over), against `reference::mac`.
-fn round_trips(imp: Impl, rng: &mut Rng) -> Outcome {
+/// (`with_rung` carries the absorbed data over), against `reference::mac`.
+fn round_trips(imp: Rung, rng: &mut Rng) -> Outcome {
     let others = others(imp);
     if others.is_empty() {
         return Outcome::Skipped("no other rung available".to_owned());
@@ -397,7 +397,7 @@ fn round_trips(imp: Impl, rng: &mut Rng) -> Outcome {
                 });
                 let switched = mac_on(a, &key).and_then(|mut mac| {
                     mac.update(&msg[..cut]);
-                    let mut mac = mac.with_impl(b).map_err(|e| e.to_string())?;
+                    let mut mac = mac.with_rung(b).map_err(|e| e.to_string())?;
                     mac.update(&msg[cut..]);
                     Ok(mac.finalize())
                 });

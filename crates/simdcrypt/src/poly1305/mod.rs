@@ -8,7 +8,7 @@
 //! | `avx512ifma` | AVX-512F, IFMA | radix 2^44, 8 blocks per step in zmm with `vpmadd52luq`/`vpmadd52huq` |
 //!
 //! The vector rungs keep short inputs on the scalar arithmetic (see
-//! [`Impl::min_vector_blocks`]); once a long run has moved the accumulator
+//! [`Rung::min_vector_blocks`]); once a long run has moved the accumulator
 //! into vector lanes it stays there for every later block, whatever the
 //! split of the `update` calls, until [`Poly1305::finalize`] folds the lanes
 //! back (multiplying lane `j` of 8 by r^(8−j) and summing).
@@ -65,7 +65,7 @@ pub const BLOCK_LEN: usize = 16;
 rungs! {
     primitive = "poly1305";
     /// The implementations of Poly1305, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// RFC 8439 §2.5.1 literally, on a bignum of 32-bit limbs.
         /// Variable-time: the final reduction branches on the accumulator.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
@@ -80,26 +80,26 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: AVX-512 IFMA, else AVX2, else
-    /// [`Impl::Scalar64`].
+    /// [`Rung::Scalar64`].
     ///
     /// Chosen once and cached, as ChaCha20's is: every MAC asks.
-    pub fn best() -> Impl {
-        static BEST: OnceLock<Impl> = OnceLock::new();
+    pub fn best() -> Rung {
+        static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Impl::Avx512Ifma, Impl::Avx2]
+            [Rung::Avx512Ifma, Rung::Avx2]
                 .into_iter()
                 .find(|i| i.is_available())
-                .unwrap_or(Impl::Scalar64)
+                .unwrap_or(Rung::Scalar64)
         })
     }
 
     /// How many 16-byte blocks the rung processes per step.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Avx2 | Impl::Avx512Ifma => LANES,
-            Impl::Reference | Impl::Scalar64 => 1,
+            Rung::Avx2 | Rung::Avx512Ifma => LANES,
+            Rung::Reference | Rung::Scalar64 => 1,
         }
     }
 
@@ -114,14 +114,14 @@ impl Impl {
     /// uses the same figure.
     pub fn min_vector_blocks(self) -> usize {
         match self {
-            Impl::Avx2 => AVX2_MIN_BLOCKS,
-            Impl::Avx512Ifma => AVX512IFMA_MIN_BLOCKS,
-            Impl::Reference | Impl::Scalar64 => usize::MAX,
+            Rung::Avx2 => AVX2_MIN_BLOCKS,
+            Rung::Avx512Ifma => AVX512IFMA_MIN_BLOCKS,
+            Rung::Reference | Rung::Scalar64 => usize::MAX,
         }
     }
 }
 
-/// The AVX2 rung's switch point, in blocks (see [`Impl::min_vector_blocks`]).
+/// The AVX2 rung's switch point, in blocks (see [`Rung::min_vector_blocks`]).
 const AVX2_MIN_BLOCKS: usize = 40;
 
 /// The AVX-512 IFMA rung's switch point, in blocks: not measurable on the
@@ -140,14 +140,14 @@ const AVX512IFMA_MIN_BLOCKS: usize = AVX2_MIN_BLOCKS;
 ///
 /// ```
 /// use simdcrypt::chacha20::ChaCha20;
-/// use simdcrypt::poly1305::{self, Impl, Poly1305};
+/// use simdcrypt::poly1305::{self, Rung, Poly1305};
 ///
 /// // A one-time key per message, as RFC 8439 §2.6 makes it: the first 32
 /// // bytes of ChaCha20's keystream under the message's own nonce.
 /// let mut one_time_key = [0u8; 32];
 /// ChaCha20::new(&[0x42; 32], &[7; 12]).apply_keystream(&mut one_time_key)?;
 ///
-/// let mut mac = Poly1305::new(&one_time_key).with_impl(Impl::Scalar64)?;
+/// let mut mac = Poly1305::new(&one_time_key).with_rung(Rung::Scalar64)?;
 /// mac.update(b"a message");
 /// let tag = mac.finalize();
 /// assert_eq!(tag, poly1305::mac(&one_time_key, b"a message"));
@@ -158,7 +158,7 @@ const AVX512IFMA_MIN_BLOCKS: usize = AVX2_MIN_BLOCKS;
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub struct Poly1305 {
-    imp: Impl,
+    imp: Rung,
     /// The clamped `r` (§2.5).
     r: [u64; 2],
     /// `s`, added at the end.
@@ -185,7 +185,7 @@ impl Poly1305 {
     /// (see bench/NOTES.md, section poly1305-new).
     pub fn new(key: &[u8; KEY_LEN]) -> Self {
         Poly1305 {
-            imp: Impl::best(),
+            imp: Rung::best(),
             r: scalar64::clamp(key),
             s: scalar64::s(key),
             h: [0; 3],
@@ -199,8 +199,8 @@ impl Poly1305 {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
-    pub fn with_impl(mut self, imp: Impl) -> Result<Self, Error> {
+    /// [`Error::RungUnavailable`] when the CPU lacks the rung.
+    pub fn with_rung(mut self, imp: Rung) -> Result<Self, Error> {
         let imp = imp.require()?;
         self.leave_lanes();
         // The powers are in the old rung's radix.
@@ -210,7 +210,7 @@ impl Poly1305 {
     }
 
     /// The rung in use.
-    pub fn implementation(&self) -> Impl {
+    pub fn rung(&self) -> Rung {
         self.imp
     }
 
@@ -260,7 +260,7 @@ impl Poly1305 {
     /// [`Poly1305::finalize`] in place (which saves moving the state).
     fn finish(&mut self) -> [u8; TAG_LEN] {
         self.leave_lanes();
-        if self.imp == Impl::Reference {
+        if self.imp == Rung::Reference {
             let mut a = to_bytes(self.h);
             if self.buffered > 0 {
                 a = reference::accumulate(&a, &self.r_bytes(), &self.buffer[..self.buffered]);
@@ -308,7 +308,7 @@ impl Poly1305 {
     }
 
     /// Full blocks, each with the 2^128 bit, on the rung in use. Only
-    /// called with a rung that passed [`Impl::require`].
+    /// called with a rung that passed [`Rung::require`].
     fn process(&mut self, blocks: &[[u8; BLOCK_LEN]]) {
         if blocks.is_empty() {
             return;
@@ -316,15 +316,15 @@ impl Poly1305 {
         let goes_vector = self.vector.as_ref().is_some_and(|v| v.active)
             || blocks.len() >= self.imp.min_vector_blocks();
         match self.imp {
-            Impl::Reference => {
+            Rung::Reference => {
                 let r = self.r_bytes();
                 for block in blocks {
                     self.h = from_bytes(&reference::accumulate(&to_bytes(self.h), &r, block));
                 }
             }
-            Impl::Scalar64 => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
+            Rung::Scalar64 => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2 if goes_vector => {
+            Rung::Avx2 if goes_vector => {
                 // SAFETY: the rung passed `require()`, so the CPU has AVX2.
                 let (v, entering) = self.enter_lanes(|r| unsafe { avx2::powers(r) });
                 // SAFETY: the rung passed `require()`, so the CPU has AVX2.
@@ -332,9 +332,9 @@ impl Poly1305 {
             }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung passed `require()`, so the CPU has BMI2.
-            Impl::Avx2 => unsafe { avx2::scalar_blocks(&mut self.h, &self.r, blocks) },
+            Rung::Avx2 => unsafe { avx2::scalar_blocks(&mut self.h, &self.r, blocks) },
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx512Ifma if goes_vector => {
+            Rung::Avx512Ifma if goes_vector => {
                 // SAFETY: the rung passed `require()`, so the CPU has
                 // AVX-512F and AVX-512 IFMA.
                 let (v, entering) = self.enter_lanes(|r| unsafe { avx512ifma::powers(r) });
@@ -343,7 +343,7 @@ impl Poly1305 {
                 unsafe { avx512ifma::blocks(&mut v.lanes, &v.powers, entering, blocks) }
             }
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx512Ifma => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
+            Rung::Avx512Ifma => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
             // The SIMD rungs are never available off x86-64.
             #[cfg(not(target_arch = "x86_64"))]
             _ => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
@@ -358,10 +358,10 @@ impl Poly1305 {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the lanes are only used by a rung that passed
             // `require()`, so the CPU has AVX2.
-            Impl::Avx2 => unsafe { avx2::fold(lanes, powers) },
+            Rung::Avx2 => unsafe { avx2::fold(lanes, powers) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, the CPU has AVX-512F and AVX-512 IFMA.
-            Impl::Avx512Ifma => unsafe { avx512ifma::fold(lanes, powers) },
+            Rung::Avx512Ifma => unsafe { avx512ifma::fold(lanes, powers) },
             // Only the vector rungs use the lanes.
             _ => h,
         });
@@ -404,7 +404,7 @@ impl Poly1305 {
     /// `r`, for [`Scalar::blocks`]; `None` when a partial block is waiting
     /// or the rung is the reference, which keeps its own arithmetic.
     pub(crate) fn take_scalar(&mut self) -> Option<Scalar> {
-        if self.buffered != 0 || self.imp == Impl::Reference {
+        if self.buffered != 0 || self.imp == Rung::Reference {
             return None;
         }
         self.leave_lanes();
@@ -480,7 +480,7 @@ pub fn mac(key: &[u8; KEY_LEN], msg: &[u8]) -> [u8; TAG_LEN] {
 
 /// Poly1305's entry in the table of ladders.
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[crate::ladder::Primitive {
         name: "poly1305",
         display: "Poly1305",
@@ -493,7 +493,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         params: &[],
         construct: crate::ladder::Construct::Mac(dyn_poly1305),
     }],
-    rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::poly1305::checks::run,
 };
@@ -505,8 +505,8 @@ impl crate::dynamic::DynDigest for Poly1305 {
     fn finalize_into(self: Box<Self>, out: &mut [u8]) {
         out.copy_from_slice(&Poly1305::finalize(*self));
     }
-    fn implementation(&self) -> &'static str {
-        Poly1305::implementation(self).name()
+    fn rung(&self) -> &'static str {
+        Poly1305::rung(self).name()
     }
 }
 
@@ -520,7 +520,7 @@ fn dyn_poly1305(
     let imp = options.imp;
     let mut mac = Poly1305::new(crate::dynamic::exact("poly1305", "key", key)?);
     if let Some(name) = imp {
-        mac = mac.with_impl(name.parse()?)?;
+        mac = mac.with_rung(name.parse()?)?;
     }
     Ok(Box::new(mac))
 }
@@ -536,12 +536,12 @@ mod tests {
     #[test]
     fn power_tables_are_the_powers_in_radix() {
         type PowersFn = fn(&[u64; 2]) -> Powers;
-        let rungs: [(Impl, u32, PowersFn); 2] = [
+        let rungs: [(Rung, u32, PowersFn); 2] = [
             // SAFETY: called only when `is_available()` says the CPU has AVX2.
-            (Impl::Avx2, 26, |r| unsafe { avx2::powers(r) }),
+            (Rung::Avx2, 26, |r| unsafe { avx2::powers(r) }),
             // SAFETY: called only when `is_available()` says the CPU has
             // AVX-512F and IFMA.
-            (Impl::Avx512Ifma, 44, |r| unsafe { avx512ifma::powers(r) }),
+            (Rung::Avx512Ifma, 44, |r| unsafe { avx512ifma::powers(r) }),
         ];
         for key in [[0xa5; 32], [0xff; 32], [0x01; 32]] {
             let r = scalar64::clamp(&key);

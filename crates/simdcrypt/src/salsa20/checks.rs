@@ -15,7 +15,7 @@ use crate::kit::vectors::{
     bytes_le, hex_array, hex_field, label, number_field, records, same, word_list, words_le,
 };
 use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
-use crate::salsa20::{self, Impl, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
+use crate::salsa20::{self, Rung, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
 
 /// Random cases per rung of a cipher against the specification, besides
 /// one of every length up to 2000 bytes.
@@ -84,7 +84,7 @@ impl Algo {
 }
 
 impl StreamAlgo for Algo {
-    type Rung = Impl;
+    type Rung = Rung;
 
     fn shape(self) -> Shape {
         Shape {
@@ -106,7 +106,7 @@ impl StreamAlgo for Algo {
         self,
         key: &[u8],
         nonce: &[u8],
-        imp: Impl,
+        imp: Rung,
         xor: Xor,
     ) -> Result<Box<dyn crate::KeyStream>, String> {
         let e = |e: crate::Error| e.to_string();
@@ -119,7 +119,7 @@ impl StreamAlgo for Algo {
                 } else {
                     <$t>::new_128(key.try_into().map_err(|_| bad())?, n)
                 };
-                Box::new(c.with_impl(imp).map_err(e)?.with_xor(xor))
+                Box::new(c.with_rung(imp).map_err(e)?.with_xor(xor))
             }};
         }
         Ok(match self {
@@ -132,7 +132,7 @@ impl StreamAlgo for Algo {
                     .ok()
                     .zip(nonce.try_into().ok())
                     .ok_or_else(bad)?;
-                Box::new(XSalsa20::new(k, n).with_impl(imp).map_err(e)?.with_xor(xor))
+                Box::new(XSalsa20::new(k, n).with_rung(imp).map_err(e)?.with_xor(xor))
             }
         })
     }
@@ -159,7 +159,7 @@ impl StreamAlgo for Algo {
 }
 
 /// The eSTREAM, specification and NaCl vectors of `algo`, in both XOR forms.
-fn stream_vectors(data: &Data, algo: Algo, imp: Impl) -> Outcome {
+fn stream_vectors(data: &Data, algo: Algo, imp: Rung) -> Outcome {
     let mut t = Tally::default();
     match algo {
         Algo::Salsa20 => {
@@ -185,7 +185,7 @@ fn stream_vectors(data: &Data, algo: Algo, imp: Impl) -> Outcome {
 
 /// eSTREAM: keystream slices at their offsets, and the XOR of all 64-byte
 /// blocks up to the end of the last slice.
-fn estream(file: &Value, imp: Impl, xor: Xor, t: &mut Tally) {
+fn estream(file: &Value, imp: Rung, xor: Xor, t: &mut Tally) {
     for v in records(file, "vectors") {
         let name = format!(
             "eSTREAM {}-bit set {} vector {}",
@@ -229,7 +229,7 @@ fn estream(file: &Value, imp: Impl, xor: Xor, t: &mut Tally) {
 
 /// Spec §9 expansions and NaCl's core4: the block whose 16-byte input `n` is
 /// the nonce and the little-endian block counter.
-fn salsa20_expansions(data: &Data, imp: Impl, xor: Xor, t: &mut Tally) {
+fn salsa20_expansions(data: &Data, imp: Rung, xor: Xor, t: &mut Tally) {
     let sigma = reference::SIGMA.concat();
     let nacl = records(&data.nacl, "salsa20_core")
         .iter()
@@ -267,7 +267,7 @@ fn salsa20_expansions(data: &Data, imp: Impl, xor: Xor, t: &mut Tally) {
 
 /// NaCl's SHA-256 digests of the first 4 MiB of keystream (the records
 /// `list` of `file`), with simdcrypt's own SHA-256 on its best rung.
-fn keystream_digests(file: &Value, list: &str, algo: Algo, rung: (Impl, Xor), t: &mut Tally) {
+fn keystream_digests(file: &Value, list: &str, algo: Algo, rung: (Rung, Xor), t: &mut Tally) {
     for r in records(file, list) {
         let fields = (
             hex_field(r, "key"),
@@ -286,7 +286,7 @@ fn keystream_digests(file: &Value, list: &str, algo: Algo, rung: (Impl, Xor), t:
 }
 
 /// NaCl's XSalsa20 keystream and XOR records.
-fn xsalsa20_records(file: &Value, imp: Impl, xor: Xor, t: &mut Tally) {
+fn xsalsa20_records(file: &Value, imp: Rung, xor: Xor, t: &mut Tally) {
     for r in records(file, "xsalsa20_stream") {
         let (Some(key), Some(nonce), Some(want)) = (
             hex_field(r, "key"),
@@ -329,14 +329,14 @@ fn state(constant: &[u8], k0: &[u8], n: &[u8], k1: &[u8]) -> Option<[u32; 16]> {
 }
 
 /// `x + doubleround^n(x)` on rung `imp`, as bytes.
-fn core_bytes(imp: Impl, x: &[u32; 16], double_rounds: usize) -> Result<Vec<u8>, String> {
+fn core_bytes(imp: Rung, x: &[u32; 16], double_rounds: usize) -> Result<Vec<u8>, String> {
     imp.core(x, double_rounds)
         .map(|z| bytes_le(&z))
         .map_err(|e| e.to_string())
 }
 
 /// HSalsa20's output from the core: `(x + z) − x` at words 0, 5, 10, 15, 6–9.
-fn hsalsa20_from_core(imp: Impl, x: &[u32; 16]) -> Result<Vec<u8>, String> {
+fn hsalsa20_from_core(imp: Rung, x: &[u32; 16]) -> Result<Vec<u8>, String> {
     let y = imp.core(x, 10).map_err(|e| e.to_string())?;
     let z: Vec<u32> = [0, 5, 10, 15, 6, 7, 8, 9]
         .iter()
@@ -346,7 +346,7 @@ fn hsalsa20_from_core(imp: Impl, x: &[u32; 16]) -> Result<Vec<u8>, String> {
 }
 
 /// RFC 7914 §8: the Salsa20/8 core (4 double-rounds) of one block.
-fn salsa20_8_cores(file: &Value, imp: Impl, t: &mut Tally) {
+fn salsa20_8_cores(file: &Value, imp: Rung, t: &mut Tally) {
     for r in records(file, "salsa20_8_core") {
         let input = hex_field(r, "input").as_deref().and_then(words_le);
         let (Some(x), Some(want)) = (input, hex_field(r, "output")) else {
@@ -363,11 +363,11 @@ fn salsa20_8_cores(file: &Value, imp: Impl, t: &mut Tally) {
     }
 }
 
-/// The core's vectors through `Impl::core`: spec §8 (including the
+/// The core's vectors through `Rung::core`: spec §8 (including the
 /// million-fold iteration), §6 double-rounds, §9 expansions, NaCl's
 /// HSalsa20 and core; on the reference rung also the spec's own functions
 /// and the public `hsalsa20`.
-fn core_vectors(data: &Data, imp: Impl) -> Tally {
+fn core_vectors(data: &Data, imp: Rung) -> Tally {
     let mut t = Tally::default();
     let spec = &data.salsa20_spec;
     for r in records(spec, "salsa20_hash") {
@@ -449,7 +449,7 @@ fn core_vectors(data: &Data, imp: Impl) -> Tally {
             t.check(same(&got, &want), || format!("{}: {list}", label(r)));
         }
     }
-    if imp == Impl::Reference {
+    if imp == Rung::Reference {
         spec_functions(data, &mut t);
         public_functions(data, &mut t);
     }
@@ -593,7 +593,7 @@ fn reference_hsalsa20(key: &[u8], n: &[u8]) -> Option<Vec<u8>> {
 /// reference row also the public `core` and `hsalsa20` (which run on the
 /// fastest single-block rung), the latter against HSalsa20 from the
 /// specification's double rounds.
-fn core_cross_check(imp: Impl, rng: &mut Rng) -> Tally {
+fn core_cross_check(imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CORE_CASES {
         let x: [u32; 16] = std::array::from_fn(|_| rng.next_u64() as u32);
@@ -608,7 +608,7 @@ fn core_cross_check(imp: Impl, rng: &mut Rng) -> Tally {
         t.check(imp.core(&x, rounds) == Ok(want), || {
             format!("case {i}: {rounds} double-rounds of {x:08x?}")
         });
-        if imp == Impl::Reference {
+        if imp == Rung::Reference {
             t.check(salsa20::core(&x, rounds) == want, || {
                 format!("case {i}: core(), {rounds} double-rounds of {x:08x?}")
             });

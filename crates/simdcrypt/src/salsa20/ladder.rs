@@ -1,6 +1,6 @@
 //! Salsa20's entry in the table of ladders.
 
-use super::{Impl, KEY_LEN, KEY_LEN_128, NONCE_LEN, Salsa, XNONCE_LEN, XSalsa20};
+use super::{Rung, KEY_LEN, KEY_LEN_128, NONCE_LEN, Salsa, XNONCE_LEN, XSalsa20};
 use crate::Error;
 use crate::dynamic::{DynStreamCipher, StreamOptions, dyn_stream, exact, with_options};
 use crate::ladder::{Ladder, Primitive, Rungs, rung_infos};
@@ -10,7 +10,7 @@ const KEYS: &[usize] = &[KEY_LEN, KEY_LEN_128];
 
 /// Salsa20/20, /12, /8, XSalsa20 and HSalsa20 on the Salsa20 core's rungs.
 pub(crate) const LADDER: Ladder = Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::stream(
             "salsa20",
@@ -45,7 +45,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             "HSalsa20: a key and 16 input bytes to a 32-byte subkey",
         ),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), Impl::par_blocks)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::salsa20::checks::run,
 };
@@ -76,7 +76,7 @@ where
             nonce,
         ),
     };
-    with_options!(cipher, Impl, options)
+    with_options!(cipher, Rung, options)
 }
 
 /// XSalsa20: a 32-byte key and a 24-byte nonce.
@@ -89,5 +89,5 @@ fn xsalsa20(
         exact("xsalsa20", "key", key)?,
         exact("xsalsa20", "nonce", nonce)?,
     );
-    with_options!(cipher, Impl, options)
+    with_options!(cipher, Rung, options)
 }

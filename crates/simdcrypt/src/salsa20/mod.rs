@@ -86,7 +86,7 @@ pub const BLOCK_LEN: usize = crate::stream::BLOCK_LEN;
 rungs! {
     primitive = "salsa20";
     /// The implementations of the Salsa20 core, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// The specification literally: 4×4 matrix, column round, transpose.
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// SSE2 column quarter-rounds; the state is written back and transposed each round.
@@ -102,13 +102,13 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: the widest vertical rung, which
     /// itself hands short tails down to narrower code; without AVX2, the
-    /// fastest single-block rung, by measurement [`Impl::NoTranspose`] (see
+    /// fastest single-block rung, by measurement [`Rung::NoTranspose`] (see
     /// `SINGLE_BLOCK`).
-    pub fn best() -> Impl {
-        [Impl::Avx512, Impl::Avx2]
+    pub fn best() -> Rung {
+        [Rung::Avx512, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(SINGLE_BLOCK)
@@ -117,40 +117,40 @@ impl Impl {
     /// How many 64-byte blocks the rung computes at once.
     pub fn par_blocks(self) -> usize {
         match self {
-            Impl::Avx2 => 8,
-            Impl::Avx512 => 16,
+            Rung::Avx2 => 8,
+            Rung::Avx512 => 16,
             _ => 1,
         }
     }
 
     /// The Salsa20 hash (spec §8) of one block on this rung; the vertical
-    /// rungs compute single blocks on [`Impl::NoTranspose`], the fastest
+    /// rungs compute single blocks on [`Rung::NoTranspose`], the fastest
     /// single-block rung.
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
+    /// [`Error::RungUnavailable`] when the CPU lacks the rung.
     pub fn core(self, input: &[u32; 16], double_rounds: usize) -> Result<[u32; 16], Error> {
         let imp = self.require()?;
         Ok(feedforward(&imp.permute(input, double_rounds), input))
     }
 
     /// `double_rounds` double-rounds of one block, no final addition.
-    /// Only called with rungs that passed [`Impl::require`].
+    /// Only called with rungs that passed [`Rung::require`].
     fn permute(self, x: &[u32; 16], double_rounds: usize) -> [u32; 16] {
         match self {
-            Impl::Reference => reference::double_rounds(x, double_rounds),
-            Impl::NoTranspose => no_transpose::double_rounds(x, double_rounds),
+            Rung::Reference => reference::double_rounds(x, double_rounds),
+            Rung::NoTranspose => no_transpose::double_rounds(x, double_rounds),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86-64 baseline.
-            Impl::Sse2Transpose => unsafe { sse2_transpose::double_rounds(x, double_rounds) },
+            Rung::Sse2Transpose => unsafe { sse2_transpose::double_rounds(x, double_rounds) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: SSE2 is part of the x86-64 baseline.
-            Impl::Sse2Shuffle => unsafe { sse2_shuffle::double_rounds(x, double_rounds) },
+            Rung::Sse2Shuffle => unsafe { sse2_shuffle::double_rounds(x, double_rounds) },
             // The vertical rungs compute single blocks on the fastest
             // single-block rung.
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2 | Impl::Avx512 => SINGLE_BLOCK.permute(x, double_rounds),
+            Rung::Avx2 | Rung::Avx512 => SINGLE_BLOCK.permute(x, double_rounds),
             // The SIMD rungs are never available off x86-64.
             #[cfg(not(target_arch = "x86_64"))]
             _ => no_transpose::double_rounds(x, double_rounds),
@@ -158,23 +158,23 @@ impl Impl {
     }
 
     /// XORs keystream from the block whose state is `input` into `data`.
-    /// Only called with rungs that passed [`Impl::require`].
+    /// Only called with rungs that passed [`Rung::require`].
     fn xor_keystream(self, xor: Xor, input: &[u32; 16], double_rounds: usize, data: InOut<'_>) {
         match self {
-            Impl::Reference => xor_blocks(
+            Rung::Reference => xor_blocks(
                 |x| reference::double_rounds(x, double_rounds),
                 xor,
                 input,
                 data,
             ),
-            Impl::NoTranspose => xor_blocks(
+            Rung::NoTranspose => xor_blocks(
                 |x| no_transpose::double_rounds(x, double_rounds),
                 xor,
                 input,
                 data,
             ),
             #[cfg(target_arch = "x86_64")]
-            Impl::Sse2Transpose => xor_blocks(
+            Rung::Sse2Transpose => xor_blocks(
                 // SAFETY: SSE2 is part of the x86-64 baseline.
                 |x| unsafe { sse2_transpose::double_rounds(x, double_rounds) },
                 xor,
@@ -182,7 +182,7 @@ impl Impl {
                 data,
             ),
             #[cfg(target_arch = "x86_64")]
-            Impl::Sse2Shuffle => xor_blocks(
+            Rung::Sse2Shuffle => xor_blocks(
                 // SAFETY: SSE2 is part of the x86-64 baseline.
                 |x| unsafe { sse2_shuffle::double_rounds(x, double_rounds) },
                 xor,
@@ -191,10 +191,10 @@ impl Impl {
             ),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Impl::Avx2 => unsafe { avx2::xor_keystream(input, double_rounds, data) },
+            Rung::Avx2 => unsafe { avx2::xor_keystream(input, double_rounds, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX-512F and AVX-512VL.
-            Impl::Avx512 => unsafe { avx512::xor_keystream(input, double_rounds, data) },
+            Rung::Avx512 => unsafe { avx512::xor_keystream(input, double_rounds, data) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => xor_blocks(
                 |x| no_transpose::double_rounds(x, double_rounds),
@@ -319,7 +319,7 @@ pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
 /// `rol`, xor: 3 cycles) is shorter than the SSE2 one (add, two shifts and an
 /// or, xor: 4 cycles). On an AMD EPYC (Zen 3) `no-transpose` takes 315 TSC
 /// ticks per block, `sse2-shuffle` 369 (`simdcrypt bench`, README).
-const SINGLE_BLOCK: Impl = Impl::NoTranspose;
+const SINGLE_BLOCK: Rung = Rung::NoTranspose;
 
 /// The input state of spec §9/§10 with the nonce and counter words zero:
 /// constants on the diagonal, `k0` in words 1–4, `k1` in words 11–14.
@@ -348,7 +348,7 @@ fn halves(key: &[u8; KEY_LEN]) -> (&[u8; 16], &[u8; 16]) {
 /// counter, the rung, and the XOR form.
 struct Core<const DOUBLE_ROUNDS: usize> {
     state: [u32; 16],
-    imp: Impl,
+    imp: Rung,
     xor: Xor,
 }
 
@@ -394,7 +394,7 @@ impl<const DOUBLE_ROUNDS: usize> Drop for Core<DOUBLE_ROUNDS> {
 /// whose methods it also has as its own.
 ///
 /// ```
-/// use simdcrypt::salsa20::{Impl, Salsa20};
+/// use simdcrypt::salsa20::{Rung, Salsa20};
 ///
 /// // eSTREAM's Salsa20/20 set 1, vector 0: a 128-bit key, the keystream
 /// // (the encryption of zeros) at byte 0 and at byte 192.
@@ -413,7 +413,7 @@ impl<const DOUBLE_ROUNDS: usize> Drop for Core<DOUBLE_ROUNDS> {
 ///
 /// // The same from an input into an output, on the specification's rung.
 /// let mut out = [0u8; 16];
-/// let mut reference = Salsa20::new_128(&key, &[0; 8]).with_impl(Impl::Reference)?;
+/// let mut reference = Salsa20::new_128(&key, &[0; 8]).with_rung(Rung::Reference)?;
 /// reference.seek(192)?;
 /// reference.xor_into(&[0; 16], &mut out)?;
 /// assert_eq!(out, at_192);
@@ -451,7 +451,7 @@ impl<const DOUBLE_ROUNDS: usize> Salsa<DOUBLE_ROUNDS> {
         Salsa {
             core: Core {
                 state,
-                imp: Impl::best(),
+                imp: Rung::best(),
                 xor: Xor::default(),
             },
             position: Position::default(),
@@ -459,7 +459,7 @@ impl<const DOUBLE_ROUNDS: usize> Salsa<DOUBLE_ROUNDS> {
     }
 }
 
-stream_cipher!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, impl = Impl, core = Core<DOUBLE_ROUNDS>);
+stream_cipher!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, impl = Rung, core = Core<DOUBLE_ROUNDS>);
 
 impl<const DOUBLE_ROUNDS: usize> fmt::Debug for Salsa<DOUBLE_ROUNDS> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -516,7 +516,7 @@ impl XSalsa20 {
     }
 }
 
-stream_cipher!([] XSalsa20, impl = Impl, core = Core<10>);
+stream_cipher!([] XSalsa20, impl = Rung, core = Core<10>);
 
 impl fmt::Debug for XSalsa20 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

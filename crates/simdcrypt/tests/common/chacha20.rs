@@ -5,14 +5,14 @@
 use ::chacha20::cipher::{StreamCipher, StreamCipherSeek};
 use proptest::prelude::*;
 use simdcrypt::KeyStream;
-use simdcrypt::chacha20::Impl;
+use simdcrypt::chacha20::Rung;
 
 /// `data` through RustCrypto's cipher `peer` and through ours, `ours(imp)`
 /// for each rung, from byte `offset`: the same bytes.
 pub fn matches_peer<C: KeyStream>(
-    rungs: impl IntoIterator<Item = Impl>,
+    rungs: impl IntoIterator<Item = Rung>,
     mut peer: impl StreamCipher + StreamCipherSeek,
-    ours: impl Fn(Impl) -> C,
+    ours: impl Fn(Rung) -> C,
     offset: u64,
     data: &[u8],
 ) -> Result<(), TestCaseError> {

@@ -6,20 +6,20 @@
 use super::bytes;
 use simdcrypt::hash::{Sha384, Sha512, Sha512_256, sha512};
 
-/// The API tests of one hash type `$Hash` whose rungs are `$Impl`: `reset`
+/// The API tests of one hash type `$Hash` whose rungs are `$Rung`: `reset`
 /// and `finalize_reset` start over, on every rung this CPU runs; defines
 /// `rungs(test)` and `on(imp)` for the file's other tests. (Every rung
 /// against the vectors and the reference rung is the checking kit's:
 /// `tests/kit.rs`.)
 macro_rules! hash_api_tests {
-    ($Hash:ty, $Impl:ty) => {
+    ($Hash:ty, $Rung:ty) => {
         /// The rungs this CPU runs, saying in the log which were skipped.
-        fn rungs(test: &str) -> Vec<$Impl> {
+        fn rungs(test: &str) -> Vec<$Rung> {
             $crate::common::rungs(test)
         }
 
-        fn on(imp: $Impl) -> $Hash {
-            <$Hash>::new().with_impl(imp).expect("available rung")
+        fn on(imp: $Rung) -> $Hash {
+            <$Hash>::new().with_rung(imp).expect("available rung")
         }
 
         #[test]
@@ -44,10 +44,10 @@ pub(crate) use hash_api_tests;
 
 /// The SHA-384, SHA-512 and SHA-512/256 digests of `data` on `imp`, fed
 /// in pieces of `pieces` bytes (the rest at the end).
-fn sha512_family(imp: sha512::Impl, data: &[u8], pieces: &[usize]) -> [Vec<u8>; 3] {
-    let mut h384 = Sha384::new().with_impl(imp).unwrap();
-    let mut h512 = Sha512::new().with_impl(imp).unwrap();
-    let mut h256 = Sha512_256::new().with_impl(imp).unwrap();
+fn sha512_family(imp: sha512::Rung, data: &[u8], pieces: &[usize]) -> [Vec<u8>; 3] {
+    let mut h384 = Sha384::new().with_rung(imp).unwrap();
+    let mut h512 = Sha512::new().with_rung(imp).unwrap();
+    let mut h256 = Sha512_256::new().with_rung(imp).unwrap();
     let mut rest = data;
     for &n in pieces.iter().chain(&[usize::MAX]) {
         let (piece, tail) = rest.split_at(n.min(rest.len()));
@@ -68,7 +68,7 @@ fn sha512_family(imp: sha512::Impl, data: &[u8], pieces: &[usize]) -> [Vec<u8>; 
 /// (which leave partial blocks buffered and odd numbers of whole blocks for
 /// the multi-block rungs).
 pub fn sha2_crate_agrees_on_large_inputs(
-    rungs: &[sha512::Impl],
+    rungs: &[sha512::Rung],
     inputs: &[(u64, usize)],
     firsts: &[usize],
 ) {

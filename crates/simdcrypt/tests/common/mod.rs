@@ -87,7 +87,7 @@ pub fn hex_array<const N: usize>(s: &str) -> [u8; N] {
 /// The rungs of `I` this CPU runs, saying in the log which ones `test`
 /// exercised and which it skipped (the CPU lacks them or
 /// `SIMDCRYPT_MAX_ISA` caps them).
-pub fn rungs<I: simdcrypt::Rung>(test: &str) -> Vec<I> {
+pub fn rungs<I: simdcrypt::RungSet>(test: &str) -> Vec<I> {
     let names = |available: bool| {
         I::all()
             .iter()
@@ -178,7 +178,7 @@ pub fn number(v: &serde_json::Value, key: &str) -> u64 {
 }
 
 /// The tests of the stream API every cipher type shares through one macro
-/// in the library (`with_impl`, and the `KeyStream` methods `seek`,
+/// in the library (`with_rung`, and the `KeyStream` methods `seek`,
 /// `apply_keystream`, `xor_into`): calls resume at any byte, in place and
 /// out of place alike, and `xor_into` equals `apply_keystream`.
 /// `$new` is a closure from a rung to a fresh cipher on it; `$rungs(test)`

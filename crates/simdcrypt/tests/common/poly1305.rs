@@ -5,7 +5,7 @@
 
 use super::bytes;
 use ::poly1305::universal_hash::KeyInit;
-use simdcrypt::poly1305::{Impl, Poly1305};
+use simdcrypt::poly1305::{Rung, Poly1305};
 
 /// RustCrypto's tag.
 fn rustcrypto(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
@@ -17,7 +17,7 @@ fn rustcrypto(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 /// Every rung's tag equals RustCrypto's: every length to `max_len` bytes
 /// (random keys), keys whose `r` and `s` are all ones or zero over
 /// messages of 0xff and 0x00, and 1 MiB.
-pub fn equals_rustcrypto(rungs: &[Impl], max_len: usize) {
+pub fn equals_rustcrypto(rungs: &[Rung], max_len: usize) {
     let extremes = [0x00, 0xff].into_iter().flat_map(|r| {
         [0x00, 0xff].into_iter().flat_map(move |s| {
             let mut k = [r; 32];
@@ -33,7 +33,7 @@ pub fn equals_rustcrypto(rungs: &[Impl], max_len: usize) {
     for (key, msg) in random.chain(extremes).chain([big]) {
         let want = rustcrypto(&key, &msg);
         for &imp in rungs {
-            let mut p = Poly1305::new(&key).with_impl(imp).unwrap();
+            let mut p = Poly1305::new(&key).with_rung(imp).unwrap();
             p.update(&msg);
             assert_eq!(p.finalize(), want, "rung {imp}, {} bytes", msg.len());
         }
@@ -42,10 +42,10 @@ pub fn equals_rustcrypto(rungs: &[Impl], max_len: usize) {
 
 /// A long run moves a vector rung's accumulator into its lanes (the
 /// `Debug` form says so), and a short one does not.
-pub fn vector_rungs_switch_to_the_lanes(rungs: &[Impl]) {
+pub fn vector_rungs_switch_to_the_lanes(rungs: &[Rung]) {
     for &imp in rungs {
         let vector = imp.min_vector_blocks() < usize::MAX;
-        let mut p = Poly1305::new(&[1; 32]).with_impl(imp).unwrap();
+        let mut p = Poly1305::new(&[1; 32]).with_rung(imp).unwrap();
         p.update(&[7; 64]);
         assert!(
             format!("{p:?}").contains("vector_lanes_in_use: false"),

@@ -53,8 +53,8 @@ rungs! {
     primitive = "hash-many";
     /// The implementations of multi-buffer hashing, slowest first (for
     /// many messages; which is fastest depends on the family and the CPU,
-    /// see [`Impl::best_sha256`] and [`Impl::best_md5`]).
-    pub enum Impl {
+    /// see [`Rung::best_sha256`] and [`Rung::best_md5`]).
+    pub enum Rung {
         /// One message after another on the family's fastest rung.
         Sequential = "sequential", needs "nothing", if |_f| true, simd = false;
         /// 8 messages in the lanes of ymm registers.
@@ -64,31 +64,31 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung for SHA-256 on this CPU: `avx512` where it runs;
     /// else `sequential` where the CPU has SHA-NI (which is as fast as 8
     /// lanes of AVX2, see the module docs); else `avx2` where it runs.
-    pub fn best_sha256() -> Impl {
-        if Impl::Avx512.is_available() {
-            Impl::Avx512
-        } else if crate::cpu::features().sha || !Impl::Avx2.is_available() {
-            Impl::Sequential
+    pub fn best_sha256() -> Rung {
+        if Rung::Avx512.is_available() {
+            Rung::Avx512
+        } else if crate::cpu::features().sha || !Rung::Avx2.is_available() {
+            Rung::Sequential
         } else {
-            Impl::Avx2
+            Rung::Avx2
         }
     }
 
     /// The fastest rung for MD5 on this CPU: the widest that runs.
-    pub fn best_md5() -> Impl {
-        [Impl::Avx512, Impl::Avx2]
+    pub fn best_md5() -> Rung {
+        [Rung::Avx512, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::Sequential)
+            .unwrap_or(Rung::Sequential)
     }
 }
 
 /// The SHA-256 digests (FIPS 180-4 §6.2) of `msgs`, in order, on the
-/// fastest rung for SHA-256 ([`Impl::best_sha256`]).
+/// fastest rung for SHA-256 ([`Rung::best_sha256`]).
 ///
 /// ```
 /// use simdcrypt::hash::{Sha256, many, sha256_many};
@@ -99,26 +99,26 @@ impl Impl {
 ///     assert_eq!(*digest, Sha256::digest(file));
 /// }
 /// // Any rung by name, e.g. to compare them.
-/// assert_eq!(many::sha256_many_with(many::Impl::Sequential, &files)?, digests);
+/// assert_eq!(many::sha256_many_with(many::Rung::Sequential, &files)?, digests);
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub fn sha256_many(msgs: &[&[u8]]) -> Vec<[u8; 32]> {
-    digests(sha256_states(Impl::best_sha256(), msgs))
+    digests(sha256_states(Rung::best_sha256(), msgs))
 }
 
 /// The MD5 digests (RFC 1321) of `msgs`, in order, on the fastest rung for
-/// MD5 ([`Impl::best_md5`]). MD5 is broken for collision resistance: for
+/// MD5 ([`Rung::best_md5`]). MD5 is broken for collision resistance: for
 /// compatibility and checksums only.
 pub fn md5_many(msgs: &[&[u8]]) -> Vec<[u8; 16]> {
-    digests(md5_states(Impl::best_md5(), msgs))
+    digests(md5_states(Rung::best_md5(), msgs))
 }
 
 /// [`sha256_many`] on the rung `imp`.
 ///
 /// # Errors
 ///
-/// [`Error::ImplUnavailable`] when the CPU lacks the rung.
-pub fn sha256_many_with(imp: Impl, msgs: &[&[u8]]) -> Result<Vec<[u8; 32]>, Error> {
+/// [`Error::RungUnavailable`] when the CPU lacks the rung.
+pub fn sha256_many_with(imp: Rung, msgs: &[&[u8]]) -> Result<Vec<[u8; 32]>, Error> {
     Ok(digests(sha256_states(imp.require()?, msgs)))
 }
 
@@ -126,8 +126,8 @@ pub fn sha256_many_with(imp: Impl, msgs: &[&[u8]]) -> Result<Vec<[u8; 32]>, Erro
 ///
 /// # Errors
 ///
-/// [`Error::ImplUnavailable`] when the CPU lacks the rung.
-pub fn md5_many_with(imp: Impl, msgs: &[&[u8]]) -> Result<Vec<[u8; 16]>, Error> {
+/// [`Error::RungUnavailable`] when the CPU lacks the rung.
+pub fn md5_many_with(imp: Rung, msgs: &[&[u8]]) -> Result<Vec<[u8; 16]>, Error> {
     Ok(digests(md5_states(imp.require()?, msgs)))
 }
 
@@ -150,28 +150,28 @@ const MD5_MIN_LANES_AVX2: usize = 3;
 const MD5_MIN_LANES_AVX512: usize = 2;
 
 /// The final SHA-256 states of `msgs` on the rung `imp` (known available).
-fn sha256_states(imp: Impl, msgs: &[&[u8]]) -> Vec<sha256::State> {
+fn sha256_states(imp: Rung, msgs: &[&[u8]]) -> Vec<sha256::State> {
     match imp {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-        Impl::Avx2 => unsafe { avx2::sha256(msgs, sha256_min_lanes_avx2()) },
+        Rung::Avx2 => unsafe { avx2::sha256(msgs, sha256_min_lanes_avx2()) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX-512F/BW.
-        Impl::Avx512 => unsafe { avx512::sha256(msgs, sha256_min_lanes_avx512()) },
+        Rung::Avx512 => unsafe { avx512::sha256(msgs, sha256_min_lanes_avx512()) },
         // Sequential, and the SIMD rungs off x86-64 (never available).
         _ => msgs.iter().map(|m| one(sha256::H256, m)).collect(),
     }
 }
 
 /// The final MD5 states of `msgs` on the rung `imp` (known available).
-fn md5_states(imp: Impl, msgs: &[&[u8]]) -> Vec<md5::State> {
+fn md5_states(imp: Rung, msgs: &[&[u8]]) -> Vec<md5::State> {
     match imp {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-        Impl::Avx2 => unsafe { avx2::md5(msgs, MD5_MIN_LANES_AVX2) },
+        Rung::Avx2 => unsafe { avx2::md5(msgs, MD5_MIN_LANES_AVX2) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX-512F/BW.
-        Impl::Avx512 => unsafe { avx512::md5(msgs, MD5_MIN_LANES_AVX512) },
+        Rung::Avx512 => unsafe { avx512::md5(msgs, MD5_MIN_LANES_AVX512) },
         // Sequential, and the SIMD rungs off x86-64 (never available).
         _ => msgs.iter().map(|m| one(md5::IV, m)).collect(),
     }
@@ -556,10 +556,10 @@ macro_rules! lane_kernels {
 use lane_kernels;
 
 /// Multi-buffer hashing's entry in the table of ladders. The chosen rung
-/// shown is SHA-256's ([`Impl::best_sha256`]); MD5 takes the widest
-/// ([`Impl::best_md5`]).
+/// shown is SHA-256's ([`Rung::best_sha256`]); MD5 takes the widest
+/// ([`Rung::best_md5`]).
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::hash(
             "sha256-many",
@@ -585,10 +585,10 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         ),
     ],
     rungs: Rungs::Own(|| {
-        rung_infos(Impl::best_sha256(), |i| match i {
-            Impl::Sequential => 1,
-            Impl::Avx2 => 8,
-            Impl::Avx512 => 16,
+        rung_infos(Rung::best_sha256(), |i| match i {
+            Rung::Sequential => 1,
+            Rung::Avx2 => 8,
+            Rung::Avx512 => 16,
         })
     }),
     #[cfg(feature = "kit")]
@@ -605,7 +605,7 @@ macro_rules! dyn_many {
         ) -> Result<Vec<Vec<u8>>, crate::Error> {
             let imp = match imp {
                 Some(name) => name.parse()?,
-                None => Impl::$best(),
+                None => Rung::$best(),
             };
             Ok($with(imp, messages)?.iter().map(|d| d.to_vec()).collect())
         }

@@ -25,7 +25,7 @@ use crate::rung::rungs;
 rungs! {
     primitive = "md5";
     /// The implementations of the MD5 compression function, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// RFC 1321 §3.4 literally.
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// Fully unrolled, the boolean functions in their cheapest forms.
@@ -33,10 +33,10 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs.
-    pub fn best() -> Impl {
-        Impl::Scalar
+    pub fn best() -> Rung {
+        Rung::Scalar
     }
 }
 
@@ -70,20 +70,20 @@ pub(crate) type State = md::Words<u32, 4>;
 pub(crate) const IV: State = md::Words([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476]);
 
 impl Family<64> for State {
-    type Impl = Impl;
+    type Rung = Rung;
     const LENGTH_LEN: usize = 8;
     const LITTLE_ENDIAN: bool = true;
 
-    fn best() -> Impl {
-        Impl::best()
+    fn best() -> Rung {
+        Rung::best()
     }
 
-    fn compress(&mut self, imp: Impl, blocks: &[[u8; 64]]) {
+    fn compress(&mut self, imp: Rung, blocks: &[[u8; 64]]) {
         match imp {
-            Impl::Reference => blocks
+            Rung::Reference => blocks
                 .iter()
                 .for_each(|b| reference::compress(&mut self.0, b)),
-            Impl::Scalar => scalar::compress(&mut self.0, blocks),
+            Rung::Scalar => scalar::compress(&mut self.0, blocks),
         }
     }
 
@@ -130,7 +130,7 @@ pub(crate) use md5_steps;
 
 /// MD5's entry in the table of ladders.
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[Primitive::hash(
         "md5",
         Kind::Hash,
@@ -140,11 +140,11 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         crate::ladder::Construct::Hash(dyn_md5),
     )
     .display("MD5")],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::md5,
 };
 
 crate::dynamic::dyn_hash! {
-    super::Md5: Impl => dyn_md5;
+    super::Md5: Rung => dyn_md5;
 }

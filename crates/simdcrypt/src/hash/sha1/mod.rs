@@ -35,7 +35,7 @@ use crate::rung::rungs;
 rungs! {
     primitive = "sha1";
     /// The implementations of the SHA-1 compression function, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// FIPS 180-4 §6.1.2 literally.
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// Unrolled rounds with renamed variables and a 16-word schedule.
@@ -49,7 +49,7 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: `shani`, else `avx2`, else `ssse3`,
     /// else `scalar`.
     ///
@@ -76,11 +76,11 @@ impl Impl {
     /// The `ssse3` and `avx2` rungs are bound by the scalar rounds' ALU
     /// work, so carrying two blocks' schedule in ymm gains little over one
     /// in xmm.
-    pub fn best() -> Impl {
-        [Impl::Shani, Impl::Avx2, Impl::Ssse3]
+    pub fn best() -> Rung {
+        [Rung::Shani, Rung::Avx2, Rung::Ssse3]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::Scalar)
+            .unwrap_or(Rung::Scalar)
     }
 }
 
@@ -96,31 +96,31 @@ pub(crate) const H0: State =
     md::Words([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
 
 impl Family<64> for State {
-    type Impl = Impl;
+    type Rung = Rung;
     const LENGTH_LEN: usize = 8;
     const LITTLE_ENDIAN: bool = false;
 
-    fn best() -> Impl {
-        Impl::best()
+    fn best() -> Rung {
+        Rung::best()
     }
 
-    fn compress(&mut self, imp: Impl, blocks: &[[u8; 64]]) {
+    fn compress(&mut self, imp: Rung, blocks: &[[u8; 64]]) {
         match imp {
-            Impl::Reference => blocks
+            Rung::Reference => blocks
                 .iter()
                 .for_each(|b| reference::compress(&mut self.0, b)),
-            Impl::Scalar => scalar::compress(&mut self.0, blocks),
+            Rung::Scalar => scalar::compress(&mut self.0, blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SSSE3.
-            Impl::Ssse3 => unsafe { ssse3::compress(&mut self.0, blocks) },
+            Rung::Ssse3 => unsafe { ssse3::compress(&mut self.0, blocks) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2 and
             // BMI2.
-            Impl::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
+            Rung::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SHA-NI
             // and SSSE3.
-            Impl::Shani => unsafe { shani::compress(&mut self.0, blocks) },
+            Rung::Shani => unsafe { shani::compress(&mut self.0, blocks) },
             // The SIMD rungs off x86-64, never available.
             #[cfg(not(target_arch = "x86_64"))]
             _ => scalar::compress(&mut self.0, blocks),
@@ -134,7 +134,7 @@ impl Family<64> for State {
 
 /// SHA-1's entry in the table of ladders.
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[Primitive::hash(
         "sha1",
         Kind::Hash,
@@ -144,11 +144,11 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         crate::ladder::Construct::Hash(dyn_sha1),
     )
     .display("SHA-1")],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha1,
 };
 
 crate::dynamic::dyn_hash! {
-    super::Sha1: Impl => dyn_sha1;
+    super::Sha1: Rung => dyn_sha1;
 }

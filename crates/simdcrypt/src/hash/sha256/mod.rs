@@ -8,7 +8,7 @@
 //! | `avx2` | AVX2, BMI1, BMI2 | schedule of 2 blocks in ymm lanes beside the first block's rounds; `rorx`, `andn` |
 //! | `shani` | SHA-NI, SSSE3, SSE4.1 | `sha256rnds2`, `sha256msg1`/`msg2`; state as ABEF/CDGH once per call |
 //!
-//! TSC ticks per byte of a one-shot SHA-256 (`with_impl`, `update`,
+//! TSC ticks per byte of a one-shot SHA-256 (`with_rung`, `update`,
 //! `finalize`) on an AMD EPYC (Zen 3, TSC 2.445 GHz), the best of 30 runs
 //! on a machine shared with other builds (a few per cent of noise):
 //!
@@ -41,7 +41,7 @@ use crate::rung::rungs;
 rungs! {
     primitive = "sha256";
     /// The implementations of the SHA-256 compression function, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// FIPS 180-4 §6.2.2 literally.
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// Tuned portable code: rounds unrolled with renamed variables.
@@ -55,14 +55,14 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: `shani`, else `avx2`, else
     /// `scalar` (figures in the [module documentation](self)).
-    pub fn best() -> Impl {
-        [Impl::Shani, Impl::Avx2]
+    pub fn best() -> Rung {
+        [Rung::Shani, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::Scalar)
+            .unwrap_or(Rung::Scalar)
     }
 }
 
@@ -186,27 +186,27 @@ pub(crate) const H224: State = md::Words([
 ]);
 
 impl Family<64> for State {
-    type Impl = Impl;
+    type Rung = Rung;
     const LENGTH_LEN: usize = 8;
     const LITTLE_ENDIAN: bool = false;
 
-    fn best() -> Impl {
-        Impl::best()
+    fn best() -> Rung {
+        Rung::best()
     }
 
-    fn compress(&mut self, imp: Impl, blocks: &[[u8; 64]]) {
+    fn compress(&mut self, imp: Rung, blocks: &[[u8; 64]]) {
         match imp {
-            Impl::Reference => blocks
+            Rung::Reference => blocks
                 .iter()
                 .for_each(|b| reference::compress(&mut self.0, b)),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2,
             // BMI1 and BMI2.
-            Impl::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
+            Rung::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has SHA-NI,
             // SSSE3 and SSE4.1.
-            Impl::Shani => unsafe { shani::compress(&mut self.0, blocks) },
+            Rung::Shani => unsafe { shani::compress(&mut self.0, blocks) },
             // Scalar, and the SIMD rungs off x86-64 (never available).
             _ => scalar::compress(&mut self.0, blocks),
         }
@@ -220,7 +220,7 @@ impl Family<64> for State {
 /// SHA-256's entry in the table of ladders: SHA-224 and SHA-256 on the
 /// compression function's rungs.
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::hash(
             "sha256",
@@ -241,12 +241,12 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         )
         .display("SHA-224"),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha256,
 };
 
 crate::dynamic::dyn_hash! {
-    super::Sha256: Impl => dyn_sha256;
-    super::Sha224: Impl => dyn_sha224;
+    super::Sha256: Rung => dyn_sha256;
+    super::Sha224: Rung => dyn_sha224;
 }

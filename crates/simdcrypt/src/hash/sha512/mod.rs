@@ -29,7 +29,7 @@ use crate::rung::rungs;
 rungs! {
     primitive = "sha512";
     /// The implementations of the SHA-512 compression function, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// FIPS 180-4 §6.4.2 literally.
         Reference = "reference", needs "nothing", if |_f| true, simd = false;
         /// Unrolled scalar rounds, the schedule computed as they go.
@@ -44,13 +44,13 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs.
-    pub fn best() -> Impl {
-        [Impl::Avx512, Impl::Avx2]
+    pub fn best() -> Rung {
+        [Rung::Avx512, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
-            .unwrap_or(Impl::Scalar)
+            .unwrap_or(Rung::Scalar)
     }
 }
 
@@ -181,26 +181,26 @@ pub(crate) const H512_256: State = md::Words([
 ]);
 
 impl Family<128> for State {
-    type Impl = Impl;
+    type Rung = Rung;
     const LENGTH_LEN: usize = 16;
     const LITTLE_ENDIAN: bool = false;
 
-    fn best() -> Impl {
-        Impl::best()
+    fn best() -> Rung {
+        Rung::best()
     }
 
-    fn compress(&mut self, imp: Impl, blocks: &[[u8; 128]]) {
+    fn compress(&mut self, imp: Rung, blocks: &[[u8; 128]]) {
         match imp {
-            Impl::Reference => blocks
+            Rung::Reference => blocks
                 .iter()
                 .for_each(|b| reference::compress(&mut self.0, b)),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2 and BMI2.
-            Impl::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
+            Rung::Avx2 => unsafe { avx2::compress(&mut self.0, blocks) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has
             // AVX-512F, AVX-512BW and BMI2.
-            Impl::Avx512 => unsafe { avx512::compress(&mut self.0, blocks) },
+            Rung::Avx512 => unsafe { avx512::compress(&mut self.0, blocks) },
             // The scalar rung, and the SIMD rungs off x86-64 (never available).
             _ => scalar::compress(&mut self.0, blocks),
         }
@@ -214,7 +214,7 @@ impl Family<128> for State {
 /// SHA-512's entry in the table of ladders: SHA-384, SHA-512 and
 /// SHA-512/256 on the compression function's rungs.
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::hash(
             "sha512",
@@ -244,13 +244,13 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         )
         .display("SHA-512/256"),
     ],
-    rungs: Rungs::Own(|| rung_infos(Impl::best(), |_| 1)),
+    rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha512,
 };
 
 crate::dynamic::dyn_hash! {
-    super::Sha512: Impl => dyn_sha512;
-    super::Sha384: Impl => dyn_sha384;
-    super::Sha512_256: Impl => dyn_sha512_256;
+    super::Sha512: Rung => dyn_sha512;
+    super::Sha384: Rung => dyn_sha384;
+    super::Sha512_256: Rung => dyn_sha512_256;
 }

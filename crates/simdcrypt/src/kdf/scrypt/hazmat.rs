@@ -28,15 +28,15 @@ fn check_lanes(len: usize, r: u32, lanes: Option<usize>) -> Result<(), Error> {
 
 /// scryptBlockMix (RFC 7914 §4) on the rung `imp`, for the tests of
 /// RFC 7914 §9: `input` and `output` hold `lanes` lanes (one of
-/// [`Impl::lane_widths`]) of 128·`r` bytes each, mixed at once.
+/// [`Rung::lane_widths`]) of 128·`r` bytes each, mixed at once.
 ///
 /// # Errors
 ///
-/// [`Error::ImplUnavailable`] when the CPU lacks the rung,
+/// [`Error::RungUnavailable`] when the CPU lacks the rung,
 /// [`Error::KdfParameter`] for other lengths or lane counts.
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub fn block_mix(
-    imp: Impl,
+    imp: Rung,
     r: u32,
     lanes: usize,
     input: &[u8],
@@ -60,23 +60,23 @@ pub fn block_mix(
     match (imp, lanes) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86-64 baseline.
-        (Impl::Sse2, _) => unsafe { sse2::block_mix_lanes(&input, &mut mixed) },
+        (Rung::Sse2, _) => unsafe { sse2::block_mix_lanes(&input, &mut mixed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-        (Impl::Avx2, 4) => unsafe { avx2::four::block_mix_lanes(&input, &mut mixed) },
+        (Rung::Avx2, 4) => unsafe { avx2::four::block_mix_lanes(&input, &mut mixed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-        (Impl::Avx2, _) => unsafe { avx2::two::block_mix_lanes(&input, &mut mixed) },
+        (Rung::Avx2, _) => unsafe { avx2::two::block_mix_lanes(&input, &mut mixed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this rung passed `require()`, so the CPU has AVX-512F and VL.
-        (Impl::Avx512, 4) => unsafe { avx512::four::block_mix_lanes(&input, &mut mixed) },
+        (Rung::Avx512, 4) => unsafe { avx512::four::block_mix_lanes(&input, &mut mixed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        (Impl::Avx512, 2) => unsafe { avx512::two::block_mix_lanes(&input, &mut mixed) },
+        (Rung::Avx512, 2) => unsafe { avx512::two::block_mix_lanes(&input, &mut mixed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        (Impl::Avx512, _) => unsafe { avx512::one::block_mix_lanes(&input, &mut mixed) },
-        (Impl::ScalarFused, _) => scalar_fused::block_mix_lanes(&input, &mut mixed),
+        (Rung::Avx512, _) => unsafe { avx512::one::block_mix_lanes(&input, &mut mixed) },
+        (Rung::ScalarFused, _) => scalar_fused::block_mix_lanes(&input, &mut mixed),
         _ => scalar::block_mix(&input, &mut mixed),
     }
     let (subs, _) = output.as_chunks_mut::<64>();
@@ -94,7 +94,7 @@ pub fn block_mix(
 ///
 /// As [`scrypt`]; [`Error::KdfParameter`] when `b` is not whole lanes.
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
-pub fn ro_mix_lanes(imp: Impl, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Error> {
+pub fn ro_mix_lanes(imp: Rung, r: u32, log_n: u8, b: &mut [u8]) -> Result<(), Error> {
     let imp = imp.require()?;
     check_lanes(b.len(), r, None)?;
     let p = u32::try_from(b.len() / (128 * r as usize)).unwrap_or(u32::MAX);

@@ -45,7 +45,7 @@ pub use hazmat::{block_mix, ro_mix_lanes};
 rungs! {
     primitive = "scrypt";
     /// The implementations of scrypt's ROMix, slowest first.
-    pub enum Impl {
+    pub enum Rung {
         /// RFC 7914 literally, on the scalar Salsa20 core.
         Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
         /// One lane, blocks kept in the SSE2 diagonal layout.
@@ -59,12 +59,12 @@ rungs! {
     }
 }
 
-impl Impl {
+impl Rung {
     /// The fastest rung this CPU runs: `avx512`, else `avx2` (which hands
     /// a single or odd last lane down to `scalar-fused`, the fastest
     /// one-lane rung without `vprold`), else `scalar-fused`.
-    pub fn best() -> Impl {
-        [Impl::Avx512, Impl::Avx2]
+    pub fn best() -> Rung {
+        [Rung::Avx512, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(SINGLE_LANE)
@@ -75,9 +75,9 @@ impl Impl {
     /// or odd last lane goes to the fastest one-lane rung (`scalar-fused`).
     pub fn lane_widths(self) -> &'static [usize] {
         match self {
-            Impl::Avx2 => &[4, 2],
-            Impl::Avx512 => &[4, 2, 1],
-            Impl::Scalar | Impl::Sse2 | Impl::ScalarFused => &[1],
+            Rung::Avx2 => &[4, 2],
+            Rung::Avx512 => &[4, 2, 1],
+            Rung::Scalar | Rung::Sse2 | Rung::ScalarFused => &[1],
         }
     }
 }
@@ -86,7 +86,7 @@ impl Impl {
 /// few per cent over `sse2` (a lane is one chain of dependent Salsa20/8
 /// cores, and the scalar core's shorter quarter-round step outweighs its
 /// spills; see bench/NOTES.md, section scrypt-single-lane).
-const SINGLE_LANE: Impl = Impl::ScalarFused;
+const SINGLE_LANE: Rung = Rung::ScalarFused;
 
 /// One 64-byte sub-block of BlockMix (RFC 7914 §4: `B_i`) as sixteen
 /// little-endian words, in the layout its rung computes in; aligned to a
@@ -262,16 +262,16 @@ pub fn scrypt(
     p: u32,
     out: &mut [u8],
 ) -> Result<(), Error> {
-    scrypt_with_impl(Impl::best(), password, salt, log_n, r, p, out)
+    scrypt_with_impl(Rung::best(), password, salt, log_n, r, p, out)
 }
 
 /// [`scrypt`] on the rung `imp`.
 ///
 /// # Errors
 ///
-/// As [`scrypt`]; [`Error::ImplUnavailable`] when the CPU lacks the rung.
+/// As [`scrypt`]; [`Error::RungUnavailable`] when the CPU lacks the rung.
 pub fn scrypt_with_impl(
-    imp: Impl,
+    imp: Rung,
     password: &[u8],
     salt: &[u8],
     log_n: u8,
@@ -282,7 +282,7 @@ pub fn scrypt_with_impl(
     // The memory goes back to the system on return: a mapped V is unmapped
     // (which is its wipe), the rest wiped as it is freed.
     Scrypt::new(log_n, r, p)?
-        .with_impl(imp)?
+        .with_rung(imp)?
         .derive_with(password, salt, out, Retain::No)
 }
 
@@ -311,7 +311,7 @@ pub fn scrypt_with_impl(
 /// # Ok::<(), simdcrypt::Error>(())
 /// ```
 pub struct Scrypt {
-    imp: Impl,
+    imp: Rung,
     log_n: u8,
     r: u32,
     p: u32,
@@ -338,7 +338,7 @@ impl Scrypt {
     pub fn new(log_n: u8, r: u32, p: u32) -> Result<Scrypt, Error> {
         check(log_n, r, p, 0)?;
         Ok(Scrypt {
-            imp: Impl::best(),
+            imp: Rung::best(),
             log_n,
             r,
             p,
@@ -350,8 +350,8 @@ impl Scrypt {
     ///
     /// # Errors
     ///
-    /// [`Error::ImplUnavailable`] when the CPU lacks the rung.
-    pub fn with_impl(self, imp: Impl) -> Result<Scrypt, Error> {
+    /// [`Error::RungUnavailable`] when the CPU lacks the rung.
+    pub fn with_rung(self, imp: Rung) -> Result<Scrypt, Error> {
         Ok(Scrypt {
             imp: imp.require()?,
             memory: RoMixMemory::default(),
@@ -360,7 +360,7 @@ impl Scrypt {
     }
 
     /// The rung the derivations run on.
-    pub fn implementation(&self) -> Impl {
+    pub fn rung(&self) -> Rung {
         self.imp
     }
 
@@ -494,7 +494,7 @@ impl Drop for RoMixMemory {
 /// in `memory`: lanes in the widest groups the rung has (memory
 /// permitting), the rest one by one on a one-lane rung.
 fn ro_mix(
-    imp: Impl,
+    imp: Rung,
     two_r: usize,
     n: usize,
     b: &mut [u8],
@@ -535,46 +535,46 @@ fn ro_mix(
     Ok(())
 }
 
-impl Impl {
+impl Rung {
     /// The layout and the ROMix of a group of `width` lanes (one of
-    /// [`Impl::lane_widths`], or 1) on this rung, which passed
-    /// [`Impl::require`]: the one dispatch to the rungs' code.
+    /// [`Rung::lane_widths`], or 1) on this rung, which passed
+    /// [`Rung::require`]: the one dispatch to the rungs' code.
     fn group(self, width: usize) -> (Layout, RoMixFn) {
         match (self, width) {
             #[cfg(target_arch = "x86_64")]
-            (Impl::Sse2, _) => (Layout::DIAGONAL, |b, s, n| {
+            (Rung::Sse2, _) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: SSE2 is part of the x86-64 baseline.
                 unsafe { sse2::ro_mix(b, s, n) }
             }),
             #[cfg(target_arch = "x86_64")]
-            (Impl::Avx2, 4) => (Layout::DIAGONAL, |b, s, n| {
+            (Rung::Avx2, 4) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: this rung passed `require()`, so the CPU has AVX2.
                 unsafe { avx2::four::ro_mix(b, s, n) }
             }),
             #[cfg(target_arch = "x86_64")]
-            (Impl::Avx2, 2) => (Layout::DIAGONAL, |b, s, n| {
+            (Rung::Avx2, 2) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: this rung passed `require()`, so the CPU has AVX2.
                 unsafe { avx2::two::ro_mix(b, s, n) }
             }),
             #[cfg(target_arch = "x86_64")]
-            (Impl::Avx512, 4) => (Layout::DIAGONAL, |b, s, n| {
+            (Rung::Avx512, 4) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: this rung passed `require()`, so the CPU has
                 // AVX-512F and VL.
                 unsafe { avx512::four::ro_mix(b, s, n) }
             }),
             #[cfg(target_arch = "x86_64")]
-            (Impl::Avx512, 2) => (Layout::DIAGONAL, |b, s, n| {
+            (Rung::Avx512, 2) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: as above.
                 unsafe { avx512::two::ro_mix(b, s, n) }
             }),
             #[cfg(target_arch = "x86_64")]
-            (Impl::Avx512, _) => (Layout::DIAGONAL, |b, s, n| {
+            (Rung::Avx512, _) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: as above.
                 unsafe { avx512::one::ro_mix(b, s, n) }
             }),
-            (Impl::ScalarFused, _) => (Layout::NATURAL, scalar_fused::ro_mix),
+            (Rung::ScalarFused, _) => (Layout::NATURAL, scalar_fused::ro_mix),
             // A single or odd last lane of `avx2`: on the fastest one-lane rung.
-            (Impl::Avx2, _) => SINGLE_LANE.group(1),
+            (Rung::Avx2, _) => SINGLE_LANE.group(1),
             _ => (Layout::NATURAL, scalar::ro_mix),
         }
     }
@@ -597,7 +597,7 @@ fn in_layout(layout: Layout, bytes: &mut [u8], blocks: &mut [Block], f: impl FnO
 /// scrypt's entry in the table of ladders: the rungs of its ROMix, each
 /// with the most lanes of `p` it runs at once.
 pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
-    name: Impl::PRIMITIVE,
+    name: Rung::PRIMITIVE,
     primitives: &[Primitive {
         params: &[
             Param {
@@ -622,11 +622,11 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "scrypt (RFC 7914)",
             128,
             32,
-            crate::ladder::Construct::Typed,
+            crate::ladder::Construct::TypeOnly,
         )
     }],
     rungs: crate::ladder::Rungs::Own(|| {
-        crate::ladder::rung_infos(Impl::best(), |i| i.lane_widths()[0])
+        crate::ladder::rung_infos(Rung::best(), |i| i.lane_widths()[0])
     }),
     #[cfg(feature = "kit")]
     checks: crate::kdf::checks::scrypt_rows,
