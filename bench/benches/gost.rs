@@ -18,7 +18,7 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use simdcrypt::block::{BlockCipher, Cbc, Cfb, Ecb};
 use simdcrypt::gost28147::{Gost28147, Gost28147Cnt, Gost28147Mac, SBox};
-use simdcrypt::magma::{Rung, Magma, MagmaCtr, MagmaMac};
+use simdcrypt::magma::{Magma, MagmaCtr, MagmaMac, Rung};
 use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
 
 /// RFC 8891's key (GOST R 34.13-2015 A.2).

@@ -6,7 +6,7 @@
 //! `reference` rung.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::poly1305::{Rung, Poly1305};
+use simdcrypt::poly1305::{Poly1305, Rung};
 use simdcrypt_bench::{Contender, SIZES, config, ladder, peers, run};
 
 const KEY: [u8; 32] = [

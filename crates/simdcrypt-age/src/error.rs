@@ -89,6 +89,14 @@ pub enum Error {
     /// Encryption was asked for no recipients.
     #[error("no recipients given")]
     NoRecipients,
+    /// Encryption was asked for more recipient stanzas than
+    /// [`MAX_RECIPIENT_STANZAS`](crate::format::MAX_RECIPIENT_STANZAS):
+    /// a file age 1.3.2 and later would refuse to read.
+    #[error(
+        "too many recipients: {0} recipient stanzas, and age (from 1.3.2) opens no file with more than {max}",
+        max = crate::format::MAX_RECIPIENT_STANZAS
+    )]
+    TooManyRecipients(usize),
     /// A recipient string could not be parsed.
     #[error("invalid recipient{quoted}: {1}", quoted = quoted(.0))]
     Recipient(String, String),

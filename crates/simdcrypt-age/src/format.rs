@@ -33,6 +33,11 @@ const LINE_BYTES: usize = COLUMNS / 4 * 3;
 const MAX_LINE: usize = 1 << 16;
 /// The most stanzas a header may hold, for the same reason.
 pub const MAX_STANZAS: usize = 1 << 12;
+/// The most recipient stanzas a file this crate writes carries: the most
+/// Go age reads from 1.3.2 on (1.3.1 and rage read any number), so that
+/// every file written opens in age; the reader takes up to
+/// [`MAX_STANZAS`], for files others wrote.
+pub const MAX_RECIPIENT_STANZAS: usize = 1 << 10;
 /// The most arguments, tags included, all the stanzas of a header may hold
 /// together: 8 a stanza on average at [`MAX_STANZAS`], where native stanzas
 /// have 2 or 3. Each argument is held as a `String`, 24 bytes before its

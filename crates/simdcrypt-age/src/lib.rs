@@ -223,8 +223,10 @@ impl Encryptor {
     /// [`Error::NoRecipients`] for none, [`Error::ScryptNotAlone`] when a
     /// passphrase is mixed with other recipients, [`Error::MixedPostQuantum`]
     /// when post-quantum recipients are mixed with classic ones,
-    /// [`Error::IncompatibleRecipients`] when other labels differ, and what
-    /// wrapping gives.
+    /// [`Error::IncompatibleRecipients`] when other labels differ,
+    /// [`Error::TooManyRecipients`] past
+    /// [`MAX_RECIPIENT_STANZAS`](format::MAX_RECIPIENT_STANZAS) stanzas,
+    /// and what wrapping gives.
     ///
     /// Labels are compared as age does, sorted, each recipient's against
     /// the first's as it is wrapped: a plugin's are only known from its
@@ -235,6 +237,11 @@ impl Encryptor {
         }
         if recipients.len() > 1 && recipients.iter().any(|r| r.must_be_alone()) {
             return Err(Error::ScryptNotAlone);
+        }
+        // Each recipient wraps at least one stanza: too many are refused
+        // before any is wrapped (a plugin run, an RSA encryption).
+        if recipients.len() > format::MAX_RECIPIENT_STANZAS {
+            return Err(Error::TooManyRecipients(recipients.len()));
         }
         let file_key = FileKey::generate()?;
         let mut stanzas = Vec::new();
@@ -255,6 +262,9 @@ impl Encryptor {
                 Some(_) => {}
             }
             stanzas.extend(wrapped);
+        }
+        if stanzas.len() > format::MAX_RECIPIENT_STANZAS {
+            return Err(Error::TooManyRecipients(stanzas.len()));
         }
         let header = Header::new(stanzas, &file_key)?;
         Ok(Encryptor { file_key, header })

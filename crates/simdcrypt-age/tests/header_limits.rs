@@ -3,7 +3,8 @@
 //! refused with a clear message after reading little more than the cap,
 //! and parsing it holds at most about the cap; one-character arguments stop
 //! at `MAX_ARGS`. And the limits are far from any real header: one exactly
-//! at the cap parses, and so do `MAX_STANZAS` post-quantum stanzas.
+//! at the cap parses, and so do `MAX_STANZAS` post-quantum stanzas. What
+//! we write stays within what age reads: `MAX_RECIPIENT_STANZAS`.
 //!
 //! A counting global allocator measures, per thread, the most bytes the
 //! parser holds at once.
@@ -12,8 +13,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{self, BufReader, Read};
 
-use simdcrypt_age::format::{MAX_ARGS, MAX_HEADER, MAX_STANZAS};
-use simdcrypt_age::{Error, FileKey, Header, Identity, Recipient, Stanza, pq};
+use simdcrypt_age::format::{MAX_ARGS, MAX_HEADER, MAX_RECIPIENT_STANZAS, MAX_STANZAS};
+use simdcrypt_age::{
+    Encryptor, Error, FileKey, Header, Identity, Recipient, Stanza, Threads, pq, x25519,
+};
 
 /// The global allocator: `System`, counting the bytes each thread holds and
 /// the most it has held.
@@ -301,4 +304,50 @@ fn max_stanzas_post_quantum_stanzas_fit_under_the_cap() {
         header_error(result),
         format!("more than {MAX_STANZAS} stanzas")
     );
+}
+
+/// What we write, we read, and so does age: a file carries at most
+/// `MAX_RECIPIENT_STANZAS` recipient stanzas (age 1.3.2 refuses more),
+/// counted before any recipient is wrapped and again after, for
+/// recipients that wrap more than one stanza.
+#[test]
+fn encryption_stops_at_max_recipient_stanzas_and_decryption_reads_them() {
+    let identities: Vec<x25519::Identity> = (0..=MAX_RECIPIENT_STANZAS)
+        .map(|_| x25519::Identity::generate().unwrap())
+        .collect();
+    let recipients: Vec<x25519::Recipient> =
+        identities.iter().map(x25519::Identity::to_public).collect();
+    let refs: Vec<&dyn Recipient> = recipients.iter().map(|r| r as &dyn Recipient).collect();
+
+    let e = Encryptor::new(&refs).err().expect("one recipient too many");
+    assert!(matches!(e, Error::TooManyRecipients(n) if n == MAX_RECIPIENT_STANZAS + 1));
+    assert!(e.to_string().contains("more than 1024"), "{e}");
+
+    let at_limit = &refs[..MAX_RECIPIENT_STANZAS];
+    let mut sealed = Vec::new();
+    Encryptor::new(at_limit)
+        .unwrap()
+        .encrypt(&b"every one"[..], &mut sealed, Threads::Auto)
+        .unwrap();
+    let mut plain = Vec::new();
+    let last = &identities[MAX_RECIPIENT_STANZAS - 1];
+    simdcrypt_age::decrypt(&[last as &dyn Identity], &sealed[..], &mut plain).unwrap();
+    assert_eq!(plain, b"every one");
+
+    /// A recipient that wraps two stanzas (as a plugin may).
+    struct Twice(x25519::Recipient);
+    impl Recipient for Twice {
+        fn wrap(&self, file_key: &FileKey) -> Result<Vec<Stanza>, Error> {
+            let mut stanzas = self.0.wrap(file_key)?;
+            stanzas.extend(self.0.wrap(file_key)?);
+            Ok(stanzas)
+        }
+    }
+    let twice: Vec<Twice> = recipients[..MAX_RECIPIENT_STANZAS / 2 + 1]
+        .iter()
+        .map(|r| Twice(*r))
+        .collect();
+    let refs: Vec<&dyn Recipient> = twice.iter().map(|r| r as &dyn Recipient).collect();
+    let e = Encryptor::new(&refs).err().expect("two stanzas too many");
+    assert!(matches!(e, Error::TooManyRecipients(n) if n == MAX_RECIPIENT_STANZAS + 2));
 }

@@ -4,9 +4,7 @@
 //! without `finish` leaves a file age refuses; the reader releases only
 //! verified plaintext and ends a damaged or cut file with its error.
 
-mod common;
-
-use common::data;
+use simdcrypt_testsupport::bytes;
 use std::io::{self, BufReader, Cursor, Read, Write};
 use std::num::NonZeroUsize;
 
@@ -62,7 +60,7 @@ fn round_trips_at_the_edges_in_writes_of_any_size() {
     .into_iter()
     .enumerate()
     {
-        let plain = data(len, i as u64);
+        let plain = bytes(i as u64, len);
         for (step, n) in [(1 << 20, 1), (7, 2), (CHUNK_LEN + 13, 3)] {
             if step < 1000 && len > 4 * CHUNK_LEN {
                 continue;
@@ -97,7 +95,7 @@ fn a_writer_dropped_without_finish_leaves_a_truncated_file() {
         }
     }
     let mut writer = encryptor.writer(Shared(file.clone()), threads(2)).unwrap();
-    writer.write_all(&data(3 * CHUNK_LEN + 5, 1)).unwrap();
+    writer.write_all(&bytes(1, 3 * CHUNK_LEN + 5)).unwrap();
     drop(writer);
     let file = file.lock().unwrap().clone();
     let mut out = Vec::new();
@@ -108,7 +106,7 @@ fn a_writer_dropped_without_finish_leaves_a_truncated_file() {
 #[test]
 fn the_reader_releases_only_verified_chunks_and_ends_with_the_error() {
     let identity = x25519::Identity::generate().unwrap();
-    let plain = data(40 * CHUNK_LEN + 9, 2);
+    let plain = bytes(2, 40 * CHUNK_LEN + 9);
     let file = written(&identity, &plain, 1 << 20, 2);
     let payload = file.len() - (16 + 40 * SEALED_CHUNK_LEN + 9 + 16);
     // A damaged chunk: the chunks before it, then its error.
@@ -151,7 +149,7 @@ fn an_output_that_fails_is_the_writers_error() {
     let recipient = identity.to_public();
     let encryptor = Encryptor::new(&[&recipient]).unwrap();
     let mut writer = encryptor.writer(Failing(2 << 20), threads(2)).unwrap();
-    let plain = data(8 << 20, 3);
+    let plain = bytes(3, 8 << 20);
     let wrote = plain.chunks(100_000).try_for_each(|p| writer.write_all(p));
     let finished = writer.finish();
     assert!(wrote.is_err() || finished.is_err());

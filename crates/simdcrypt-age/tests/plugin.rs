@@ -8,8 +8,6 @@
 //! The test plugin is this crate's binary `age-plugin-simdtest`
 //! (`tests/support/`, built with the `testkit` feature, as this test is).
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex, Once};
@@ -20,7 +18,7 @@ use simdcrypt_age::{
 };
 use zeroize::Zeroizing;
 
-use common::{data, peer, run_command as run};
+use simdcrypt_testsupport::{bytes, peer, run_command as run};
 
 /// The passphrase `age-plugin-batchpass` reads (`AGE_PASSPHRASE`).
 const PASSPHRASE: &str = "correct horse battery staple";
@@ -131,7 +129,7 @@ fn round_trips_through_our_plugin_beside_native_recipients() {
     let (r1, i1) = simdtest("");
     let (r2, i2) = simdtest("");
     let native = x25519::Identity::generate().unwrap();
-    let plain = data(100_000, 1);
+    let plain = bytes(1, 100_000);
     let sealed = seal(&[&r1, &native.to_public(), &r2], &plain).unwrap();
     let decryptor = Decryptor::new(&sealed[..]).unwrap();
     let tags: Vec<&str> = decryptor
@@ -374,7 +372,7 @@ fn go_age_uses_our_plugin_both_ways() {
     let dir = TempDir::new("go-age");
     let (recipient, identity) = simdtest_keys("msg");
     let key_file = dir.file("key.txt", format!("{identity}\n").as_bytes());
-    let plain = data(70_000, 2);
+    let plain = bytes(2, 70_000);
     // age encrypts through our plugin; we decrypt through it.
     let out = run(Command::new(&age).arg("-r").arg(&recipient), &plain);
     assert!(
@@ -423,7 +421,7 @@ fn go_age_plugin_pq() {
         .wrap_with_labels(&FileKey::generate().unwrap())
         .unwrap();
     assert_eq!(labels, ["postquantum"]);
-    let plain = data(5000, 3);
+    let plain = bytes(3, 5000);
     let other = pq::Identity::generate().unwrap();
     let sealed = seal(&[&recipient, &other.to_public()], &plain).unwrap();
     assert_eq!(open(&[&hybrid], &sealed).unwrap(), plain);
@@ -459,7 +457,7 @@ fn go_age_plugin_batchpass() {
         return;
     }
     let batchpass = plugin::Identity::without_data("batchpass").unwrap();
-    let plain = data(3000, 4);
+    let plain = bytes(4, 3000);
     let sealed = seal(&[&plugin::Recipient::from_identity(&batchpass)], &plain).unwrap();
     let decryptor = Decryptor::new(&sealed[..]).unwrap();
     assert!(decryptor.is_passphrase());
@@ -496,7 +494,7 @@ fn go_age_plugin_tag_and_tagtest() {
         return;
     };
     let tagtest = plugin::Identity::without_data("tagtest").unwrap();
-    let plain = data(2000, 5);
+    let plain = bytes(5, 2000);
     // Go age encrypts to the tag recipient; we decrypt through tagtest.
     let sealed = ok(Command::new(&age).arg("-r").arg(TAGTEST_RECIPIENT), &plain);
     assert_eq!(open(&[&tagtest], &sealed).unwrap(), plain);

@@ -4,9 +4,7 @@
 //! and appended bytes are refused when it is made; a damaged chunk fails
 //! only the reads that reach it.
 
-mod common;
-
-use common::data;
+use simdcrypt_testsupport::bytes;
 use std::io::{BufReader, Cursor, Read, Seek, SeekFrom};
 
 use simdcrypt_age::stream::{self, CHUNK_LEN, SEALED_CHUNK_LEN};
@@ -41,7 +39,7 @@ fn every_range_equals_the_plaintext() {
         3 * CHUNK_LEN,
         3 * CHUNK_LEN + 17,
     ] {
-        let plain = data(len, len as u64);
+        let plain = bytes(len as u64, len);
         let mut reader = SeekableDecryptor::new(&key, at_payload(&payload(&key, &plain))).unwrap();
         assert_eq!(reader.len(), len as u64);
         let mut whole = Vec::new();
@@ -89,7 +87,7 @@ fn read_fully(reader: &mut impl Read, buf: &mut [u8]) -> usize {
 #[test]
 fn cuts_and_appended_bytes_are_refused_when_made() {
     let key = FileKey::from_bytes([8; 16]);
-    let plain = data(3 * CHUNK_LEN + 5, 3);
+    let plain = bytes(3, 3 * CHUNK_LEN + 5);
     let sealed = payload(&key, &plain);
     let error = |bytes: &[u8]| SeekableDecryptor::new(&key, at_payload(bytes)).err();
     // At a chunk edge: the last whole chunk opens only as a non-final one.
@@ -131,7 +129,7 @@ fn cuts_and_appended_bytes_are_refused_when_made() {
 #[test]
 fn a_damaged_chunk_fails_only_the_reads_that_reach_it() {
     let key = FileKey::from_bytes([9; 16]);
-    let plain = data(4 * CHUNK_LEN + 100, 4);
+    let plain = bytes(4, 4 * CHUNK_LEN + 100);
     let mut sealed = payload(&key, &plain);
     sealed[16 + SEALED_CHUNK_LEN + 7] ^= 0x40;
     let mut reader = SeekableDecryptor::new(&key, at_payload(&sealed)).unwrap();
@@ -154,7 +152,7 @@ fn a_damaged_chunk_fails_only_the_reads_that_reach_it() {
 fn a_whole_file_through_the_decryptor() {
     let identity = x25519::Identity::generate().unwrap();
     let recipient = identity.to_public();
-    let plain = data(2 * CHUNK_LEN + 1234, 5);
+    let plain = bytes(5, 2 * CHUNK_LEN + 1234);
     let mut file = Vec::new();
     Encryptor::new(&[&recipient])
         .unwrap()

@@ -144,6 +144,10 @@ fn protected_keys_ask_for_the_passphrase_only_for_their_stanzas() {
         let (sealed, _) = header(&[&recipient(key)]);
         let e = opens(&identity, &sealed).unwrap_err().to_string();
         assert!(e.contains("incorrect passphrase"), "{key}: {e}");
+        // An empty one is said to be empty (bcrypt-pbkdf refuses it).
+        let identity = ssh::Identity::from_pem(&file(key), None, counted("").0).unwrap();
+        let e = opens(&identity, &sealed).unwrap_err().to_string();
+        assert!(e.contains("the passphrase is empty"), "{key}: {e}");
     }
 }
 
@@ -170,6 +174,18 @@ fn what_age_refuses_is_refused_with_a_reason() {
             .unwrap_or_else(|| panic!("{name} parsed"))
             .to_string();
         assert!(e.contains(why), "{name}: {e}");
+    }
+    // A key of a type age takes, its data cut short or garbled, is
+    // malformed, not of an unsupported type.
+    for bad in [
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGarbage",
+        "ssh-rsa AAAAB3NzaC1yc2EAAAADAQAB",
+    ] {
+        let e = bad.parse::<ssh::Recipient>().unwrap_err().to_string();
+        assert!(
+            e.contains("malformed SSH public key") && !e.contains("not supported"),
+            "{bad}: {e}"
+        );
     }
     for bad in [
         "ssh-ed25519",

@@ -3,9 +3,7 @@
 //! edges, every thread count, inputs that arrive a few bytes at a time, and
 //! whole files through every recipient type.
 
-mod common;
-
-use common::data;
+use simdcrypt_testsupport::bytes;
 use std::io::{self, Read};
 use std::num::NonZeroUsize;
 
@@ -59,7 +57,7 @@ fn every_length_around_the_edges_on_every_thread_count() {
         ]);
     }
     for (i, &len) in lengths.iter().enumerate() {
-        let plain = data(len, i as u64);
+        let plain = bytes(i as u64, len);
         for n in [1, 2, 3, 5] {
             let step = [usize::MAX, 4093, 65536, 1009][(i + n) % 4];
             let mut sealed = Vec::new();
@@ -96,7 +94,7 @@ fn every_length_around_the_edges_on_every_thread_count() {
 #[test]
 fn a_damaged_chunk_stops_the_output_at_the_chunk_before_it() {
     let key = FileKey::from_bytes([4; 16]);
-    let plain = data(3 * BATCH * CHUNK_LEN + 99, 1);
+    let plain = bytes(1, 3 * BATCH * CHUNK_LEN + 99);
     let mut sealed = Vec::new();
     stream::encrypt(&key, &plain[..], &mut sealed, threads(2)).unwrap();
     for bad in [0, 1, BATCH - 1, BATCH, 2 * BATCH + 3, 3 * BATCH] {
@@ -119,7 +117,7 @@ fn a_damaged_chunk_stops_the_output_at_the_chunk_before_it() {
 #[test]
 fn cuts_at_chunk_edges_are_truncation() {
     let key = FileKey::from_bytes([5; 16]);
-    let plain = data(2 * BATCH * CHUNK_LEN, 2);
+    let plain = bytes(2, 2 * BATCH * CHUNK_LEN);
     let mut sealed = Vec::new();
     stream::encrypt(&key, &plain[..], &mut sealed, threads(3)).unwrap();
     for chunks in [0, 1, BATCH - 1, BATCH, 2 * BATCH - 1] {
@@ -143,7 +141,7 @@ fn whole_files_through_every_recipient_type() {
     let (xr, hr) = (x.to_public(), h.to_public());
     let p = scrypt::Recipient::new(b"passphrase", 4);
     let pi = scrypt::Identity::new(b"passphrase", 4);
-    let plain = data(CHUNK_LEN * 2 + 5, 3);
+    let plain = bytes(3, CHUNK_LEN * 2 + 5);
     let cases: [(Recipients, Identities); 3] = [
         (vec![&xr], vec![&x]),
         (vec![&hr], vec![&h]),

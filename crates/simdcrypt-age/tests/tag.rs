@@ -5,14 +5,11 @@
 //! `AGE_PLUGIN_TAGTEST_BIN`; a missing tool is said and the check skipped),
 //! and the post-quantum rule is kept.
 
-mod common;
-
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use common::{data, peer};
 use simdcrypt_age::{Error, Recipient as _, encrypt, pq, tag, x25519};
+use simdcrypt_testsupport::{bytes, peer, run_command, stderr};
 
 /// `classicRecipient` of age's `tag/internal/age-plugin-tagtest`.
 const CLASSIC: &str = include_str!("data/tagtest-classic.txt");
@@ -27,25 +24,17 @@ fn age_decrypt(age: &Path, plugin: &Path, sealed: &[u8]) -> Vec<u8> {
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .unwrap();
-    let mut child = Command::new(age)
-        .args(["-d", "-j", "tagtest"])
-        .env("PATH", path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let sealed = sealed.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&sealed));
-    let out = child.wait_with_output().unwrap();
-    let written = writer.join().unwrap();
+    let out = run_command(
+        Command::new(age)
+            .args(["-d", "-j", "tagtest"])
+            .env("PATH", path),
+        sealed,
+    );
     assert!(
         out.status.success(),
         "age -d -j tagtest failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+        stderr(&out)
     );
-    written.unwrap();
     out.stdout
 }
 
@@ -98,7 +87,7 @@ fn age_decrypts_what_we_encrypt_to_tagged_recipients() {
     let hybrid: tag::Recipient = HYBRID.parse().unwrap();
     let pq = pq::Identity::generate().unwrap().to_public();
     let x25519 = x25519::Identity::generate().unwrap().to_public();
-    let plain = data(3 * 65536 + 17, 11);
+    let plain = bytes(11, 3 * 65536 + 17);
     let cases: [&[&dyn simdcrypt_age::Recipient]; 4] = [
         &[&classic],
         &[&hybrid],

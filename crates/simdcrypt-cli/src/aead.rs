@@ -5,15 +5,66 @@
 //! opening writes nothing unless the tag verifies.
 
 use std::io::Read;
+use std::path::PathBuf;
 
 use simdcrypt::dynamic::AeadConstructor;
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
 
-use crate::cli::AeadArgs;
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
 use crate::io::Input;
 use crate::key::{parse_hex, parse_table_key};
 use crate::output::{Content, Output};
+
+/// Seal or open one message with an AEAD (held in memory, up to 1 GiB)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The AEAD: one of the library's table (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key in hex.
+    #[arg(short = 'K', long, value_name = "HEX", allow_hyphen_values = true)]
+    pub key: String,
+
+    /// The nonce in hex: twice the AEAD's nonce length in digits. Never
+    /// use one twice with the same key.
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub nonce: String,
+
+    /// Associated data in hex: authenticated, not encrypted, not written.
+    #[arg(long, value_name = "HEX")]
+    pub aad: Option<String>,
+
+    /// Open (decrypt and verify) instead of sealing; nothing is written
+    /// unless the tag verifies.
+    #[arg(short, long)]
+    pub decrypt: bool,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        command.mut_arg("cipher", |a| {
+            a.help(format!("The AEAD: {}", ladder::names_of(Kind::Aead)))
+        })
+    }
+
+    fn run(self, _: &clap::ArgMatches, _: &Context) -> Result<(), CliError> {
+        run(&self)
+    }
+}
 
 /// The largest message `aead` holds in memory.
 const MAX_MESSAGE: u64 = 1 << 30;
@@ -24,7 +75,7 @@ const MAX_MESSAGE: u64 = 1 << 30;
 ///
 /// Bad arguments, an input too large, files that cannot be read or
 /// written; opening, a tag that does not verify (then nothing is written).
-pub fn run(args: &AeadArgs) -> Result<(), CliError> {
+fn run(args: &Args) -> Result<(), CliError> {
     let (primitive, new) = aead(&args.cipher)?;
     let key = parse_table_key(&args.key, primitive)?;
     let nonce_len = primitive.nonce_len.unwrap_or(0);

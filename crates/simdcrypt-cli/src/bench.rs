@@ -10,6 +10,7 @@
 
 use std::hint::black_box;
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -19,9 +20,112 @@ use simdcrypt::dynamic::{MacOptions, ModeOptions, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Ladder, Primitive};
 use simdcrypt::timer::{self, UNIT, Unit};
 
-use crate::cli::BenchArgs;
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
 use crate::output::{Content, Output};
+
+/// Measure every rung: TSC ticks per byte and GB/s
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to measure: a stream cipher, MAC, AEAD (sealing) or hash of the
+    /// library's table (listed here at run time) [default: the table's
+    /// first stream cipher]
+    #[arg(long, value_name = "NAME")]
+    pub algo: Option<String>,
+
+    /// `all` (every rung this CPU runs) or one rung's name.
+    #[arg(
+        long,
+        visible_alias = "impl",
+        value_name = "NAME",
+        default_value = "all"
+    )]
+    pub rung: String,
+
+    /// Message sizes in bytes [default: 64 1024 8192 16384 1048576].
+    #[arg(
+        long,
+        value_name = "BYTES",
+        num_args = 1..,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 30),
+    )]
+    pub size: Vec<u64>,
+
+    /// Timed repetitions per cell [default: as many as fit in about 0.2 s].
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..=100_000_000),
+    )]
+    pub reps: Option<u64>,
+
+    /// Print JSON on stdout.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+
+    /// Print CSV on stdout.
+    #[arg(long)]
+    pub csv: bool,
+
+    /// Run exactly N untimed calls per rung and size, and print nothing:
+    /// for instruction counts under `valgrind --tool=callgrind`, which
+    /// repeat exactly (bench/callgrind.sh divides two of them).
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with_all = ["reps", "json", "csv", "plot"],
+        value_parser = clap::value_parser!(u64).range(1..=100_000_000),
+    )]
+    pub calls: Option<u64>,
+
+    /// Also draw each rung's GB/s against message size as an SVG plot in
+    /// FILE (without --size: every power of two from 64 B to 1 MiB).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+
+    /// Replace an existing --plot file.
+    #[arg(long, requires = "plot")]
+    pub force: bool,
+
+    /// Instead of speed, test each rung for timing leaks (dudect's
+    /// fixed-against-random Welch t-test) with N calls per class; --algo
+    /// also takes a ladder's name (`--leak --algo aes`)
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        default_missing_value = "1000000",
+        conflicts_with_all = ["calls", "plot", "json", "csv", "size"],
+        value_parser = clap::value_parser!(u64).range(1000..=100_000_000),
+    )]
+    pub leak: Option<u64>,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        use simdcrypt::ladder::{Kind, names_of};
+        let subjects = [
+            Kind::StreamCipher,
+            Kind::Mode,
+            Kind::Mac,
+            Kind::Aead,
+            Kind::Hash,
+        ]
+        .map(names_of)
+        .join(", ");
+        let first = names_of(Kind::StreamCipher);
+        command.mut_arg("algo", |a| {
+            a.help(format!(
+                "What to measure: {subjects} [default: the first, {}]",
+                first.split(", ").next().unwrap_or_default()
+            ))
+        })
+    }
+
+    fn run(self, _: &clap::ArgMatches, _: &Context) -> Result<(), CliError> {
+        run(&self)
+    }
+}
 
 mod leak;
 mod plot;
@@ -193,9 +297,12 @@ impl Subject {
         let out_len = self.primitive.output_len.unwrap_or(0);
         let imp = (rung != DEFAULT_RUNG || !self.ladder.rungs().is_empty()).then_some(rung);
         Ok(match self.primitive.construct {
-            Construct::Stream(new) => {
-                let options = StreamOptions { imp, xor: None };
-                let mut cipher = new(key, nonce, &options)?;
+            Construct::Stream(_) => {
+                let options = StreamOptions {
+                    rung: imp,
+                    ..Default::default()
+                };
+                let mut cipher = self.primitive.new_stream(key, nonce, &options)?;
                 Box::new(move |buf| {
                     cipher.seek(0)?;
                     cipher.apply_keystream(buf)
@@ -212,14 +319,15 @@ impl Subject {
                     Ok(())
                 })
             }
-            Construct::Mac(new) => {
+            Construct::Mac(_) => {
                 let options = MacOptions {
-                    imp,
+                    rung: imp,
                     ..Default::default()
                 };
-                drop(new(key, &options)?);
+                let primitive = self.primitive;
+                drop(primitive.new_mac(key, &options)?);
                 Box::new(move |buf| {
-                    let mut mac = new(key, &options)?;
+                    let mut mac = primitive.new_mac(key, &options)?;
                     mac.update(buf);
                     let mut tag = [0u8; 64];
                     mac.finalize_into(&mut tag[..out_len]);
@@ -241,13 +349,13 @@ impl Subject {
                     Ok(())
                 })
             }
-            Construct::Mode(new) => {
+            Construct::Mode(_) => {
                 let options = ModeOptions {
                     padding: Padding::None,
-                    imp,
+                    rung: imp,
                     ..Default::default()
                 };
-                let mut mode = new(key, nonce, &options)?;
+                let mut mode = self.primitive.new_mode(key, nonce, &options)?;
                 let mut out = Vec::new();
                 Box::new(move |buf| {
                     out.resize(buf.len(), 0);
@@ -295,20 +403,20 @@ struct PerBlock {
 /// # Errors
 ///
 /// An unknown subject or rung, a rung this CPU lacks; stdout closed.
-pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+fn run(args: &Args) -> Result<(), CliError> {
     let subject = match &args.algo {
         Some(name) if args.leak.is_some() => Subject::from_ladder_or_name(name)?,
         Some(name) => Subject::from_name(name)?,
         None => Subject::first_stream_cipher()?,
     };
     let all = subject.rungs();
-    let rungs: Vec<Rung> = if args.imp == "all" {
+    let rungs: Vec<Rung> = if args.rung == "all" {
         all
     } else {
-        let Some(&rung) = all.iter().find(|r| r.name == args.imp) else {
+        let Some(&rung) = all.iter().find(|r| r.name == args.rung) else {
             return Err(CliError::Library(Error::UnknownRung {
                 primitive: subject.ladder.name,
-                name: args.imp.clone(),
+                name: args.rung.clone(),
                 expected: all.iter().map(|r| r.name).collect::<Vec<_>>().join(", "),
             }));
         };

@@ -7,10 +7,55 @@
 use std::fmt;
 use std::io::{self, Write};
 
-/// Writes one line, the program's name (`simdcrypt`, or `age` when called
-/// so), `: ` and `args`, to standard error, ignoring failure.
-pub fn line(args: fmt::Arguments<'_>) {
-    raw(format_args!("{}: {args}", crate::multicall::program()));
+/// Standard error under the program's name: `simdcrypt`, or `age` and
+/// `age-keygen` when called so (`crate::multicall`). Made once in `main`
+/// and handed to what writes messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Diag {
+    program: &'static str,
+}
+
+impl Diag {
+    /// Messages under `program`'s name.
+    pub fn new(program: &'static str) -> Diag {
+        Diag { program }
+    }
+
+    /// Writes one line, the program's name, `: ` and `args`, ignoring
+    /// failure.
+    pub fn line(self, args: fmt::Arguments<'_>) {
+        raw(format_args!("{}: {args}", self.program));
+    }
+
+    /// `NAME: warning: …`.
+    pub fn warning(self, args: fmt::Arguments<'_>) {
+        self.line(format_args!("warning: {args}"));
+    }
+
+    /// The program's name.
+    pub fn program(self) -> &'static str {
+        self.program
+    }
+
+    /// The panic hook: a bug still ends in one line, never a backtrace, and
+    /// never a second panic when stderr is gone.
+    pub fn install_panic_hook(self) {
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let what = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("unknown cause");
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            self.line(format_args!(
+                "error: internal error{at}: {what} (a bug: please report it)"
+            ));
+        }));
+    }
 }
 
 /// Writes `args` and a newline to standard error as they are (age's
@@ -20,32 +65,4 @@ pub fn raw(args: fmt::Arguments<'_>) {
     // threads do not interleave.
     let text = format!("{args}\n");
     let _ = io::stderr().lock().write_all(text.as_bytes());
-}
-
-/// `simdcrypt: warning: …` on standard error.
-macro_rules! warning {
-    ($($arg:tt)*) => {
-        $crate::diag::line(format_args!("warning: {}", format_args!($($arg)*)))
-    };
-}
-pub(crate) use warning;
-
-/// The panic hook: a bug still ends in one line, never a backtrace, and
-/// never a second panic when stderr is gone.
-pub fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let what = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("unknown cause");
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        line(format_args!(
-            "error: internal error{at}: {what} (a bug: please report it)"
-        ));
-    }));
 }

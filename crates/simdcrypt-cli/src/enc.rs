@@ -3,14 +3,76 @@
 //! unless `--no-pad`), streaming in bounded memory.
 
 use simdcrypt::block::Padding;
-use simdcrypt::dynamic::{Direction, DynMode, ModeConstructor, ModeOptions};
+use simdcrypt::dynamic::{Direction, DynMode, ModeOptions, Params};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
+use std::path::PathBuf;
 
-use crate::cli::EncArgs;
+use crate::command::{Context, Subcommand};
+use crate::diag::Diag;
 use crate::error::CliError;
 use crate::io::Input;
-use crate::key::{parse_hex, parse_table_key};
+use crate::key::{parse_iv, parse_table_key};
 use crate::output::{Content, Output};
+
+/// Encrypt or decrypt with a block-cipher mode, as `openssl enc` (unauthenticated)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The cipher and mode: a block-cipher mode of the library's table
+    /// (listed here at run time)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key in hex, as `openssl enc -K`: twice the key length in digits
+    #[arg(short = 'K', long, value_name = "HEX", allow_hyphen_values = true)]
+    pub key: String,
+
+    /// The IV (CTR: the initial counter block) in hex, as `openssl enc -iv`;
+    /// modes with an IV register (GOST R 34.13-2015's, `iv_register` in
+    /// `info --json`) take any whole number of blocks
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub iv: Option<String>,
+
+    /// Decrypt (the default is to encrypt).
+    #[arg(short, long)]
+    pub decrypt: bool,
+
+    /// ECB and CBC without PKCS#7 padding: the input must be whole blocks.
+    #[arg(long)]
+    pub no_pad: bool,
+
+    /// Force a rung by name (default: the fastest constant-time one).
+    #[arg(long, visible_alias = "impl", value_name = "NAME")]
+    pub rung: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        let command = command.mut_arg("cipher", |a| {
+            a.help(format!(
+                "The cipher and mode: {}",
+                ladder::names_of(Kind::Mode)
+            ))
+        });
+        crate::params::flags(command, Kind::Mode)
+    }
+
+    fn run(self, matches: &clap::ArgMatches, context: &Context) -> Result<(), CliError> {
+        let params = crate::params::given(matches, Kind::Mode);
+        run(&self, &params, context.diag)
+    }
+}
 
 /// Bytes read and processed at a time, per thread.
 const BUFFER: usize = 1 << 20;
@@ -21,11 +83,11 @@ const BUFFER: usize = 1 << 20;
 ///
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks; decrypting, bad padding (then no output file is left).
-pub fn run(args: &EncArgs) -> Result<(), CliError> {
-    let (primitive, new) = mode(&args.cipher)?;
+fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliError> {
+    let primitive = mode(&args.cipher)?;
     let key = parse_table_key(&args.key, primitive)?;
     let iv = match (primitive.nonce_len, &args.iv) {
-        (Some(len), Some(iv)) => parse_hex("--iv", iv, &[len], &format!("{} IV", primitive.name))?,
+        (Some(_), Some(iv)) => parse_iv(iv, primitive)?,
         (Some(len), None) => {
             return Err(CliError::bad_arg(
                 "--iv",
@@ -37,7 +99,10 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
             ));
         }
         (None, Some(_)) => {
-            crate::diag::warning!("{} uses no IV: --iv is ignored", primitive.name);
+            diag.warning(format_args!(
+                "{} uses no IV: --iv is ignored",
+                primitive.name
+            ));
             Default::default()
         }
         (None, None) => Default::default(),
@@ -53,18 +118,18 @@ pub fn run(args: &EncArgs) -> Result<(), CliError> {
         } else {
             Padding::Pkcs7
         },
-        imp: args.imp.as_deref(),
-        params: args.params.params(),
+        rung: args.rung.as_deref(),
+        params: Params(&crate::params::as_params(params)),
     };
-    let mut mode = new(&key, &iv, &options)?;
+    let mut mode = primitive.new_mode(&key, &iv, &options)?;
     drop(key);
 
     let mut input = Input::open(&args.input)?;
     let mut output = Output::open(&args.output, args.force, Content::Binary)?;
-    crate::diag::warning!(
+    diag.warning(format_args!(
         "{} output is not authenticated; anyone can change it undetected (use an AEAD or `encrypt`)",
         primitive.name
-    );
+    ));
     let bl = primitive.block_len;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     // A first block carried from the last read (so that a padded
@@ -146,13 +211,11 @@ fn run_parallel(
     })
 }
 
-/// The block-cipher mode of the table named `name`, and its constructor.
-fn mode(name: &str) -> Result<(&'static Primitive, ModeConstructor), CliError> {
+/// The block-cipher mode of the table named `name`.
+fn mode(name: &str) -> Result<&'static Primitive, CliError> {
     ladder::primitives()
-        .find_map(|(_, p)| match p.construct {
-            Construct::Mode(new) if p.name == name => Some((p, new)),
-            _ => None,
-        })
+        .map(|(_, p)| p)
+        .find(|p| p.name == name && matches!(p.construct, Construct::Mode(_)))
         .ok_or_else(|| CliError::UnknownCipher {
             flag: "--cipher",
             name: name.to_owned(),

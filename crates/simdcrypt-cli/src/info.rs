@@ -9,15 +9,29 @@ use simdcrypt::Xor;
 use simdcrypt::cpu::{self, MAX_ISA_VAR};
 use simdcrypt::ladder::{Kind, Ladder, Primitive, RungInfo};
 
-use crate::cli::InfoArgs;
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
+
+/// Show the CPU features, the SIMDCRYPT_MAX_ISA cap and every ladder's rungs
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl Subcommand for Args {
+    fn run(self, _: &clap::ArgMatches, _: &Context) -> Result<(), CliError> {
+        run(&self)
+    }
+}
 
 /// Prints the report on stdout, as text or JSON.
 ///
 /// # Errors
 ///
 /// A malformed `SIMDCRYPT_MAX_ISA`; stdout closed.
-pub fn run(args: &InfoArgs) -> Result<(), CliError> {
+fn run(args: &Args) -> Result<(), CliError> {
     let cap = cpu::max_isa()?;
     let mut out = crate::io::stdout();
     if args.json {
@@ -164,6 +178,7 @@ fn primitive(p: &Primitive) -> Value {
         "summary": p.summary,
         "key_lens": p.key_lens,
         "nonce_len": p.nonce_len,
+        "iv_register": p.iv_register,
         "block_len": p.block_len,
         "output_len": p.output_len,
         "params": p.params.iter().map(|q| json!({

@@ -82,6 +82,13 @@ impl Input {
         Ok(filled)
     }
 
+    /// The input with read errors that name it as [`CliError::Read`] does
+    /// ("cannot read standard input: …"), for a reader handed to a library
+    /// that passes its errors on as they come (the age crate's).
+    pub fn named(self) -> Named {
+        Named(self)
+    }
+
     fn path(&self) -> Option<&Path> {
         match self {
             Input::Stdin(_) => None,
@@ -96,6 +103,18 @@ impl Read for Input {
             Input::Stdin(s) => s.read(buf),
             Input::File { file, .. } => file.read(buf),
         }
+    }
+}
+
+/// An [`Input`] whose read errors name it (see [`Input::named`]).
+pub struct Named(Input);
+
+impl Read for Named {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted => e,
+            kind => io::Error::new(kind, CliError::read(self.0.path(), e).to_string()),
+        })
     }
 }
 

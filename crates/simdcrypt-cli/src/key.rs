@@ -5,6 +5,8 @@
 
 use zeroize::Zeroizing;
 
+use simdcrypt::ladder::Primitive;
+
 use crate::error::CliError;
 
 /// A key as given: 256 or 128 bits, zeroized on drop.
@@ -93,9 +95,35 @@ pub fn parse_hex(
     if !fits {
         return Err(bad(format!("{} hex digits: {expected}", hex.len())));
     }
-    Ok(Zeroizing::new(
-        hex.chunks_exact(2).map(|d| d[0] << 4 | d[1]).collect(),
-    ))
+    Ok(bytes_of(&hex))
+}
+
+/// The bytes of an even number of hex digits (each 0..=15).
+fn bytes_of(digits: &[u8]) -> Zeroizing<Vec<u8>> {
+    Zeroizing::new(digits.chunks_exact(2).map(|d| d[0] << 4 | d[1]).collect())
+}
+
+/// Parses `--iv` for the mode `primitive` of the table: its IV length, or,
+/// where its entry takes an IV register (GOST R 34.13-2015), any whole
+/// number of its blocks.
+pub fn parse_iv(arg: &str, primitive: &Primitive) -> Result<Zeroizing<Vec<u8>>, CliError> {
+    let len = primitive.nonce_len.unwrap_or(0);
+    if !primitive.iv_register {
+        return parse_hex("--iv", arg, &[len], &format!("{} IV", primitive.name));
+    }
+    let digits = 2 * primitive.block_len;
+    let expected = format!(
+        "expected {} hex digits, or any multiple of {digits} (the {} IV: a register of whole {}-bit blocks)",
+        2 * len,
+        primitive.name,
+        8 * primitive.block_len,
+    );
+    let bad = |m: String| CliError::bad_arg("--iv", m);
+    let hex = check_hex(arg, &expected).map_err(bad)?;
+    if !hex.len().is_multiple_of(digits) {
+        return Err(bad(format!("{} hex digits: {expected}", hex.len())));
+    }
+    Ok(bytes_of(&hex))
 }
 
 /// Parses `--key` for `primitive` of the table: hex of one of its key

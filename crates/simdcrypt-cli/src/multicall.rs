@@ -9,7 +9,6 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
-use std::sync::OnceLock;
 
 /// Which command line the tool takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,38 +21,36 @@ pub enum Personality {
     AgeKeygen,
 }
 
-/// The personality the tool was called with, set once by [`arguments`].
-static PERSONALITY: OnceLock<Personality> = OnceLock::new();
+impl Personality {
+    /// The personality of the process called with `args` (by the file
+    /// name of `args[0]`, without a `.exe`).
+    pub fn of(args: &[OsString]) -> Personality {
+        let name = args
+            .first()
+            .and_then(|a| Path::new(a).file_stem())
+            .and_then(OsStr::to_str);
+        match name {
+            Some("age") => Personality::Age,
+            Some("age-keygen") => Personality::AgeKeygen,
+            _ => Personality::Simdcrypt,
+        }
+    }
 
-/// The name messages start with: `simdcrypt`, `age` or `age-keygen`.
-pub fn program() -> &'static str {
-    match PERSONALITY.get() {
-        Some(Personality::Age) => "age",
-        Some(Personality::AgeKeygen) => "age-keygen",
-        _ => "simdcrypt",
+    /// The name messages start with: `simdcrypt`, `age` or `age-keygen`.
+    pub fn program(self) -> &'static str {
+        match self {
+            Personality::Simdcrypt => "simdcrypt",
+            Personality::Age => "age",
+            Personality::AgeKeygen => "age-keygen",
+        }
     }
 }
 
-/// The personality of a program called `argv0` (its file name, without a
-/// `.exe`).
-fn personality_of(argv0: &OsStr) -> Personality {
-    let name = Path::new(argv0).file_stem().and_then(OsStr::to_str);
-    match name {
-        Some("age") => Personality::Age,
-        Some("age-keygen") => Personality::AgeKeygen,
-        _ => Personality::Simdcrypt,
-    }
-}
-
-/// The command line as simdcrypt's parser takes it: the process's own, or
-/// age's and age-keygen's rewritten; an error is age's own message for a
-/// command line it refuses (to be ended with exit status 1, or 2 for a
-/// flag Go's parser refuses, as age's exit statuses are).
-pub fn arguments(args: Vec<OsString>) -> Result<Vec<OsString>, Exit> {
-    let personality = args
-        .first()
-        .map_or(Personality::Simdcrypt, |a| personality_of(a));
-    let _ = PERSONALITY.set(personality);
+/// The command line as simdcrypt's parser takes it: the process's own, or,
+/// for `personality`, age's and age-keygen's rewritten; an error is age's
+/// own message for a command line it refuses (to be ended with exit status
+/// 1, or 2 for a flag Go's parser refuses, as age's exit statuses are).
+pub fn arguments(personality: Personality, args: Vec<OsString>) -> Result<Vec<OsString>, Exit> {
     match personality {
         Personality::Simdcrypt => Ok(args),
         Personality::Age => age(&args[1..]).map_err(|e| Exit::new(e, AGE_USAGE)),
@@ -516,16 +513,13 @@ mod tests {
 
     #[test]
     fn the_personality_comes_from_the_name() {
-        assert_eq!(personality_of(OsStr::new("/usr/bin/age")), Personality::Age);
-        assert_eq!(
-            personality_of(OsStr::new("age-keygen")),
-            Personality::AgeKeygen
-        );
-        assert_eq!(personality_of(OsStr::new("age.exe")), Personality::Age);
-        assert_eq!(
-            personality_of(OsStr::new("simdcrypt")),
-            Personality::Simdcrypt
-        );
-        assert_eq!(personality_of(OsStr::new("rage")), Personality::Simdcrypt);
+        let of = |name: &str| Personality::of(&[OsString::from(name)]);
+        assert_eq!(of("/usr/bin/age"), Personality::Age);
+        assert_eq!(of("age-keygen"), Personality::AgeKeygen);
+        assert_eq!(of("age.exe"), Personality::Age);
+        assert_eq!(of("simdcrypt"), Personality::Simdcrypt);
+        assert_eq!(of("rage"), Personality::Simdcrypt);
+        assert_eq!(Personality::of(&[]), Personality::Simdcrypt);
+        assert_eq!(Personality::Age.program(), "age");
     }
 }

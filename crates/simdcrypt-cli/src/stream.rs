@@ -2,18 +2,91 @@
 //! memory.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use simdcrypt::Xor;
-use simdcrypt::dynamic::{DynStreamCipher, StreamConstructor, StreamOptions};
+use simdcrypt::dynamic::{DynStreamCipher, Params, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Primitive};
 
-use crate::cli::StreamArgs;
+use crate::command::{Context, Subcommand};
+use crate::diag::Diag;
 use crate::error::CliError;
 use crate::io::Input;
 use crate::key::{parse_key, parse_nonce};
 use crate::output::{Content, Output};
+
+/// XOR a file or stdin with raw keystream (unauthenticated)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The cipher: a stream cipher of the library's table (listed here at
+    /// run time; `simdcrypt info` shows each with its rungs)
+    #[arg(long, value_name = "NAME")]
+    pub cipher: String,
+
+    /// The key: 64 hex digits, 32 for 128 bits, or int:NUMBER
+    ///
+    /// Hex is in byte order as written, as `openssl enc -K`; 32 digits select
+    /// the 128-bit form of a cipher that has one (Salsa20's "expand 16-byte
+    /// k").
+    /// `int:` and an unsigned number (decimal, 0x hex, 0o octal, 0b binary)
+    /// of at most 256 bits is stored little-endian: key byte 0 is the least
+    /// significant byte of the number.
+    #[arg(
+        long,
+        value_name = "KEY",
+        allow_hyphen_values = true,
+        verbatim_doc_comment
+    )]
+    pub key: String,
+
+    /// The nonce in hex: twice the cipher's nonce length in bytes.
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub nonce: String,
+
+    /// The first 64-byte keystream block (output byte 0 = keystream byte 64·C)
+    ///
+    /// As libsodium's crypto_stream_*_xor_ic. For RFC 8439's ChaCha20 this
+    /// is the 32-bit counter that `openssl enc -chacha20` takes as the
+    /// first 4 bytes (little-endian) of its 16-byte -iv, the nonce being
+    /// the other 12.
+    #[arg(long, value_name = "C", default_value_t = 0, verbatim_doc_comment)]
+    pub counter: u64,
+
+    /// Force a rung by name (default: the fastest this CPU runs).
+    #[arg(long, visible_alias = "impl", value_name = "NAME")]
+    pub rung: Option<String>,
+
+    /// XOR form of single-block rungs: c0 (byte-wise) or c1 (16-byte SIMD)
+    #[arg(long, value_name = "FORM")]
+    pub xor: Option<String>,
+
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        let streams = ladder::names_of(ladder::Kind::StreamCipher);
+        let command = command.mut_arg("cipher", |a| a.help(format!("The cipher: {streams}")));
+        crate::params::flags(command, ladder::Kind::StreamCipher)
+    }
+
+    fn run(self, matches: &clap::ArgMatches, context: &Context) -> Result<(), CliError> {
+        let params = crate::params::given(matches, ladder::Kind::StreamCipher);
+        run(&self, &params, context.diag)
+    }
+}
 
 /// Bytes read, XORed and written at a time, per thread.
 const BUFFER: usize = 1 << 20;
@@ -27,8 +100,8 @@ const PROGRESS_FROM: u64 = 8 << 20;
 ///
 /// Bad arguments, files that cannot be read or written, a rung the CPU
 /// lacks, input that runs past the end of the keystream.
-pub fn run(args: &StreamArgs) -> Result<(), CliError> {
-    let (primitive, new) = stream_cipher(&args.cipher)?;
+fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliError> {
+    let primitive = stream_cipher(&args.cipher)?;
     let key = parse_key(&args.key, primitive.key_lens.contains(&16), primitive.name)?;
     let nonce = parse_nonce(
         &args.nonce,
@@ -36,11 +109,13 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         primitive.name,
     )?;
     let xor = args.xor.as_deref().map(Xor::from_str).transpose()?;
+    let params = crate::params::as_params(params);
     let options = StreamOptions {
-        imp: args.imp.as_deref(),
+        rung: args.rung.as_deref(),
         xor,
+        params: Params(&params),
     };
-    let mut cipher = new(key.bytes(), &nonce, &options)?;
+    let mut cipher = primitive.new_stream(key.bytes(), &nonce, &options)?;
     let start = u128::from(args.counter) * primitive.block_len as u128;
     cipher.seek(start)?;
 
@@ -53,9 +128,9 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
     }
     let mut output = Output::open(&args.output, args.force, Content::Binary)?;
 
-    crate::diag::warning!(
+    diag.warning(format_args!(
         "raw stream output is not authenticated; anyone can flip bits undetected"
-    );
+    ));
     let progress = progress_bar(input.len());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut buf = vec![0u8; threads * BUFFER];
@@ -68,7 +143,7 @@ pub fn run(args: &StreamArgs) -> Result<(), CliError> {
         // A long read is cut between threads, each with its own cipher
         // seeked to its stretch; a short one stays here.
         if threads > 1 && n > BUFFER {
-            let build = || new(key.bytes(), &nonce, &options);
+            let build = || primitive.new_stream(key.bytes(), &nonce, &options);
             run_parallel(&build, at, &mut buf[..n], threads)?;
             cipher.seek(at + n as u128)?;
         } else {
@@ -135,13 +210,11 @@ fn progress_bar(len: Option<u64>) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// The stream cipher of the table named `name`, and its constructor.
-fn stream_cipher(name: &str) -> Result<(&'static Primitive, StreamConstructor), CliError> {
+/// The stream cipher of the table named `name`.
+fn stream_cipher(name: &str) -> Result<&'static Primitive, CliError> {
     ladder::primitives()
-        .find_map(|(_, p)| match p.construct {
-            Construct::Stream(new) if p.name == name => Some((p, new)),
-            _ => None,
-        })
+        .map(|(_, p)| p)
+        .find(|p| p.name == name && matches!(p.construct, Construct::Stream(_)))
         .ok_or_else(|| CliError::UnknownCipher {
             flag: "--cipher",
             name: name.to_owned(),

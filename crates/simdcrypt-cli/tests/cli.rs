@@ -2,9 +2,9 @@
 //! and exit codes.
 
 use std::path::Path;
-mod common;
-
 use std::process::{Command, Output};
+
+use simdcrypt_testsupport::{assert_error, bytes, file_names, run_command, stderr};
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -16,11 +16,7 @@ const WARNING: &str =
 
 /// Runs the binary with `args`, feeding `stdin`.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    common::run_command(Command::new(BIN).args(args), stdin)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    run_command(Command::new(BIN).args(args), stdin)
 }
 
 /// `stream` with the cipher, key and nonce given, then `extra`.
@@ -37,40 +33,13 @@ fn ok_stream(cipher: &str, key: &str, nonce: &str, extra: &[&str], stdin: &[u8])
     out.stdout
 }
 
-/// Asserts a user error: exit 1, exactly one line on stderr naming all of
-/// `wanted`, no panic.
-fn assert_error(out: &Output, wanted: &[&str]) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("simdcrypt: error: "), "{err}");
-    for w in wanted {
-        assert!(err.contains(w), "{err:?} lacks {w:?}");
-    }
-    assert!(out.stdout.is_empty());
-}
-
-fn pattern(len: usize) -> Vec<u8> {
-    (0..len).map(|i| (i * 31 % 251) as u8).collect()
-}
-
-fn dir_entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn stream_round_trip_through_files() {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("plain");
     let ct = dir.path().join("ct");
     let back = dir.path().join("back");
-    let data = pattern(3 * (1 << 20) + 77);
+    let data = bytes(0, 3 * (1 << 20) + 77);
     std::fs::write(&plain, &data).unwrap();
     for (cipher, nonce) in [
         ("salsa20", NONCE),
@@ -107,12 +76,12 @@ fn stream_round_trip_through_files() {
         ok_stream(cipher, KEY, nonce, &extra, b"");
         assert!(std::fs::read(&back).unwrap() == data, "{cipher}");
     }
-    assert_eq!(dir_entries(dir.path()), ["back", "ct", "plain"]);
+    assert_eq!(file_names(dir.path()), ["back", "ct", "plain"]);
 }
 
 #[test]
 fn stream_round_trip_through_pipes() {
-    let data = pattern(100_000);
+    let data = bytes(0, 100_000);
     let ct = ok_stream("salsa20/12", KEY, NONCE, &[], &data);
     assert_eq!(ct.len(), data.len());
     let back = ok_stream("salsa20/12", KEY, NONCE, &["-i", "-", "-o", "-"], &ct);
@@ -124,17 +93,17 @@ fn stream_round_trip_through_pipes() {
 fn stream_matches_the_library() {
     let key: [u8; 32] = std::array::from_fn(|i| i as u8);
     let nonce: [u8; 8] = std::array::from_fn(|i| i as u8);
-    let mut want = pattern(1000);
+    let mut want = bytes(0, 1000);
     simdcrypt::salsa20::Salsa20::new(&key, &nonce)
         .apply_keystream(&mut want)
         .unwrap();
-    assert!(ok_stream("salsa20", KEY, NONCE, &[], &pattern(1000)) == want);
+    assert!(ok_stream("salsa20", KEY, NONCE, &[], &bytes(0, 1000)) == want);
 }
 
 #[test]
 fn chacha_streams_match_the_library() {
     let key: [u8; 32] = std::array::from_fn(|i| i as u8);
-    let msg = pattern(1000);
+    let msg = bytes(0, 1000);
     let run = |c: &mut dyn FnMut(&mut [u8])| {
         let mut v = msg.clone();
         c(&mut v);
@@ -197,7 +166,7 @@ fn chacha_streams_match_the_library() {
     assert_error(
         &stream("chacha20", KEY, NONCE12, &["--impl", "sse2-shuffle"], b""),
         &[
-            "unknown chacha20 implementation `sse2-shuffle`",
+            "unknown chacha20 rung `sse2-shuffle`",
             "ssse3-4x",
             "avx512vl",
         ],
@@ -327,7 +296,7 @@ fn bad_names_are_refused_listing_the_valid_ones() {
     assert_error(
         &stream("salsa20", KEY, NONCE, &["--impl", "fastest"], b""),
         &[
-            "unknown salsa20 implementation `fastest`",
+            "unknown salsa20 rung `fastest`",
             "reference",
             "no-transpose",
             "avx2",
@@ -362,7 +331,7 @@ fn bad_names_are_refused_listing_the_valid_ones() {
 fn file_errors_leave_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     let d = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
-    std::fs::write(d("in"), pattern(5000)).unwrap();
+    std::fs::write(d("in"), bytes(0, 5000)).unwrap();
     std::fs::write(d("out"), b"keep me").unwrap();
 
     let out = stream(
@@ -416,7 +385,7 @@ fn file_errors_leave_nothing_behind() {
     assert_error(&out, &["is a directory"]);
 
     // Only what was there before.
-    assert_eq!(dir_entries(dir.path()), ["in", "out"]);
+    assert_eq!(file_names(dir.path()), ["in", "out"]);
 
     // --force replaces it whole.
     ok_stream(
@@ -427,7 +396,7 @@ fn file_errors_leave_nothing_behind() {
         b"",
     );
     assert_eq!(std::fs::read(d("out")).unwrap().len(), 5000);
-    assert_eq!(dir_entries(dir.path()), ["in", "out"]);
+    assert_eq!(file_names(dir.path()), ["in", "out"]);
 }
 
 #[test]
@@ -479,33 +448,28 @@ fn verify_passes() {
     assert_eq!(doc["failed"], 0);
     assert_eq!(doc["seed"], 7);
     let rows = doc["rows"].as_array().unwrap();
-    use simdcrypt::hash;
-    // The stream primitives, the AEADs' and HMAC's, HKDF's, PBKDF2's and
-    // the age format's one row each, the hashes (SHA-224 on SHA-256's
-    // rungs, SHA-384 and SHA-512/256 on SHA-512's), the two multi-buffer
-    // hashes and scrypt.
-    let rungs = 5 * simdcrypt::salsa20::Rung::ALL.len()
-        + 4 * simdcrypt::chacha20::Rung::ALL.len()
-        + simdcrypt::poly1305::Rung::ALL.len()
-        + 3
-        + 2 * hash::sha256::Rung::ALL.len()
-        + hash::sha1::Rung::ALL.len()
-        + 3 * hash::sha512::Rung::ALL.len()
-        + hash::md5::Rung::ALL.len()
-        + 2 * hash::many::Rung::ALL.len()
-        + 4
-        + simdcrypt::kdf::scrypt::Rung::ALL.len()
-        // AES's six modes on AES's rungs; GHASH and POLYVAL on theirs; the
-        // five AES-GCM(-SIV) AEADs on each of their five paths (GHASH's
-        // four rungs and the default).
-        + 6 * simdcrypt::aes::Rung::ALL.len()
-        + 2 * simdcrypt::ghash::Rung::ALL.len()
-        + 5 * (simdcrypt::ghash::Rung::ALL.len() + 1)
-        // GOST 28147-89's four rows (the cipher, CFB, the counter mode, the
-        // MAC) and Magma's nine (the cipher, CTR, CBC, CFB, OFB, the MAC,
-        // MGM, CTR-ACPKM, OMAC-ACPKM) on their shared rungs.
-        + 13 * simdcrypt::gost28147::Rung::ALL.len();
-    assert_eq!(rows.len(), rungs);
+    // Derived from the table (a new ladder needs no line here): every
+    // ladder has rows, and every rung of a ladder with rungs of its own has
+    // a row; the age format's row follows the ladders'.
+    for ladder in simdcrypt::ladders() {
+        let ours: Vec<&serde_json::Value> =
+            rows.iter().filter(|r| r["ladder"] == ladder.name).collect();
+        assert!(!ours.is_empty(), "{}: no rows", ladder.name);
+        for rung in ladder.rungs() {
+            assert!(
+                ours.iter().any(|r| r["rung"] == rung.name),
+                "{}: no row on {}",
+                ladder.name,
+                rung.name
+            );
+        }
+    }
+    let ladders = simdcrypt::ladders().iter().map(|l| l.name);
+    assert!(
+        rows.iter()
+            .all(|r| ladders.clone().any(|l| r["ladder"] == l) || r["ladder"] == "age"),
+        "every row is of a ladder of the table, or the age format's"
+    );
     assert!(rows.iter().all(|r| r["vectors"]["status"] != "fail"));
     assert!(doc.get("not_run").is_none());
 }
@@ -633,7 +597,7 @@ fn bench_csv_and_json_parse() {
 
     assert_error(
         &run(&["bench", "--impl", "nope", "--reps", "1"], b""),
-        &["unknown salsa20 implementation"],
+        &["unknown salsa20 rung"],
     );
     assert_error(
         &run(&["bench", "--algo", "chacha21", "--reps", "1"], b""),
@@ -800,5 +764,47 @@ fn the_tool_names_no_primitive_itself() {
                 file.display()
             );
         }
+    }
+}
+
+/// The flags of the primitives' parameters come from the table: `stream`,
+/// `enc` and `mac` have one per parameter their primitives declare
+/// (`--no-NAME` for a switch on by default), with the declaration's help.
+#[test]
+fn parameter_flags_come_from_the_table() {
+    use simdcrypt::ladder::{self, Kind, ParamKind};
+
+    for (command, kind) in [
+        ("stream", Kind::StreamCipher),
+        ("enc", Kind::Mode),
+        ("mac", Kind::Mac),
+    ] {
+        let out = run(&[command, "--help"], b"");
+        assert!(out.status.success());
+        let help = String::from_utf8_lossy(&out.stdout);
+        let mut flags = Vec::new();
+        for (_, p) in ladder::primitives().filter(|(_, p)| p.kind == kind) {
+            for param in p.params {
+                let flag = match (param.kind, param.default) {
+                    (ParamKind::Switch, "on") => format!("--no-{}", param.name),
+                    _ => format!("--{}", param.name),
+                };
+                let first_line = param.help.split_whitespace().take(4).collect::<Vec<_>>();
+                let line = help
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{flag} ")))
+                    .unwrap_or_else(|| panic!("{command}: no {flag} in\n{help}"));
+                assert!(
+                    line.contains(&first_line.join(" ")),
+                    "{command} {flag}: {line}"
+                );
+                flags.push(flag);
+            }
+        }
+        // No stream cipher declares parameters today; the others do.
+        assert!(
+            kind == Kind::StreamCipher || !flags.is_empty(),
+            "{command}: some primitive declares parameters"
+        );
     }
 }

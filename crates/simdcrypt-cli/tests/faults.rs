@@ -9,8 +9,6 @@
 
 #![cfg(target_os = "linux")]
 
-mod common;
-
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::{PermissionsExt, symlink};
@@ -19,7 +17,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{data, run_command};
+use simdcrypt_testsupport::{bytes, file_names, run_command, stderr};
 use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_simdcrypt");
@@ -32,20 +30,6 @@ fn bash(dir: &Path, script: &str) -> Command {
     let mut c = Command::new("bash");
     c.arg("-c").arg(script).env("T", BIN).current_dir(dir);
     c
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// Asserts that the command failed with exit status 1 and one line on
@@ -147,11 +131,11 @@ fn wait_with_stdin_open(child: &mut std::process::Child) -> std::process::ExitSt
 /// temporary file), at most ten seconds.
 fn wait_for_temp(dir: &Path) {
     let start = Instant::now();
-    while !names(dir).iter().any(|n| n.starts_with(".simdcrypt-")) {
+    while !file_names(dir).iter().any(|n| n.starts_with(".simdcrypt-")) {
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "no temporary file appeared: {:?}",
-            names(dir)
+            file_names(dir)
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -160,7 +144,7 @@ fn wait_for_temp(dir: &Path) {
 /// An 8 MiB age file to `recipient`, in `dir` as `big.age`; returns its
 /// bytes.
 fn sealed(dir: &Path, recipient: &str) -> Vec<u8> {
-    let plain = data(8 << 20, 1);
+    let plain = bytes(1, 8 << 20);
     let out = run_command(
         Command::new(BIN)
             .args(["encrypt", "-r", recipient, "-o", "big.age"])
@@ -177,8 +161,8 @@ fn sealed(dir: &Path, recipient: &str) -> Vec<u8> {
 fn each_signal_during_each_long_command_leaves_nothing() {
     let (dir, recipient) = keyed_dir();
     let sealed = sealed(dir.path(), &recipient);
-    let plain = data(8 << 20, 1);
-    let before = names(dir.path());
+    let plain = bytes(1, 8 << 20);
+    let before = file_names(dir.path());
     for (name, args) in long_commands(&recipient) {
         let feed = if name == "decrypt" {
             &sealed[..4 << 20]
@@ -208,7 +192,7 @@ fn each_signal_during_each_long_command_leaves_nothing() {
                     "{name} on SIG{signal} (named: {named}) ended {status:?}"
                 );
                 assert_eq!(
-                    names(dir.path()),
+                    file_names(dir.path()),
                     before,
                     "{name} on SIG{signal} (named: {named}) left files"
                 );
@@ -220,8 +204,8 @@ fn each_signal_during_each_long_command_leaves_nothing() {
 #[test]
 fn sigkill_leaves_nothing_where_files_are_built_unnamed() {
     let (dir, recipient) = keyed_dir();
-    let before = names(dir.path());
-    let plain = data(4 << 20, 1);
+    let before = file_names(dir.path());
+    let plain = bytes(1, 4 << 20);
     for (name, args) in long_commands(&recipient) {
         if name == "decrypt" {
             continue;
@@ -230,14 +214,14 @@ fn sigkill_leaves_nothing_where_files_are_built_unnamed() {
         std::thread::sleep(Duration::from_millis(100));
         kill(&child, "KILL");
         assert_eq!(wait_with_stdin_open(&mut child).signal(), Some(9));
-        assert_eq!(names(dir.path()), before, "{name} left files");
+        assert_eq!(file_names(dir.path()), before, "{name} left files");
     }
 }
 
 #[test]
 fn a_failing_stderr_changes_nothing_else() {
     let (dir, recipient) = keyed_dir();
-    fs::write(dir.path().join("f"), data(100_000, 1)).unwrap();
+    fs::write(dir.path().join("f"), bytes(1, 100_000)).unwrap();
     let full = || fs::File::options().write(true).open("/dev/full").unwrap();
     // A bad key: exit 1, as with a working stderr, not an abort.
     let out = Command::new(BIN)
@@ -281,7 +265,7 @@ fn a_failing_stderr_changes_nothing_else() {
         fs::metadata(dir.path().join("s.bin")).unwrap().len(),
         100_000
     );
-    let mut left = names(dir.path());
+    let mut left = file_names(dir.path());
     left.retain(|n| n.starts_with(".simdcrypt-"));
     assert!(left.is_empty(), "{left:?}");
 }
@@ -289,11 +273,11 @@ fn a_failing_stderr_changes_nothing_else() {
 #[test]
 fn a_full_disk_names_the_output_and_leaves_nothing() {
     let (dir, recipient) = keyed_dir();
-    fs::write(dir.path().join("f"), data(1 << 20, 1)).unwrap();
+    fs::write(dir.path().join("f"), bytes(1, 1 << 20)).unwrap();
     let sealed = sealed(dir.path(), &recipient);
     fs::write(dir.path().join("f.age"), &sealed[..1 << 20]).unwrap();
     fs::write(dir.path().join("existing"), b"keep me").unwrap();
-    let before = names(dir.path());
+    let before = file_names(dir.path());
     let commands = [
         format!("encrypt -r {recipient} -o out f"),
         "decrypt -i key.txt -o out f.age".to_owned(),
@@ -322,7 +306,7 @@ fn a_full_disk_names_the_output_and_leaves_nothing() {
         };
         let line = fails_with(&out, &[&format!("'{target}'"), "File too large"]);
         assert!(!line.contains(".simdcrypt-"), "{line}");
-        assert_eq!(names(dir.path()), before, "{command}");
+        assert_eq!(file_names(dir.path()), before, "{command}");
         assert_eq!(fs::read(dir.path().join("existing")).unwrap(), b"keep me");
     }
 }
@@ -355,6 +339,16 @@ fn memory_limits_get_one_line_not_an_abort() {
     let out = limited("decrypt -i /dev/zero -o out f");
     fails_with(&out, &["/dev/zero", "larger than 16777216 bytes"]);
     assert!(!dir.path().join("out").exists());
+    // A MAC's key file is read up to the longest key it takes, or 64 KiB
+    // for one of any length (HMAC).
+    fails_with(
+        &limited("mac --algo aes-cmac --key-file /dev/zero f"),
+        &["--key-file", "more than 32 bytes", "16, 24 or 32 bytes"],
+    );
+    fails_with(
+        &limited("mac --algo hmac-sha256 --key-file /dev/zero f"),
+        &["--key-file", "more than 65536 bytes"],
+    );
 }
 
 #[test]
@@ -381,6 +375,10 @@ fn a_closed_stdout_is_an_error() {
             vec!["Bad file descriptor"],
         ),
         ("info", vec!["Bad file descriptor"]),
+        // clap's own output too, as coreutils' --help and --version.
+        ("--help", vec!["Bad file descriptor"]),
+        ("--version", vec!["Bad file descriptor"]),
+        ("enc --help", vec!["Bad file descriptor"]),
     ] {
         let out = bash(dir.path(), &format!("exec \"$T\" {script} >&-"))
             .output()
@@ -388,15 +386,26 @@ fn a_closed_stdout_is_an_error() {
         let line = fails_with(&out, &parts);
         assert!(!stderr(&out).contains("Public key"), "{script}: {line}");
     }
-    // A closed stdin reads as an error too, not as empty input.
+    // A closed stdin reads as an error too, not as empty input, and the
+    // message names it.
     let out = bash(dir.path(), "exec \"$T\" hash <&-").output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    for script in [
+        "decrypt -i key.txt".to_owned(),
+        format!("encrypt -r {recipient} -o out"),
+    ] {
+        let out = bash(dir.path(), &format!("exec \"$T\" {script} <&-"))
+            .output()
+            .unwrap();
+        fails_with(&out, &["cannot read standard input", "Bad file descriptor"]);
+    }
+    assert!(!dir.path().join("out").exists());
 }
 
 #[test]
 fn a_reader_that_stops_early_ends_the_tool_by_sigpipe() {
     let dir = TempDir::new().unwrap();
-    fs::write(dir.path().join("f"), data(8 << 20, 1)).unwrap();
+    fs::write(dir.path().join("f"), bytes(1, 8 << 20)).unwrap();
     let out = bash(
         dir.path(),
         "\"$T\" stream --cipher xsalsa20 --key $K --nonce $N -i f | head -c 1 >/dev/null; \
@@ -516,9 +525,9 @@ fn links_are_followed_never_replaced_and_modes_are_kept() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(mode(&d.join("r.txt")), 0o644);
     assert!(
-        !names(d).iter().any(|n| n.starts_with(".simdcrypt-")),
+        !file_names(d).iter().any(|n| n.starts_with(".simdcrypt-")),
         "{:?}",
-        names(d)
+        file_names(d)
     );
 }
 
@@ -563,7 +572,7 @@ fn outputs_are_checked_before_the_work() {
 fn devices_and_fifos_are_read_and_written_in_place() {
     let (dir, recipient) = keyed_dir();
     let d = dir.path();
-    let plain = data(200_000, 1);
+    let plain = bytes(1, 200_000);
     // An age file to /dev/full: the message names it.
     fs::write(d.join("f"), &plain).unwrap();
     let out = Command::new(BIN)

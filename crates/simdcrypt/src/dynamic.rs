@@ -3,11 +3,10 @@
 //! checks, benchmarks) and so cannot name its type.
 //!
 //! ```
-//! use simdcrypt::ladder::{self, Construct};
+//! use simdcrypt::ladder;
 //!
 //! let (_, xsalsa20) = ladder::find("xsalsa20").unwrap();
-//! let Construct::Stream(new) = xsalsa20.construct else { unreachable!() };
-//! let mut cipher = new(&[0x42; 32], &[0x24; 24], &Default::default())?;
+//! let mut cipher = xsalsa20.new_stream(&[0x42; 32], &[0x24; 24], &Default::default())?;
 //! let mut data = *b"attack at dawn";
 //! cipher.apply_keystream(&mut data)?;
 //! # Ok::<(), simdcrypt::Error>(())
@@ -26,9 +25,11 @@ pub trait DynStreamCipher: KeyStream + Send {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StreamOptions<'a> {
     /// The rung, by its command-line name; the fastest when `None`.
-    pub imp: Option<&'a str>,
+    pub rung: Option<&'a str>,
     /// The XOR form of the single-block rungs; the default when `None`.
     pub xor: Option<Xor>,
+    /// The parameters beyond the key and nonce, by name.
+    pub params: Params<'a>,
 }
 
 /// Builds a stream cipher from a key, a nonce and options.
@@ -95,10 +96,9 @@ pub type HashConstructor = fn(imp: Option<&str>) -> Result<Box<dyn DynHash>, Err
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MacOptions<'a> {
     /// A rung by name, or the fastest.
-    pub imp: Option<&'a str>,
-    /// The cipher's parameters beyond the key (GOST 28147-89's S-box set
-    /// and key meshing); the primitive's defaults where `None`.
-    pub params: CipherParams<'a>,
+    pub rung: Option<&'a str>,
+    /// The parameters beyond the key, by name.
+    pub params: Params<'a>,
 }
 
 /// Builds a MAC from a key, on the rung and with the parameters `options`
@@ -106,34 +106,41 @@ pub struct MacOptions<'a> {
 pub type MacConstructor =
     fn(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error>;
 
-/// The parameters a few ciphers take beyond their key and IV, as the
-/// command line gives them; `None` keeps the primitive's default (its
-/// [`Param`](crate::ladder::Param)s say which it takes).
+/// Parameters given by name, as the tool's flags give them
+/// (`("sbox", "cryptopro-a")`, `("key-meshing", "off")`): each one the
+/// primitive declares ([`Primitive::params`](crate::ladder::Primitive::params)).
+/// [`Primitive::new_mode`](crate::ladder::Primitive::new_mode) and
+/// [`new_mac`](crate::ladder::Primitive::new_mac) check them against the
+/// declaration and hand the constructor every declared one, the defaults
+/// filled in.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CipherParams<'a> {
-    /// GOST 28147-89's S-box set: a short name (`cryptopro-a`), an OID or
-    /// its name, or 128 hexadecimal digits
-    /// ([`SBox::from_name`](crate::gost28147::SBox::from_name)).
-    pub sbox: Option<&'a str>,
-    /// CryptoPro key meshing (RFC 4357 §2.3) on or off.
-    pub key_meshing: Option<bool>,
-}
+pub struct Params<'a>(pub &'a [(&'a str, &'a str)]);
 
-impl CipherParams<'_> {
-    /// `Ok` when no parameter is given: for the primitives that take none.
+impl<'a> Params<'a> {
+    /// The value given for `name`.
+    pub fn get(&self, name: &str) -> Option<&'a str> {
+        self.0.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// The value of the parameter `name`, which the constructor asking
+    /// declares and so is given, its default filled in.
     ///
     /// # Errors
     ///
-    /// [`Error::ParamUnsupported`] naming the first one given.
-    pub fn none_for(&self, primitive: &'static str) -> Result<(), Error> {
-        let given = [
-            self.sbox.map(|_| "sbox"),
-            self.key_meshing.map(|_| "key-meshing"),
-        ];
-        match given.into_iter().flatten().next() {
-            Some(param) => Err(Error::ParamUnsupported { primitive, param }),
-            None => Ok(()),
-        }
+    /// [`Error::ParamMissing`] when it is not: the constructor was called
+    /// other than through its table entry.
+    pub(crate) fn value(&self, name: &'static str) -> Result<&'a str, Error> {
+        self.get(name).ok_or(Error::ParamMissing { param: name })
+    }
+
+    /// The switch `name` (`on` or `off`), as [`value`](Self::value) finds
+    /// it.
+    ///
+    /// # Errors
+    ///
+    /// As [`value`](Self::value)'s.
+    pub(crate) fn switch(&self, name: &'static str) -> Result<bool, Error> {
+        Ok(self.value(name)? == "on")
     }
 }
 
@@ -148,7 +155,7 @@ pub type ManyConstructor = fn(imp: Option<&str>, messages: &[&[u8]]) -> Result<V
 /// it refuses any with [`Error::AssociatedDataUnsupported`]. The table
 /// says which AEADs take some ([`Construct::Aead`]'s `associated_data`).
 ///
-/// [`Construct::Aead`]: crate::ladder::Construct::Aead
+/// [`Construct::Aead`]: crate::table::Construct::Aead
 pub trait DynAead: Send + Sync {
     /// The tag length in bytes (16 for the AEADs over 128-bit blocks, 8 for
     /// MGM over Magma).
@@ -269,18 +276,40 @@ pub(crate) fn output_for<'a>(input: &[u8], output: &'a mut [u8]) -> Result<&'a m
     })
 }
 
+/// Whether a stream of blocks is padded: the padding of ECB and CBC
+/// ([`crate::block::padding`] adds and removes it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Padding {
+    /// PKCS#7: 1 to a whole block of bytes, each holding their count.
+    #[default]
+    Pkcs7,
+    /// None: the message must be a whole number of blocks.
+    None,
+    /// GOST R 34.13-2015 §4.1.1, procedure 1: zeros up to a whole block,
+    /// none when the message already is one. Not removable (the length
+    /// must be known otherwise): decryption returns every block.
+    GostZeros,
+    /// GOST R 34.13-2015 §4.1.2, procedure 2 (ISO/IEC 7816-4): a one bit
+    /// then zeros, 1 to a whole block of bytes (0x80 0x00 …); removed in
+    /// constant time.
+    GostOneZeros,
+    /// GOST R 34.13-2015 §4.1.3, procedure 3: none for a message of whole
+    /// blocks, procedure 2 otherwise (the MAC's padding). Not removable:
+    /// decryption returns every block.
+    GostOneZerosIfPartial,
+}
+
 /// How a mode is built: its direction, padding (ECB and CBC) and rung.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ModeOptions<'a> {
     /// Encrypt or decrypt.
     pub direction: Direction,
     /// The padding of ECB and CBC; the other modes have none.
-    pub padding: crate::block::padding::Padding,
+    pub padding: Padding,
     /// A rung by name, or the fastest.
-    pub imp: Option<&'a str>,
-    /// The cipher's parameters beyond the key and IV; the primitive's
-    /// defaults where `None`.
-    pub params: CipherParams<'a>,
+    pub rung: Option<&'a str>,
+    /// The parameters beyond the key and IV, by name.
+    pub params: Params<'a>,
 }
 
 /// Builds a block-cipher mode from a key and an IV (ignored by ECB).
@@ -305,7 +334,7 @@ pub(crate) use dyn_stream;
 macro_rules! with_options {
     ($cipher:expr, $imp:ty, $options:expr) => {{
         let mut cipher = $cipher;
-        if let Some(name) = $options.imp {
+        if let Some(name) = $options.rung {
             cipher = cipher.with_rung(name.parse::<$imp>()?)?;
         }
         if let Some(xor) = $options.xor {

@@ -8,7 +8,7 @@ use thiserror::Error as ThisError;
 #[non_exhaustive]
 pub enum Error {
     /// A rung was asked for by a name no rung of that primitive has.
-    #[error("unknown {primitive} implementation `{name}`: expected one of {expected}")]
+    #[error("unknown {primitive} rung `{name}`: expected one of {expected}")]
     UnknownRung {
         /// The primitive, e.g. `salsa20`.
         primitive: &'static str,
@@ -19,7 +19,7 @@ pub enum Error {
     },
     /// A rung was forced that this CPU (or the `SIMDCRYPT_MAX_ISA` cap) lacks.
     #[error(
-        "{primitive} implementation `{name}` needs {needs}, which this CPU lacks or SIMDCRYPT_MAX_ISA excludes"
+        "{primitive} rung `{name}` needs {needs}, which this CPU lacks or SIMDCRYPT_MAX_ISA excludes"
     )]
     RungUnavailable {
         /// The primitive, e.g. `salsa20`.
@@ -182,7 +182,7 @@ pub enum Error {
     NotWholeBlocks {
         /// The block cipher, e.g. `aes-128`.
         primitive: &'static str,
-        /// The length given (or left over), in bytes.
+        /// The input's length, in bytes.
         len: usize,
         /// The block length, in bytes.
         block_len: usize,
@@ -198,7 +198,37 @@ pub enum Error {
         /// The primitive, e.g. `aes-128-cbc`.
         primitive: &'static str,
         /// The parameter, e.g. `sbox`.
+        param: String,
+    },
+    /// A parameter was given a value it does not take.
+    #[error("{primitive} parameter {param} = {value:?}: expected {expected}")]
+    BadParamValue {
+        /// The primitive, e.g. `gost89`.
+        primitive: &'static str,
+        /// The parameter, e.g. `key-meshing`.
         param: &'static str,
+        /// The value given.
+        value: String,
+        /// What it takes, e.g. `on or off`.
+        expected: String,
+    },
+    /// A constructor that takes a parameter was not given it: it was
+    /// called other than through its table entry, which fills in the
+    /// defaults ([`Primitive::new_mode`](crate::ladder::Primitive::new_mode),
+    /// [`new_mac`](crate::ladder::Primitive::new_mac)).
+    #[error("parameter {param} was not given: build the primitive through its table entry")]
+    ParamMissing {
+        /// The parameter, e.g. `sbox`.
+        param: &'static str,
+    },
+    /// A primitive was asked to be built as what it is not (a hash as a
+    /// block-cipher mode).
+    #[error("{primitive} is not a {kind}")]
+    NotOfKind {
+        /// The primitive, e.g. `sha256`.
+        primitive: &'static str,
+        /// What it was asked to be, e.g. `MAC`.
+        kind: &'static str,
     },
     /// An S-box set for GOST 28147-89 that is not known or not valid.
     #[error("{what}: expected {expected}")]

@@ -67,31 +67,23 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod aead;
-pub mod aes;
 pub mod block;
-pub mod chacha20;
 pub mod cpu;
 pub mod dynamic;
 mod error;
-pub mod ghash;
-pub mod gost28147;
-pub mod hash;
-pub mod hmac;
-pub mod kdf;
+#[cfg(feature = "kit")]
+mod harness;
 #[cfg(feature = "kit")]
 #[cfg_attr(docsrs, doc(cfg(feature = "kit")))]
 pub mod kit;
 pub mod ladder;
-pub mod magma;
-pub mod poly1305;
 mod rung;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
-pub mod salsa20;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod stream;
+mod table;
 mod tag;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
@@ -99,8 +91,46 @@ pub mod timer;
 mod vertical;
 mod xor;
 
+/// Declares the family folders (`pub mod`) and the table of ladders: each
+/// folder with the ladders it declares, in the order `info` shows them.
+macro_rules! families {
+    ($($family:ident: $($($ladder:ident)::+),+;)+) => {
+        $(pub mod $family;)+
+
+        /// Every ladder, in the order `info` shows them.
+        ///
+        /// ```
+        /// for ladder in simdcrypt::ladders() {
+        ///     let runs: Vec<_> = ladder.rungs().into_iter().filter(|r| r.available).map(|r| r.name).collect();
+        ///     match ladder.chosen() {
+        ///         Some(chosen) => println!("{}: {chosen} (this CPU runs {})", ladder.name, runs.join(", ")),
+        ///         None => println!("{}: on {}", ladder.name, ladder.composed_of().join(", ")),
+        ///     }
+        /// }
+        /// ```
+        pub fn ladders() -> &'static [ladder::Ladder] {
+            &[$($($family::$($ladder)::+,)+)+]
+        }
+    };
+}
+
+// The table of ladders: the one place a primitive is registered
+// (docs/adding-a-primitive.md).
+families! {
+    salsa20: LADDER;
+    chacha20: LADDER;
+    poly1305: LADDER;
+    aead: LADDER, GCM_LADDER;
+    aes: LADDER;
+    ghash: LADDER;
+    gost28147: LADDER;
+    magma: LADDER;
+    hash: sha256::LADDER, sha512::LADDER, sha1::LADDER, md5::LADDER, many::LADDER;
+    hmac: LADDER;
+    kdf: LADDER, scrypt::LADDER;
+}
+
 pub use error::Error;
-pub use ladder::ladders;
 pub use rung::RungSet;
 pub use stream::KeyStream;
 pub use xor::Xor;
@@ -111,3 +141,10 @@ pub use xor::Xor;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust blocks of `docs/library.md`, each a whole program, compiled and
+/// run as doctests. The page is outside the crate's folder, so it is not in
+/// the package: `cfg(doctest)` keeps the packaged crate building without it.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryDocDoctests;

@@ -51,6 +51,10 @@ macro_rules! rungs {
             $( $(#[$vmeta])* $Variant, )+
         }
 
+        /// Renamed [`Rung`].
+        #[deprecated(note = "renamed `Rung`")]
+        pub type Impl = Rung;
+
         impl Rung {
             /// Every rung, slowest (the reference) first.
             pub const ALL: &'static [Rung] = &[ $( Rung::$Variant, )+ ];

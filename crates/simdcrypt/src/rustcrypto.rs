@@ -1,54 +1,23 @@
-//! The RustCrypto traits for simdcrypt types (feature `rustcrypto`): the
-//! `cipher` 0.5 traits [`KeySizeUser`], [`IvSizeUser`], [`KeyIvInit`],
-//! [`StreamCipher`] and [`StreamCipherSeek`] for [`Salsa`] (so [`Salsa20`],
-//! [`Salsa20_12`], [`Salsa20_8`]), [`XSalsa20`], and [`ChaCha20`],
-//! [`ChaCha20Legacy`] and [`XChaCha20`], so that code generic over those
-//! traits runs on simdcrypt's rungs.
+//! What the RustCrypto traits of simdcrypt's types share (feature
+//! `rustcrypto`): the two buffers of `cipher`'s and `aead`'s `inout`
+//! buffers, and [`stream_cipher_traits`], which stamps the `cipher` 0.5
+//! traits `KeySizeUser`, `IvSizeUser`, `KeyIvInit`, `StreamCipher` and
+//! `StreamCipherSeek` on a stream cipher, written once over
+//! [`KeyStream`] (the orphan rule forbids a blanket impl). Each family
+//! stamps its own types in its folder (`salsa20/rustcrypto.rs`,
+//! `chacha20/rustcrypto.rs`, `aes/rustcrypto.rs`); this module names none.
 //!
-//! The inherent methods `new`, `apply_keystream` and `seek` share their names
-//! with trait methods and win in method-call syntax; name the trait to reach
-//! its method:
-//!
-//! ```
-//! use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
-//! use simdcrypt::salsa20::Salsa20;
-//!
-//! let mut cipher = <Salsa20 as KeyIvInit>::new(&[7; 32].into(), &[1; 8].into());
-//! let mut data = *b"attack at dawn";
-//! StreamCipher::apply_keystream(&mut cipher, &mut data);
-//! StreamCipherSeek::seek(&mut cipher, 0u32);
-//! StreamCipher::apply_keystream(&mut cipher, &mut data);
-//! assert_eq!(&data, b"attack at dawn");
-//! ```
-//!
-//! Unlike RustCrypto's own `salsa20`, which keeps the last block back, the
-//! keystream is all 2^64 blocks (2^70 bytes; 2^32 blocks for RFC 8439's
-//! [`ChaCha20`]); a request past its end is a [`StreamCipherError`] from the
-//! checked methods, and a panic from the `unchecked_*` ones, which never
-//! wrap the counter.
-//!
-//! Everything is written once over [`KeyStream`]; a macro only stamps the
-//! impls on each type (the orphan rule forbids a blanket impl). Separate
-//! input and output buffers go to [`KeyStream::xor_into`], which reads one
-//! and writes the other in the rung: no copy.
-//!
-//! [`Salsa20`]: crate::salsa20::Salsa20
-//! [`Salsa20_12`]: crate::salsa20::Salsa20_12
-//! [`Salsa20_8`]: crate::salsa20::Salsa20_8
-//! [`ChaCha20`]: crate::chacha20::ChaCha20
-//! [`ChaCha20Legacy`]: crate::chacha20::ChaCha20Legacy
-//! [`XChaCha20`]: crate::chacha20::XChaCha20
+//! Unlike RustCrypto's own ciphers, which keep the last block back, the
+//! keystream is the whole of it; a request past its end is a
+//! `StreamCipherError` from the checked methods, and a panic from the
+//! `unchecked_*` ones, which never wrap the counter. Separate input and
+//! output buffers go to [`KeyStream::xor_into`], which reads one and
+//! writes the other in the rung: no copy.
 
 use core::ptr;
 
-use cipher::consts::{U8, U12, U16, U24, U32};
-use cipher::{
-    InOutBuf, Iv, IvSizeUser, Key, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher,
-    StreamCipherError, StreamCipherSeek,
-};
+use cipher::{InOutBuf, OverflowError, SeekNum, StreamCipherError};
 
-use crate::chacha20::{ChaCha20, ChaCha20Legacy, XChaCha20};
-use crate::salsa20::{Salsa, XSalsa20};
 use crate::xor::Parts;
 use crate::{Error, KeyStream};
 
@@ -117,12 +86,12 @@ pub(crate) fn one_parts<'a, T: Bytes>(buf: cipher::InOut<'a, 'a, T>) -> Parts<'a
 
 /// `cipher`'s error is opaque: every simdcrypt error (here only
 /// [`Error::KeystreamExhausted`]) becomes [`StreamCipherError`].
-fn opaque(_: Error) -> StreamCipherError {
+pub(crate) fn opaque(_: Error) -> StreamCipherError {
     StreamCipherError
 }
 
 /// Whether `len` more bytes of keystream follow `c`'s position.
-fn check_remaining<C: KeyStream>(c: &C, len: usize) -> Result<(), StreamCipherError> {
+pub(crate) fn check_remaining<C: KeyStream>(c: &C, len: usize) -> Result<(), StreamCipherError> {
     match c.position().checked_add(len as u128) {
         Some(last) if last <= c.keystream_len() => Ok(()),
         _ => Err(StreamCipherError),
@@ -131,7 +100,7 @@ fn check_remaining<C: KeyStream>(c: &C, len: usize) -> Result<(), StreamCipherEr
 
 /// XORs the keystream into `buf`, in place or from its input into its
 /// output; nothing is written on an error.
-fn apply_inout<C: KeyStream>(c: &mut C, buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
+pub(crate) fn apply_inout<C: KeyStream>(c: &mut C, buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
     match parts(buf) {
         Parts::InPlace(data) => c.apply_keystream(data),
         Parts::Apart(input, output) => c.xor_into(input, output),
@@ -139,7 +108,7 @@ fn apply_inout<C: KeyStream>(c: &mut C, buf: InOutBuf<'_, '_, u8>) -> Result<(),
 }
 
 /// `buf = keystream`.
-fn write_keystream<C: KeyStream>(c: &mut C, buf: &mut [u8]) -> Result<(), Error> {
+pub(crate) fn write_keystream<C: KeyStream>(c: &mut C, buf: &mut [u8]) -> Result<(), Error> {
     if check_remaining(c, buf.len()).is_ok() {
         buf.fill(0);
     }
@@ -151,13 +120,13 @@ fn write_keystream<C: KeyStream>(c: &mut C, buf: &mut [u8]) -> Result<(), Error>
 /// byte the block number is the byte offset itself, so every offset `T`
 /// can hold converts exactly (with 64-byte blocks the multiplication would
 /// overflow `T` in the last block below its maximum).
-fn current_pos<T: SeekNum>(position: u128) -> Result<T, OverflowError> {
+pub(crate) fn current_pos<T: SeekNum>(position: u128) -> Result<T, OverflowError> {
     T::from_block_byte(position, 1, 1)
 }
 
 /// Our byte offset from the trait's position (block size one byte, as in
 /// [`current_pos`]); negative positions are an error.
-fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
+pub(crate) fn seek_target<T: SeekNum>(pos: T) -> Result<u128, StreamCipherError> {
     let (byte_offset, _) = pos.into_block_byte::<u128>(1)?;
     Ok(byte_offset)
 }
@@ -169,44 +138,44 @@ macro_rules! stream_cipher_traits {
     ([$($generics:tt)*] $ty:ty, key = $key:ty, iv = $iv:ty, $what:literal) => {
         #[doc = concat!("The key size of ", $what, ".")]
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
-        impl<$($generics)*> KeySizeUser for $ty {
+        impl<$($generics)*> ::cipher::KeySizeUser for $ty {
             type KeySize = $key;
         }
 
         #[doc = concat!("The nonce size of ", $what, ".")]
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
-        impl<$($generics)*> IvSizeUser for $ty {
+        impl<$($generics)*> ::cipher::IvSizeUser for $ty {
             type IvSize = $iv;
         }
 
         /// The inherent `new`: at byte 0, on the fastest rung.
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
-        impl<$($generics)*> KeyIvInit for $ty {
-            fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
+        impl<$($generics)*> ::cipher::KeyIvInit for $ty {
+            fn new(key: &::cipher::Key<Self>, iv: &::cipher::Iv<Self>) -> Self {
                 <$ty>::new(key.into(), iv.into())
             }
         }
 
-        /// The keystream through [`KeyStream`]; requests past the end of
+        /// The keystream through [`KeyStream`]($crate::KeyStream); requests past the end of
         /// the keystream are refused, never wrapped.
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
-        impl<$($generics)*> StreamCipher for $ty {
-            fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
-                check_remaining(self, data_len)
+        impl<$($generics)*> ::cipher::StreamCipher for $ty {
+            fn check_remaining(&self, data_len: usize) -> Result<(), ::cipher::StreamCipherError> {
+                $crate::rustcrypto::check_remaining(self, data_len)
             }
 
             fn try_apply_keystream_inout(
                 &mut self,
-                buf: InOutBuf<'_, '_, u8>,
-            ) -> Result<(), StreamCipherError> {
-                apply_inout(self, buf).map_err(opaque)
+                buf: ::cipher::InOutBuf<'_, '_, u8>,
+            ) -> Result<(), ::cipher::StreamCipherError> {
+                $crate::rustcrypto::apply_inout(self, buf).map_err($crate::rustcrypto::opaque)
             }
 
             /// # Panics
             ///
             /// Past the end of the keystream: simdcrypt never wraps the counter.
-            fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-                if let Err(e) = apply_inout(self, buf) {
+            fn unchecked_apply_keystream_inout(&mut self, buf: ::cipher::InOutBuf<'_, '_, u8>) {
+                if let Err(e) = $crate::rustcrypto::apply_inout(self, buf) {
                     panic!("{e}");
                 }
             }
@@ -215,32 +184,25 @@ macro_rules! stream_cipher_traits {
             ///
             /// Past the end of the keystream: simdcrypt never wraps the counter.
             fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
-                if let Err(e) = write_keystream(self, buf) {
+                if let Err(e) = $crate::rustcrypto::write_keystream(self, buf) {
                     panic!("{e}");
                 }
             }
         }
 
-        /// Byte positions: [`KeyStream::position`] and [`KeyStream::seek`].
+        /// Byte positions: [`KeyStream::position`]($crate::KeyStream::position) and
+        /// [`KeyStream::seek`]($crate::KeyStream::seek).
         #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
-        impl<$($generics)*> StreamCipherSeek for $ty {
-            fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
-                current_pos(KeyStream::position(self))
+        impl<$($generics)*> ::cipher::StreamCipherSeek for $ty {
+            fn try_current_pos<T: ::cipher::SeekNum>(&self) -> Result<T, ::cipher::OverflowError> {
+                $crate::rustcrypto::current_pos($crate::KeyStream::position(self))
             }
 
-            fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
-                let byte_offset = seek_target(pos)?;
-                KeyStream::seek(self, byte_offset).map_err(opaque)
+            fn try_seek<T: ::cipher::SeekNum>(&mut self, pos: T) -> Result<(), ::cipher::StreamCipherError> {
+                let byte_offset = $crate::rustcrypto::seek_target(pos)?;
+                $crate::KeyStream::seek(self, byte_offset).map_err($crate::rustcrypto::opaque)
             }
         }
     };
 }
-
-stream_cipher_traits!([const DOUBLE_ROUNDS: usize] Salsa<DOUBLE_ROUNDS>, key = U32, iv = U8, "Salsa20 (256-bit key, 64-bit nonce)");
-stream_cipher_traits!([] XSalsa20, key = U32, iv = U24, "XSalsa20 (256-bit key, 192-bit nonce)");
-stream_cipher_traits!([] ChaCha20, key = U32, iv = U12, "ChaCha20 (RFC 8439: 256-bit key, 96-bit nonce, 32-bit counter)");
-stream_cipher_traits!([] ChaCha20Legacy, key = U32, iv = U8, "the original ChaCha20 (256-bit key, 64-bit nonce, 64-bit counter)");
-stream_cipher_traits!([] XChaCha20, key = U32, iv = U24, "XChaCha20 (256-bit key, 192-bit nonce)");
-stream_cipher_traits!([] crate::block::Ctr<crate::aes::Aes128>, key = U16, iv = U16, "AES-128-CTR (128-bit key, 128-bit initial counter block)");
-stream_cipher_traits!([] crate::block::Ctr<crate::aes::Aes192>, key = U24, iv = U16, "AES-192-CTR (192-bit key, 128-bit initial counter block)");
-stream_cipher_traits!([] crate::block::Ctr<crate::aes::Aes256>, key = U32, iv = U16, "AES-256-CTR (256-bit key, 128-bit initial counter block)");
+pub(crate) use stream_cipher_traits;

@@ -369,6 +369,12 @@ macro_rules! stream_cipher {
                 Ok(self)
             }
 
+            /// Renamed [`with_rung`](Self::with_rung).
+            #[deprecated(note = "renamed `with_rung`")]
+            pub fn with_impl(self, imp: $imp) -> Result<Self, Error> {
+                self.with_rung(imp)
+            }
+
             /// The same cipher XORing with `xor` on its single-block rungs (the
             /// vertical rungs XOR from their registers).
             pub fn with_xor(mut self, xor: Xor) -> Self {
@@ -379,6 +385,12 @@ macro_rules! stream_cipher {
             /// The rung in use.
             pub fn rung(&self) -> $imp {
                 self.core.imp
+            }
+
+            /// Renamed [`rung`](Self::rung).
+            #[deprecated(note = "renamed `rung`")]
+            pub fn implementation(&self) -> $imp {
+                self.rung()
             }
 
         }

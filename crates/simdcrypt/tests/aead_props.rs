@@ -9,7 +9,7 @@
 mod common;
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use common::{CANARY, EDGE_LENGTHS, bytes, into_buffer};
+use common::{BLOCK_EDGES, GUARD, bytes, into_buffer};
 use proptest::prelude::*;
 use simdcrypt::Error;
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
@@ -161,7 +161,7 @@ fn agree(seed: u64, len: usize, aad_len: usize) {
 #[test]
 fn every_short_length_and_every_edge() {
     for len in (0..=300)
-        .chain(EDGE_LENGTHS.iter().copied())
+        .chain(BLOCK_EDGES.iter().copied())
         .chain(CHUNK_EDGES.iter().copied())
     {
         agree(len as u64, len, len % 37);
@@ -237,7 +237,7 @@ fn altered_long_messages_are_refused_and_zeroed() {
                 };
                 let at = if which == 2 { 16 + bit / 8 } else { bit / 8 };
                 sealed[at] ^= 1 << (bit % 8);
-                let mut out = vec![CANARY; len];
+                let mut out = vec![GUARD; len];
                 let r = match which {
                     0 => a.decrypt_into(&[1; 12], aad, &sealed, &mut out),
                     1 => x.decrypt_into(&[1; 24], aad, &sealed, &mut out),
@@ -367,7 +367,7 @@ fn into_forms_refuse_wrong_lengths_and_tampering() {
             if sealed_len == len + 16 {
                 continue;
             }
-            let mut sealed = vec![CANARY; sealed_len];
+            let mut sealed = vec![GUARD; sealed_len];
             let err = a
                 .encrypt_into(&[2; 12], b"ad", &pt, &mut sealed)
                 .unwrap_err();
@@ -384,7 +384,7 @@ fn into_forms_refuse_wrong_lengths_and_tampering() {
                 }
             };
             assert_eq!(err, want, "len {len}, sealed {sealed_len}");
-            assert!(sealed.iter().all(|&b| b == CANARY), "nothing written");
+            assert!(sealed.iter().all(|&b| b == GUARD), "nothing written");
             let err = s.encrypt_into(&[2; 24], &pt, &mut sealed).unwrap_err();
             assert_eq!(err, want);
             assert!(err.to_string().contains(&sealed_len.to_string()), "{err}");
@@ -394,7 +394,7 @@ fn into_forms_refuse_wrong_lengths_and_tampering() {
             if pt_len == len {
                 continue;
             }
-            let mut out = vec![CANARY; pt_len];
+            let mut out = vec![GUARD; pt_len];
             let err = a
                 .decrypt_into(&[2; 12], b"ad", &sealed, &mut out)
                 .unwrap_err();
@@ -409,7 +409,7 @@ fn into_forms_refuse_wrong_lengths_and_tampering() {
             assert!(out.iter().all(|&b| b == 0), "len {len}: plaintext zeroed");
         }
         for short in 0..16 {
-            let mut out = vec![CANARY; 3];
+            let mut out = vec![GUARD; 3];
             let err = a.decrypt_into(&[2; 12], b"ad", &sealed[..short], &mut out);
             assert!(matches!(err, Err(Error::SealedTooShort { .. })), "{err:?}");
             assert_eq!(out, [0; 3]);
@@ -418,7 +418,7 @@ fn into_forms_refuse_wrong_lengths_and_tampering() {
         for at in [len, len + 15, 0, len.saturating_sub(1)] {
             let mut bad = sealed.clone();
             bad[at] ^= 4;
-            let mut out = vec![CANARY; len];
+            let mut out = vec![GUARD; len];
             assert_eq!(
                 a.decrypt_into(&[2; 12], b"ad", &bad, &mut out),
                 Err(Error::AuthenticationFailed),

@@ -7,7 +7,7 @@
 mod common;
 
 use aead::{Aead, AeadInOut, KeyInit, Payload};
-use common::bytes;
+use common::{GUARD, bytes};
 use simdcrypt::aead::{ChaCha20Poly1305, XChaCha20Poly1305, XSalsa20Poly1305};
 
 /// Seals and opens `pt` through the traits of `A`, detached and combined.
@@ -44,7 +44,7 @@ fn through_traits<A: AeadInOut + Aead + KeyInit<KeySize = aead::consts::U32>>(
         .expect("seal");
     assert_eq!((&out, &tag2), (&data, &tag));
     // Opened into a distinct buffer; altered, that buffer is zeroed.
-    let mut opened = vec![0xa5u8; pt.len()];
+    let mut opened = vec![GUARD; pt.len()];
     aead.decrypt_inout_detached(
         &nonce,
         aad,
@@ -55,7 +55,7 @@ fn through_traits<A: AeadInOut + Aead + KeyInit<KeySize = aead::consts::U32>>(
     assert_eq!(opened, pt);
     let mut bad_tag = tag.clone();
     bad_tag[3] ^= 8;
-    let mut opened = vec![0xa5u8; pt.len()];
+    let mut opened = vec![GUARD; pt.len()];
     let buf = aead::inout::InOutBuf::new(&data, &mut opened).expect("same length");
     assert!(
         aead.decrypt_inout_detached(&nonce, aad, buf, &bad_tag)

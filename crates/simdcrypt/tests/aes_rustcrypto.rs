@@ -5,15 +5,20 @@
 
 #![cfg(feature = "rustcrypto")]
 
+mod common;
+
 use cipher::{
     Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, KeyIvInit, StreamCipher,
     StreamCipherSeek,
 };
+use common::bytes;
 use simdcrypt::aes::{Aes128, Aes128Ctr, Aes256, Aes256Ecb};
 
-fn blocks(n: usize, seed: u8) -> Vec<Array<u8, cipher::consts::U16>> {
-    (0..n)
-        .map(|i| Array::from(core::array::from_fn(|j| (i * 16 + j) as u8 ^ seed)))
+/// `n` blocks of made-up bytes from `seed`.
+fn blocks(n: usize, seed: u64) -> Vec<Array<u8, cipher::consts::U16>> {
+    bytes(seed, 16 * n)
+        .chunks_exact(16)
+        .map(|b| Array::from(<[u8; 16]>::try_from(b).expect("16 bytes")))
         .collect()
 }
 
@@ -39,7 +44,7 @@ fn every_form_of_the_block_traits_is_the_librarys_ecb() {
     let key = [0x5c; 32];
     let aes = <Aes256 as KeyInit>::new(&key.into());
     for n in 0..40 {
-        let plain = blocks(n, n as u8);
+        let plain = blocks(n, n as u64);
         let flat: Vec<u8> = plain.iter().flat_map(|b| b.iter().copied()).collect();
         let mut want = flat.clone();
         Aes256Ecb::new(&key).encrypt(&mut want).unwrap();

@@ -135,10 +135,7 @@ fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
         assert!(imp.par_blocks() >= 1);
     }
     assert!(Rung::best().is_available());
-    assert_eq!(
-        ChaCha20::new(&[0; 32], &[0; 12]).rung(),
-        Rung::best()
-    );
+    assert_eq!(ChaCha20::new(&[0; 32], &[0; 12]).rung(), Rung::best());
 }
 
 #[test]

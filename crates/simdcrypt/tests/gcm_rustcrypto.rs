@@ -6,8 +6,11 @@
 //! against `aes-gcm`'s generic nonce size.
 #![cfg(feature = "rustcrypto")]
 
+mod common;
+
 use aead::{Aead, AeadInOut, KeyInit, Payload};
 use aes_gcm::aead::{Aead as _, KeyInit as _, Payload as TheirPayload};
+use common::bytes;
 use simdcrypt::aead::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv};
 
 /// Lengths at the edges of the kernel's 128- and 256-byte steps.
@@ -15,20 +18,13 @@ const LENGTHS: [usize; 18] = [
     0, 1, 15, 16, 17, 64, 127, 128, 129, 255, 256, 257, 383, 384, 511, 1000, 4101, 16387,
 ];
 
-/// `len` bytes of a pattern seeded by `seed`.
-fn bytes(seed: u8, len: usize) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u8).wrapping_mul(29).wrapping_add(seed) ^ (i >> 8) as u8)
-        .collect()
-}
-
 /// Ours through the `aead` 0.6 traits, in place detached and combined,
 /// and theirs: the same sealed bytes, and ours opens them.
 macro_rules! same_as_theirs {
     ($ours:ty, $theirs:ty, $key_len:literal) => {
         for (i, &len) in LENGTHS.iter().enumerate() {
-            let key = bytes(i as u8, $key_len);
-            let nonce = bytes(0x40 + i as u8, 12);
+            let key = bytes(i as u64, $key_len);
+            let nonce = bytes(0x40 + i as u64, 12);
             let aad = bytes(0x80, (i * 7) % 45);
             let pt = bytes(0xc0, len);
             let theirs = <$theirs>::new_from_slice(&key)

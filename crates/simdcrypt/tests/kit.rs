@@ -3,9 +3,10 @@
 //! official vectors, the cross-check against the specification's own
 //! functions on random inputs (every length to a bound, the edge lengths,
 //! carries and the end of the keystream, in place and out of place), and
-//! round trips between rungs; one test per ladder and check. A failure
-//! names the primitive, the rung, the check and the case; the cases come
-//! from the kit's default seed, so `simdcrypt verify` draws the same.
+//! round trips between rungs; one test per check over every ladder of the
+//! table (a new ladder is checked without a line here). A failure names
+//! the ladder, the primitive, the rung, the check and the case; the cases
+//! come from the kit's default seed, so `simdcrypt verify` draws the same.
 //!
 //! The other test files hold what the kit does not check: the API's
 //! promises, errors, and independent peers (RustCrypto).
@@ -14,37 +15,50 @@
 
 mod common;
 
-common::kit::kit_tests! {
-    rungs: |_| true, require_every_rung: false;
-    salsa20 => "salsa20": [vectors, cross_check, round_trip],
-    chacha20 => "chacha20": [vectors, cross_check, round_trip],
-    poly1305 => "poly1305": [vectors, cross_check, round_trip],
-    aead => "aead": [vectors, cross_check, round_trip],
-    sha256 => "sha256": [vectors, cross_check],
-    sha512 => "sha512": [vectors, cross_check],
-    sha1 => "sha1": [vectors, cross_check],
-    md5 => "md5": [vectors, cross_check],
-    hash_many => "hash-many": [vectors, cross_check],
-    hmac => "hmac": [vectors, cross_check],
-    kdf => "kdf": [vectors, cross_check],
-    scrypt => "scrypt": [vectors, cross_check],
-    aes => "aes": [vectors, cross_check, round_trip],
-    ghash => "ghash": [vectors, cross_check, round_trip],
-    aes_gcm => "aes-gcm": [vectors, cross_check, round_trip],
-    gost28147 => "gost28147": [vectors, cross_check, round_trip],
-    magma => "magma": [vectors, cross_check, round_trip],
+use simdcrypt::kit::Check;
+
+/// Every ladder on the official vectors.
+#[test]
+fn vectors() {
+    common::kit::every_ladder(Check::Vectors, |_| true, |_| true, false);
 }
 
-/// Every ladder of the table has its tests above: a new ladder cannot go
-/// unchecked.
+/// Every ladder against the specification's own functions.
 #[test]
-fn every_ladder_is_tested() {
-    let mut table: Vec<&str> = simdcrypt::ladders().iter().map(|l| l.name).collect();
-    let mut tested = LADDERS.to_vec();
-    table.sort_unstable();
-    tested.sort_unstable();
-    assert_eq!(
-        tested, table,
-        "the ladders of the table, and those tested here"
-    );
+fn cross_check() {
+    common::kit::every_ladder(Check::CrossCheck, |_| true, |_| true, false);
+}
+
+/// Every ladder in round trips between its rungs.
+#[test]
+fn round_trip() {
+    common::kit::every_ladder(Check::RoundTrip, |_| true, |_| true, false);
+}
+
+/// Every ladder of the table has a differential fuzz case
+/// (`Ladder::fuzz`, what the `ladder` fuzz target runs on the fuzzer's
+/// bytes) that checks something and passes, whatever its first byte picks
+/// (a primitive or mode of the ladder): a new ladder cannot go unfuzzed.
+#[test]
+fn every_ladder_has_a_fuzz_case_that_passes() {
+    let body: Vec<u8> = (0..600u32).map(|i| (i * 37 % 251) as u8 ^ 0x5c).collect();
+    for ladder in simdcrypt::ladders() {
+        for pick in 0..12u8 {
+            let input = [&[pick][..], &body].concat();
+            let tally = ladder.fuzz(&input);
+            assert!(
+                tally.passed(),
+                "{} (first byte {pick}): {} cases, {:#?}",
+                ladder.name,
+                tally.cases,
+                tally.failures
+            );
+        }
+        // An empty input makes a case too (the shortest): it must not panic.
+        assert!(
+            ladder.fuzz(&[]).failures.is_empty(),
+            "{}: empty input",
+            ladder.name
+        );
+    }
 }

@@ -10,7 +10,7 @@
 mod common;
 
 use simdcrypt::Error;
-use simdcrypt::poly1305::{Rung, Poly1305};
+use simdcrypt::poly1305::{Poly1305, Rung};
 
 /// The rungs this CPU runs, and in the log the ones a test exercised and
 /// the ones it skipped (the CPU lacks them or `SIMDCRYPT_MAX_ISA` caps them).

@@ -5,7 +5,7 @@
 #![cfg(not(feature = "hazmat"))]
 
 use simdcrypt::Error;
-use simdcrypt::poly1305::{Rung, Poly1305};
+use simdcrypt::poly1305::{Poly1305, Rung};
 
 #[test]
 fn a_variable_time_rung_is_refused_without_hazmat() {

@@ -135,8 +135,8 @@ impl FromStr for Recipient {
         let bad = |why: String| Error::Recipient(s.to_owned(), why);
         let entry = ssh_key::authorized_keys::Entry::from_str(s.trim()).map_err(|e| {
             bad(match key_type(s) {
-                Some(t) => unsupported(t),
-                None => format!("malformed SSH public key: {e}"),
+                Some(t) if t != ED25519_TAG && t != RSA_TAG => unsupported(t),
+                _ => format!("malformed SSH public key: {e}"),
             })
         })?;
         Recipient::from_key(entry.public_key().key_data()).map_err(bad)

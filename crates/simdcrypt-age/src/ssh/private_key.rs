@@ -44,8 +44,15 @@ impl Protected {
         }
     }
 
-    /// The identity, once `passphrase` opened the key.
+    /// The identity, once `passphrase` opened the key. An empty
+    /// passphrase is refused as such: it protects no key (bcrypt-pbkdf
+    /// takes none, `ssh-keygen` writes a key without one unencrypted).
     pub(super) fn decrypt(&self, passphrase: &[u8]) -> Result<Identity, Error> {
+        if passphrase.is_empty() {
+            return Err(bad(
+                "the passphrase is empty: the key is protected with one, which is needed to open it",
+            ));
+        }
         match self {
             Protected::OpenSsh(key) => decrypt(key, passphrase),
             Protected::LegacyPem(pem) => legacy_decrypt(pem, passphrase),

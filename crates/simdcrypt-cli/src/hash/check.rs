@@ -7,10 +7,10 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
 
+use super::Args;
 use super::engine::{self, Job, Outcome};
 use super::format::{LineParser, hex_matches, push_name, quotef, strerror};
 use super::{Hashing, Out, quote_os, threads};
-use crate::cli::HashArgs;
 use crate::error::CliError;
 
 /// One line of a list, as the printer sees it.
@@ -38,7 +38,7 @@ struct Tally {
 pub fn run(
     lists: &[OsString],
     hashing: &Hashing,
-    args: &HashArgs,
+    args: &Args,
     out: &Out,
 ) -> Result<bool, CliError> {
     // Whether lines are GNU or "BSD reversed" is decided once for the run.
@@ -54,7 +54,7 @@ pub fn run(
 fn check_list(
     list: &OsStr,
     hashing: &Hashing,
-    args: &HashArgs,
+    args: &Args,
     parser: &mut LineParser<'_>,
     out: &Out,
 ) -> Result<bool, CliError> {
@@ -151,7 +151,7 @@ fn check_list(
 }
 
 /// The end-of-list messages; whether the list passed.
-fn report(tally: &Tally, list_name: &str, args: &HashArgs, out: &Out) -> Result<bool, CliError> {
+fn report(tally: &Tally, list_name: &str, args: &Args, out: &Out) -> Result<bool, CliError> {
     if tally.read_error {
         out.error(&format!("{list_name}: read error"))?;
         return Ok(false);

@@ -15,10 +15,92 @@ use std::path::PathBuf;
 use simdcrypt::dynamic::{DynHash, ManyConstructor};
 use simdcrypt::ladder::{self, Construct, Kind};
 
-use crate::cli::HashArgs;
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
 use engine::{Job, Outcome};
 use format::{LineStyle, push_line, quotef, strerror};
+
+/// Print or check file digests, as coreutils' sha256sum, md5sum, ...
+#[derive(Debug, clap::Args)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The hash: a hash of the library's table (listed here at run time)
+    /// [default: the table's first]
+    ///
+    /// MD5 and SHA-1 are broken for collision resistance: use them only
+    /// to compare with old checksum lists.
+    #[arg(long, value_name = "NAME", verbatim_doc_comment)]
+    pub algo: Option<String>,
+
+    /// Force a rung by name (default: the fastest this CPU runs).
+    #[arg(long, visible_alias = "impl", value_name = "NAME")]
+    pub rung: Option<String>,
+
+    /// Read checksum lists from the FILEs and check the files they name.
+    #[arg(short = 'c', long)]
+    pub check: bool,
+
+    /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
+    #[arg(long)]
+    pub tag: bool,
+
+    /// Read in binary mode (marks lines with `*`; no other difference).
+    #[arg(short = 'b', long, overrides_with = "text")]
+    pub binary: bool,
+
+    /// Read in text mode (the default; no difference from binary).
+    #[arg(short = 't', long, overrides_with = "binary")]
+    pub text: bool,
+
+    /// End each output line with NUL, not newline, and do not escape names.
+    #[arg(short = 'z', long)]
+    pub zero: bool,
+
+    /// With --check: do not fail or report for missing files.
+    #[arg(long)]
+    pub ignore_missing: bool,
+
+    /// With --check: do not print OK for each verified file.
+    #[arg(long, overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+
+    /// With --check: print nothing; the exit status tells.
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+
+    /// With --check: fail on improperly formatted checksum lines.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// With --check: warn about improperly formatted checksum lines.
+    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
+
+    /// The files (with --check: the lists); `-` or none for stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+impl Subcommand for Args {
+    fn customize(command: clap::Command) -> clap::Command {
+        let hashes = ladder::names_of(Kind::Hash);
+        command.mut_arg("algo", |a| {
+            let help = format!(
+                "The hash: {hashes} [default: the first, {}]",
+                hashes.split(", ").next().unwrap_or_default()
+            );
+            a.long_help(format!(
+                "{help}\n\nMD5 and SHA-1 are broken for collision resistance: use them only\n\
+                 to compare with old checksum lists."
+            ))
+            .help(help)
+        })
+    }
+
+    fn run(self, _: &clap::ArgMatches, _: &Context) -> Result<(), CliError> {
+        run(&self)
+    }
+}
 
 /// A running hash, of whichever hash of the table the run uses.
 pub struct Hasher {
@@ -131,13 +213,13 @@ impl Hashing {
 /// Bad options, an unknown hash or rung; [`CliError::Reported`] when a file
 /// could not be read or a check failed (the messages are printed already);
 /// a failed write to stdout.
-pub fn run(args: &HashArgs) -> Result<(), CliError> {
+fn run(args: &Args) -> Result<(), CliError> {
     validate(args)?;
     let name = match &args.algo {
         Some(name) => name.as_str(),
         None => ladder::first_of(Kind::Hash).map_or("", |p| p.name),
     };
-    let hashing = Hashing::new(name, args.imp.as_deref())?;
+    let hashing = Hashing::new(name, args.rung.as_deref())?;
     let mut files: Vec<OsString> = args.files.iter().map(|f| f.clone().into()).collect();
     if files.is_empty() {
         files.push("-".into());
@@ -153,7 +235,7 @@ pub fn run(args: &HashArgs) -> Result<(), CliError> {
 }
 
 /// The option combinations coreutils refuses, with its words.
-fn validate(args: &HashArgs) -> Result<(), CliError> {
+fn validate(args: &Args) -> Result<(), CliError> {
     let refuse = |what: &'static str| Err(CliError::Usage(what));
     if args.tag && args.text {
         return refuse("--tag does not support --text mode");
@@ -210,7 +292,7 @@ fn threads(jobs: Option<usize>) -> usize {
 fn hash_files(
     files: &[OsString],
     hashing: &Hashing,
-    args: &HashArgs,
+    args: &Args,
     out: &Out,
 ) -> Result<bool, CliError> {
     let style = LineStyle {

@@ -28,6 +28,7 @@ const MAX_CHUNKS: u64 = 18;
 
 /// The row.
 pub(super) fn verify(report: &mut Report) {
+    report.enter("age");
     report.primitive("age", |ChosenRungs, seeds| {
         [
             testkit_vectors().vectors(),

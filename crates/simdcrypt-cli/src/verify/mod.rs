@@ -15,8 +15,26 @@ use std::io::Write;
 use serde_json::{Value, json};
 use simdcrypt::kit::{self, CHECKS, Outcome, Report, Row, Totals};
 
-use crate::cli::VerifyArgs;
+use crate::command::{Context, Subcommand};
 use crate::error::CliError;
+
+/// Check every rung on official vectors, the reference and each other
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the results as one JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Seed of the random inputs of the cross-checks and round trips.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+}
+
+impl Subcommand for Args {
+    fn run(self, _: &clap::ArgMatches, _: &Context) -> Result<(), CliError> {
+        run(&self)
+    }
+}
 
 /// The seed of the random cases when `--seed` is not given.
 pub const DEFAULT_SEED: u64 = kit::DEFAULT_SEED;
@@ -26,7 +44,7 @@ pub const DEFAULT_SEED: u64 = kit::DEFAULT_SEED;
 /// # Errors
 ///
 /// [`CliError::VerifyFailed`] when any check fails; stdout closed.
-pub fn run(args: &VerifyArgs) -> Result<(), CliError> {
+fn run(args: &Args) -> Result<(), CliError> {
     let mut report = kit::run(args.seed);
     age::verify(&mut report);
     let totals = report.totals();
@@ -165,6 +183,7 @@ fn print_json(out: &mut impl Write, report: &Report, totals: Totals) -> std::io:
 
 fn row_json(row: &Row) -> Value {
     let mut v = json!({
+        "ladder": row.ladder,
         "primitive": row.primitive,
         "rung": row.rung,
         "available": row.available,

@@ -10,11 +10,11 @@
 use serde_json::Value;
 
 use crate::aead::{ChaCha20Poly1305, TAG_LEN, XChaCha20Poly1305, XSalsa20Poly1305};
-use crate::kit::data::{Data, data};
-use crate::kit::stream::StreamAlgo;
-use crate::kit::vectors::{hex_array, hex_field, label, records, same, wycheproof_tests, xor_in};
-use crate::kit::{BLOCK_EDGES, Check, ChosenRungs, Outcome, Report, Rng, Tally};
-use crate::ladder::Construct;
+use crate::harness::data::{Data, data};
+use crate::harness::stream::StreamAlgo;
+use crate::harness::vectors::{hex_array, hex_field, label, records, same, wycheproof_tests, xor_in};
+use crate::harness::{BLOCK_EDGES, Check, ChosenRungs, Outcome, Report, Rng, Tally};
+use crate::table::Construct;
 use crate::{Error, chacha20, poly1305};
 
 /// Random cases per AEAD against the written-out construction.
@@ -536,14 +536,15 @@ fn check_case(
 /// the combined form and into a buffer against the reference
 /// construction, opened back both ways; then the bit `flip` of the sealed
 /// form flipped: refused, the detached buffer zeroed. `None` if no AEAD
-/// has that name.
+/// here has that name and a 32-byte key.
 pub(crate) fn aead_case(
     name: &str,
-    (key, nonce, aad): (&[u8; 32], &[u8], &[u8]),
+    (key, nonce, aad): (&[u8], &[u8], &[u8]),
     pt: &[u8],
     flip: usize,
 ) -> Option<Tally> {
     let kind = Kind::ALL.into_iter().find(|k| k.name() == name)?;
+    let key: &[u8; 32] = key.try_into().ok()?;
     let mut t = Tally::default();
     let shifts = (pt.len() % 37, flip % 31);
     check_case(kind, (key, nonce, aad), pt, shifts, &mut t, || {
@@ -692,4 +693,11 @@ fn round_trips(kind: Kind, rng: &mut Rng) -> Tally {
         }
     }
     t
+}
+
+/// The ladder's fuzz case: one of its AEADs on a case the fuzzer's bytes
+/// steer ([`crate::harness::fuzz_aead`]), through [`aead_case`].
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    let aeads = crate::table::Primitive::aead_shapes(&super::LADDER);
+    crate::harness::fuzz_aead(input, &aeads, aead_case)
 }

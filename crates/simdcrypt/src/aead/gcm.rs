@@ -252,6 +252,12 @@ impl<K: KeySize> AesGcm<K> {
         })
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, aes: aes::Rung, ghash: ghash::Rung) -> Result<Self, Error> {
+        self.with_rung(aes, ghash)
+    }
+
     /// The rungs of AES and GHASH in use, and whether messages run
     /// through a stitched VAES/VPCLMULQDQ kernel instead ([`Self::kernel`]
     /// says which).
@@ -261,6 +267,12 @@ impl<K: KeySize> AesGcm<K> {
             self.hash.rung(),
             self.kernel.is_some(),
         )
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> (aes::Rung, ghash::Rung, bool) {
+        self.rung()
     }
 
     /// The stitched kernel messages run through, if any.

@@ -18,8 +18,8 @@ use super::{AesGcm, AesGcmSiv, GcmKernel, SivKeySize, TAG_LEN};
 use crate::aes::reference::{cipher, key_expansion};
 use crate::aes::{self, KeySize};
 use crate::ghash::{self, reference};
-use crate::kit::vectors::{hex_field, label, parse, records, wycheproof_tests};
-use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
+use crate::harness::vectors::{hex_field, label, parse, records, wycheproof_tests};
+use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
 use crate::xor::InOut;
 use crate::{Error, RungSet};
 
@@ -693,4 +693,72 @@ fn every_length(kind: Kind, path: Path, rng: &mut Rng, t: &mut Tally) {
         let (verdict, data) = aead.open_in_place(&nonce, aad, &want);
         t.check(verdict.is_ok() && data == pt, || what("opened in place"));
     }
+}
+
+/// One case of the AEAD named `name` (`aes-128-gcm` …) on every path this
+/// CPU runs, for the fuzz targets: sealed as the construction written out
+/// over the reference AES and GHASH/POLYVAL seals it (an IV of any length
+/// for GCM; GCM-SIV takes 12 bytes, and every path must refuse another),
+/// opened back, and refused once the bit `flip` (modulo the sealed length)
+/// is flipped, nothing but zeros left in place. `None` for another name.
+pub(crate) fn aead_case(
+    name: &str,
+    (key, iv, aad): (&[u8], &[u8], &[u8]),
+    pt: &[u8],
+    flip: usize,
+) -> Option<Tally> {
+    let kind = Kind::ALL.into_iter().find(|k| k.name() == name)?;
+    let mut t = Tally::default();
+    let want = match (kind.siv(), iv.len()) {
+        (true, 12) => Ok(siv_written_out(key, iv, aad, pt)),
+        (true, _) => Err(()),
+        (false, 0) => Err(()),
+        (false, _) => Ok(gcm_written_out(key, &j0_written_out(key, iv), aad, pt)),
+    };
+    for path in Path::all().iter().copied().filter(|p| p.is_available()) {
+        let aead = match kind.build(key, path) {
+            Ok(a) => a,
+            Err(e) => {
+                t.check(false, || format!("{name} on {path}: {e}"));
+                continue;
+            }
+        };
+        let sealed = aead.seal(iv, aad, pt);
+        let Ok(want) = &want else {
+            t.check(sealed.is_err(), || {
+                format!("{name} on {path}: sealed with a {}-byte IV", iv.len())
+            });
+            continue;
+        };
+        t.check(sealed.as_ref() == Ok(want), || {
+            format!(
+                "{name} on {path}: {} bytes, a {}-byte IV, {} of associated data: differs from the written-out construction",
+                pt.len(),
+                iv.len(),
+                aad.len()
+            )
+        });
+        t.check(aead.open(iv, aad, want).as_deref() == Ok(pt), || {
+            format!("{name} on {path}: not opened")
+        });
+        let mut tampered = want.clone();
+        let bit = flip % (8 * tampered.len());
+        tampered[bit / 8] ^= 1 << (bit % 8);
+        let (verdict, data) = aead.open_in_place(iv, aad, &tampered);
+        let refused = aead.open(iv, aad, &tampered).is_err()
+            && verdict.is_err()
+            && data.iter().all(|&x| x == 0);
+        t.check(refused, || {
+            format!("{name} on {path}: bit {bit} flipped: not refused, or not zeroed")
+        });
+    }
+    Some(t)
+}
+
+/// The ladder's fuzz case: one of its AEADs on a case the fuzzer's bytes
+/// steer ([`crate::harness::fuzz_aead`]), through [`aead_case`] on every
+/// path.
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    let aeads = crate::table::Primitive::aead_shapes(&super::GCM_LADDER);
+    crate::harness::fuzz_aead(input, &aeads, aead_case)
 }

@@ -153,9 +153,21 @@ impl<K: SivKeySize> AesGcmSiv<K> {
         })
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, aes: aes::Rung, polyval: ghash::Rung) -> Result<Self, Error> {
+        self.with_rung(aes, polyval)
+    }
+
     /// The rungs of AES and POLYVAL in use.
     pub fn rung(&self) -> (aes::Rung, ghash::Rung) {
         (self.aes.rung(), self.polyval)
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> (aes::Rung, ghash::Rung) {
+        self.rung()
     }
 
     /// The keys of `nonce` (§4): the first 8 bytes of

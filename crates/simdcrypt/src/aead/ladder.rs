@@ -4,7 +4,7 @@
 use super::{NONCE_LEN, XNONCE_LEN};
 use crate::Error;
 use crate::dynamic::{DynAead, exact, exact_mut};
-use crate::ladder::{Ladder, Primitive, Rungs};
+use crate::table::{Ladder, Primitive, Rungs};
 use crate::xor::InOut;
 
 /// ChaCha20-Poly1305, XChaCha20-Poly1305 and XSalsa20-Poly1305.
@@ -36,6 +36,8 @@ pub(crate) const LADDER: Ladder = Ladder {
     rungs: Rungs::ComposedOf(&["chacha20", "poly1305", "salsa20"]),
     #[cfg(feature = "kit")]
     checks: crate::aead::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: crate::aead::checks::fuzz,
 };
 
 /// AES-GCM and AES-GCM-SIV.
@@ -84,6 +86,8 @@ pub(crate) const GCM_LADDER: Ladder = Ladder {
     rungs: Rungs::ComposedOf(&["aes", "ghash"]),
     #[cfg(feature = "kit")]
     checks: crate::aead::gcm_checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: crate::aead::gcm_checks::fuzz,
 };
 
 /// Implements [`DynAead`] for the AEAD types and defines their

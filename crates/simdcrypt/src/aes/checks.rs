@@ -16,8 +16,8 @@ use super::{Aes, Bits128, Bits192, Bits256, Rung};
 use crate::Error;
 use crate::block::padding::Padding;
 use crate::block::{BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, Ofb};
-use crate::kit::vectors::{hex_field, label, parse, records, wycheproof_tests};
-use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
+use crate::harness::vectors::{hex_field, label, parse, records, wycheproof_tests};
+use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally, fuzz_rungs, others};
 
 const FIPS197: &str = include_str!("../../tests/data/aes/fips197.json");
 const SP800_38A: &str = include_str!("../../tests/data/aes/sp800_38a.json");
@@ -583,46 +583,59 @@ fn case(mode: Mode, rng: &mut Rng) -> (Vec<u8>, [u8; 16], Vec<u8>, Vec<usize>) {
 fn cross_check(mode: Mode, imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CASES {
-        let (key, iv, msg, pieces) = case(mode, rng);
-        let directions: &[bool] = if mode == Mode::Cmac {
-            &[false]
-        } else {
-            &[false, true]
-        };
-        for &decrypt in directions {
-            // Half the cases in place, at any address.
-            let shift = (rng.below(2) == 0).then(|| rng.index(16));
-            let got = run_mode(mode, imp, &key, &iv, &msg, &pieces, decrypt, shift);
-            let want = oracle::run(mode, &key, &iv, &msg, decrypt);
-            t.check(got.as_deref() == Ok(&want[..]), || {
-                format!(
-                    "case {i}: {}-byte key, iv {:032x}, {} bytes in {} pieces, decrypt {decrypt}, in place at {shift:?}",
-                    key.len(),
-                    u128::from_be_bytes(iv),
-                    msg.len(),
-                    pieces.len()
-                )
-            });
-        }
-        if mode == Mode::Ctr {
-            let at = rng.index(msg.len() + 1);
-            let got = by_size!(key.len(), K => aes::<K>(&key, imp).and_then(|a| {
-                let mut ctr = Ctr::from_cipher(a, &iv);
-                let mut out = msg[at..].to_vec();
-                ctr.seek(at as u128).map_err(|e| e.to_string())?;
-                ctr.apply_keystream(&mut out).map_err(|e| e.to_string())?;
-                Ok(out)
-            }), _ => unreachable!("every key size"));
-            let want = oracle::run(mode, &key, &iv, &msg, false);
-            t.check(got.as_deref() == Ok(&want[at..]), || {
-                format!("case {i}: seek to {at} of {} bytes", msg.len())
-            });
-        }
+        check_case(mode, imp, i, rng, &mut t);
     }
     if mode == Mode::Ctr {
         keystream_end(imp, &mut t);
     }
     t
+}
+
+/// Case `i` of the cross-check on `imp`, both directions; CTR also from
+/// a random byte offset reached by `seek`.
+fn check_case(mode: Mode, imp: Rung, i: u64, rng: &mut Rng, t: &mut Tally) {
+    let (key, iv, msg, pieces) = case(mode, rng);
+    let directions: &[bool] = if mode == Mode::Cmac {
+        &[false]
+    } else {
+        &[false, true]
+    };
+    for &decrypt in directions {
+        // Half the cases in place, at any address.
+        let shift = (rng.below(2) == 0).then(|| rng.index(16));
+        let got = run_mode(mode, imp, &key, &iv, &msg, &pieces, decrypt, shift);
+        let want = oracle::run(mode, &key, &iv, &msg, decrypt);
+        t.check(got.as_deref() == Ok(&want[..]), || {
+            format!(
+                "case {i}: {}-byte key, iv {:032x}, {} bytes in {} pieces, decrypt {decrypt}, in place at {shift:?}",
+                key.len(),
+                u128::from_be_bytes(iv),
+                msg.len(),
+                pieces.len()
+            )
+        });
+    }
+    if mode == Mode::Ctr {
+        let at = rng.index(msg.len() + 1);
+        let got = by_size!(key.len(), K => aes::<K>(&key, imp).and_then(|a| {
+            let mut ctr = Ctr::from_cipher(a, &iv);
+            let mut out = msg[at..].to_vec();
+            ctr.seek(at as u128).map_err(|e| e.to_string())?;
+            ctr.apply_keystream(&mut out).map_err(|e| e.to_string())?;
+            Ok(out)
+        }), _ => unreachable!("every key size"));
+        let want = oracle::run(mode, &key, &iv, &msg, false);
+        t.check(got.as_deref() == Ok(&want[at..]), || {
+            format!("case {i}: seek to {at} of {} bytes", msg.len())
+        });
+    }
+}
+
+/// The ladder's fuzz case: one mode (picked by the first byte) on a case
+/// of the cross-check the fuzzer's bytes steer, on every rung against the
+/// oracle over the reference rung.
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    fuzz_rungs(input, &Mode::ALL, |mode, imp, rng, t| check_case(mode, imp, 0, rng, t))
 }
 
 /// The end of CTR's keystream: the last bytes below 2^128 − 1 can be

@@ -6,7 +6,7 @@ use crate::Error;
 use crate::block::Cmac;
 use crate::block::dynamic::{ModeKind, construct};
 use crate::dynamic::{DynDigest, MacOptions};
-use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
+use crate::table::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 
 /// A primitive of the AES ladder.
 const fn entry(
@@ -25,6 +25,7 @@ const fn entry(
         summary,
         key_lens,
         nonce_len,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len,
         params: &[],
@@ -56,7 +57,7 @@ macro_rules! sized {
                 &[$len],
                 None,
                 None,
-                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ecb, k, iv, o)),
+                Construct::mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ecb, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-cbc"),
@@ -69,7 +70,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Cbc, k, iv, o)),
+                Construct::mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Cbc, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-cfb"),
@@ -78,7 +79,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Cfb, k, iv, o)),
+                Construct::mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Cfb, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-ofb"),
@@ -87,7 +88,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ofb, k, iv, o)),
+                Construct::mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ofb, k, iv, o)),
             ),
             entry(
                 concat!("aes-", $bits, "-ctr"),
@@ -100,7 +101,7 @@ macro_rules! sized {
                 &[$len],
                 Some(BLOCK_LEN),
                 None,
-                Construct::Mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ctr, k, iv, o)),
+                Construct::mode(|k, iv, o| construct::<Aes<$K>>(ModeKind::Ctr, k, iv, o)),
             ),
         ]
     };
@@ -127,7 +128,7 @@ const PRIMITIVES: [Primitive; 19] = {
         &[16, 24, 32],
         None,
         Some(BLOCK_LEN),
-        Construct::Mac(cmac),
+        Construct::mac(cmac),
     );
     all
 };
@@ -139,6 +140,8 @@ pub(crate) const LADDER: Ladder = Ladder {
     rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: super::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: super::checks::fuzz,
 };
 
 impl<K: KeySize> DynDigest for Cmac<Aes<K>> {
@@ -157,8 +160,7 @@ impl<K: KeySize> DynDigest for Cmac<Aes<K>> {
 
 /// AES-CMAC under a key of any AES size.
 fn cmac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
-    options.params.none_for("aes-cmac")?;
-    let imp = options.imp;
+    let imp = options.rung;
     fn sized<K: KeySize>(key: &[u8], imp: Option<&str>) -> Result<Box<dyn DynDigest>, Error> {
         let mut aes = Aes::<K>::from_slice(key)?;
         if let Some(name) = imp {

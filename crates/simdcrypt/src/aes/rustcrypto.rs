@@ -132,3 +132,7 @@ aes_traits! {
     Bits192 => U24, "AES-192";
     Bits256 => U32, "AES-256";
 }
+
+crate::rustcrypto::stream_cipher_traits!([] crate::block::Ctr<super::Aes128>, key = U16, iv = U16, "AES-128-CTR (128-bit key, 128-bit initial counter block)");
+crate::rustcrypto::stream_cipher_traits!([] crate::block::Ctr<super::Aes192>, key = U24, iv = U16, "AES-192-CTR (192-bit key, 128-bit initial counter block)");
+crate::rustcrypto::stream_cipher_traits!([] crate::block::Ctr<super::Aes256>, key = U32, iv = U16, "AES-256-CTR (256-bit key, 128-bit initial counter block)");

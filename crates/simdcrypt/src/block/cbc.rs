@@ -89,6 +89,12 @@ impl<C: BlockCipher> Cbc<C> {
         })
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: C::Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The block cipher.
     pub fn cipher(&self) -> &C {
         &self.cipher

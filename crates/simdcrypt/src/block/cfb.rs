@@ -100,6 +100,12 @@ impl<C: BlockCipher> Cfb<C> {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: C::Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// Encrypts `data` in place.
     pub fn encrypt(&mut self, data: &mut [u8]) {
         self.run(InOut::in_place(data), true);

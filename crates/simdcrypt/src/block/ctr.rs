@@ -166,9 +166,21 @@ impl<C: BlockCipher, W: CounterWidth> Ctr<C, W> {
         })
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: C::Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung in use.
     pub fn rung(&self) -> C::Rung {
         self.core.cipher.rung()
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> C::Rung {
+        self.rung()
     }
 
     /// The block cipher.

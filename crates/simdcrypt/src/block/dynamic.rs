@@ -35,7 +35,6 @@ where
     C: BlockCipher + Send + 'static,
     C::Rung: FromStr<Err = Error>,
 {
-    options.params.none_for(C::NAME)?;
     construct_with(kind, C::from_slice(key)?, iv, options)
 }
 
@@ -52,7 +51,7 @@ where
     C: BlockCipher + Send + 'static,
     C::Rung: FromStr<Err = Error>,
 {
-    if let Some(name) = options.imp {
+    if let Some(name) = options.rung {
         cipher = cipher.with_rung(name.parse()?)?;
     }
     let decrypt = options.direction == Direction::Decrypt;

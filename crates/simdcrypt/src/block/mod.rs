@@ -95,7 +95,7 @@ pub trait BlockCipher: Sized + sealed::Core {
     /// # Errors
     ///
     /// When the CPU lacks the rung, or it is not constant-time and the
-    /// `hazmat` feature is off (see [`Rung::is_constant_time`]).
+    /// `hazmat` feature is off (see [`RungSet::is_constant_time`]).
     fn with_rung(self, imp: Self::Rung) -> Result<Self, Error>;
 
     /// The rung in use.

@@ -72,6 +72,12 @@ impl<C: BlockCipher> Ofb<C> {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: C::Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// XORs the keystream into `data` (encrypts or decrypts it).
     pub fn apply_keystream(&mut self, data: &mut [u8]) {
         self.apply(InOut::in_place(data));

@@ -13,31 +13,11 @@
 use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
 use zeroize::Zeroize;
 
-use super::BlockCipher;
+use super::{BlockCipher, whole_blocks};
 use crate::Error;
 use crate::xor::InOut;
 
-/// Whether a stream of blocks is padded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Padding {
-    /// PKCS#7: 1 to a whole block of bytes, each holding their count.
-    #[default]
-    Pkcs7,
-    /// None: the message must be a whole number of blocks.
-    None,
-    /// GOST R 34.13-2015 §4.1.1, procedure 1: zeros up to a whole block,
-    /// none when the message already is one. Not removable (the length
-    /// must be known otherwise): decryption returns every block.
-    GostZeros,
-    /// GOST R 34.13-2015 §4.1.2, procedure 2 (ISO/IEC 7816-4): a one bit
-    /// then zeros, 1 to a whole block of bytes (0x80 0x00 …); removed in
-    /// constant time.
-    GostOneZeros,
-    /// GOST R 34.13-2015 §4.1.3, procedure 3: none for a message of whole
-    /// blocks, procedure 2 otherwise (the MAC's padding). Not removable:
-    /// decryption returns every block.
-    GostOneZerosIfPartial,
-}
+pub use crate::dynamic::Padding;
 
 impl Padding {
     /// Whether decryption removes the padding (and so holds the last block
@@ -217,15 +197,21 @@ macro_rules! fork_and_advance {
         #[doc = concat!($what, " without padding that starts `skip` (whole blocks) past")]
         #[doc = concat!("this one, when this one holds nothing back and the mode can be cut ", $which, ".")]
         pub(crate) fn fork(&self, skip: &[u8]) -> Option<Self> {
-            let mode = self.skipped_mode(skip)?;
-            Some(Self::new(mode, Padding::None))
+            let mut fork = Self::new(self.skipped_mode(skip)?, Padding::None);
+            fork.seen = self.seen + skip.len();
+            Some(fork)
         }
 
         /// Moves past `skip` (whole blocks) as [`fork`](Self::fork) does,
         /// keeping the padding; `false` (and nothing changed) where it
         /// cannot.
         pub(crate) fn advance(&mut self, skip: &[u8]) -> bool {
-            self.skipped_mode(skip).map(|mode| self.mode = mode).is_some()
+            let Some(mode) = self.skipped_mode(skip) else {
+                return false;
+            };
+            self.mode = mode;
+            self.seen += skip.len();
+            true
         }
 
         /// The mode `skip` further on, when nothing is held back.
@@ -233,20 +219,6 @@ macro_rules! fork_and_advance {
             (self.buffered == 0).then(|| self.mode.skipped(skip, $decrypt))?
         }
     };
-}
-
-/// The end of a message without padding: nothing left to write, or the
-/// `buffered` bytes of a partial block, which are an error.
-fn unpadded_end<C: BlockCipher>(buffered: usize) -> Result<usize, Error> {
-    if buffered == 0 {
-        Ok(0)
-    } else {
-        Err(Error::NotWholeBlocks {
-            primitive: C::NAME,
-            len: buffered,
-            block_len: C::BLOCK_LEN,
-        })
-    }
 }
 
 /// An error for an output buffer without room for what a call writes.
@@ -269,6 +241,8 @@ pub struct PaddedEncryptor<M: BlockMode> {
     padding: Padding,
     partial: [u8; 16],
     buffered: usize,
+    /// The message's bytes so far, for the error of a partial block.
+    seen: usize,
 }
 
 impl<M: BlockMode> PaddedEncryptor<M> {
@@ -279,6 +253,7 @@ impl<M: BlockMode> PaddedEncryptor<M> {
             padding,
             partial: [0; 16],
             buffered: 0,
+            seen: 0,
         }
     }
 
@@ -307,6 +282,7 @@ impl<M: BlockMode> PaddedEncryptor<M> {
         let bl = M::Cipher::BLOCK_LEN;
         let total = self.update_len(input.len());
         room(total, output.len())?;
+        self.seen += input.len();
         let mut written = 0;
         if self.buffered > 0 {
             let take = input.len().min(bl - self.buffered);
@@ -344,7 +320,7 @@ impl<M: BlockMode> PaddedEncryptor<M> {
         let bl = M::Cipher::BLOCK_LEN;
         let buffered = self.buffered;
         if !self.padding.pad(&mut self.partial[..bl], buffered) {
-            return unpadded_end::<M::Cipher>(buffered);
+            return whole_blocks::<M::Cipher>(self.seen).map(|()| 0);
         }
         room(bl, output.len())?;
         self.mode
@@ -370,6 +346,8 @@ pub struct PaddedDecryptor<M: BlockMode> {
     padding: Padding,
     held: [u8; 16],
     buffered: usize,
+    /// The message's bytes so far, for the error of a partial block.
+    seen: usize,
 }
 
 impl<M: BlockMode> PaddedDecryptor<M> {
@@ -380,6 +358,7 @@ impl<M: BlockMode> PaddedDecryptor<M> {
             padding,
             held: [0; 16],
             buffered: 0,
+            seen: 0,
         }
     }
 
@@ -413,6 +392,7 @@ impl<M: BlockMode> PaddedDecryptor<M> {
         let bl = M::Cipher::BLOCK_LEN;
         let total = self.update_len(input.len());
         room(total, output.len())?;
+        self.seen += input.len();
         let mut written = 0;
         // Complete the held block when more input follows it.
         if self.buffered > 0 && total > 0 {
@@ -449,7 +429,7 @@ impl<M: BlockMode> PaddedDecryptor<M> {
     pub fn finalize(mut self, output: &mut [u8]) -> Result<usize, Error> {
         let bl = M::Cipher::BLOCK_LEN;
         match self.padding {
-            p if !p.removable() => unpadded_end::<M::Cipher>(self.buffered),
+            p if !p.removable() => whole_blocks::<M::Cipher>(self.seen).map(|()| 0),
             _ if self.buffered != bl => Err(Error::BadPadding),
             p => {
                 let mut block = [0u8; 16];

@@ -7,15 +7,15 @@ use serde_json::Value;
 
 use crate::Xor;
 use crate::chacha20::{self, ChaCha20, ChaCha20Legacy, Rung, XChaCha20, hchacha20, reference};
-use crate::kit::data::{Data, data};
-use crate::kit::stream::{
-    Shape, StreamAlgo, StreamCase, case_on_every_rung, cipher, function_primitive,
+use crate::harness::data::{Data, data};
+use crate::harness::stream::{
+    Shape, StreamAlgo, cipher, function_primitive,
     stream_primitives, xor_in_chunks,
 };
-use crate::kit::vectors::{
+use crate::harness::vectors::{
     bytes_le, hex_array, hex_field, label, number_field, records, word_list,
 };
-use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
+use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
 
 /// Random cases per rung of a cipher against the reference, besides one
 /// of every length up to 2100 bytes.
@@ -43,11 +43,10 @@ pub(crate) fn run(report: &mut Report) {
     );
 }
 
-/// `case` on every rung of the ChaCha20 cipher named `name` (as the table
-/// has it), or `None` if no ChaCha20 cipher has that name.
-pub(crate) fn stream_case(name: &str, case: &StreamCase<'_>) -> Option<Tally> {
-    let algo = Algo::ALL.into_iter().find(|a| a.name() == name)?;
-    Some(case_on_every_rung(algo, case))
+/// The ladder's fuzz case: one of its ciphers on a case the fuzzer's bytes
+/// steer, on every rung ([`crate::harness::stream::fuzz`]).
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    crate::harness::stream::fuzz(&Algo::ALL, input)
 }
 
 /// A ChaCha20 cipher.

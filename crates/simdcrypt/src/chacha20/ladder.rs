@@ -5,7 +5,7 @@ use super::{
 };
 use crate::Error;
 use crate::dynamic::{DynStreamCipher, StreamOptions, dyn_stream, exact, with_options};
-use crate::ladder::{Ladder, Primitive, Rungs, rung_infos};
+use crate::table::{Ladder, Primitive, Rungs, rung_infos};
 
 /// ChaCha20 in its three forms and HChaCha20 on the block function's rungs.
 pub(crate) const LADDER: Ladder = Ladder {
@@ -37,6 +37,8 @@ pub(crate) const LADDER: Ladder = Ladder {
     rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::chacha20::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: crate::chacha20::checks::fuzz,
 };
 
 dyn_stream!(ChaCha20, ChaCha20Legacy, XChaCha20);

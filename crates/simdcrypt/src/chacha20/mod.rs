@@ -37,6 +37,8 @@
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
 mod ladder;
+#[cfg(feature = "rustcrypto")]
+mod rustcrypto;
 pub(crate) use ladder::LADDER;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::{Ghash, Rung, Polyval, reference};
 use crate::aes::reference::{cipher, key_expansion};
-use crate::kit::vectors::{hex_field, label, parse, records, wycheproof_tests};
-use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally, others};
+use crate::harness::vectors::{hex_field, label, parse, records, wycheproof_tests};
+use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally, fuzz_rungs, others};
 
 const RFC8452: &str = include_str!("../../tests/data/aes/rfc8452.json");
 const GCM_SPEC: &str = include_str!("../../tests/data/aes/gcm_spec_test_cases.json");
@@ -295,18 +295,35 @@ fn key_and_message(rng: &mut Rng, i: u64) -> ([u8; 16], Vec<u8>) {
 fn cross_check(which: Which, imp: Rung, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
     for i in 0..CASES {
-        let (h, msg) = key_and_message(rng, i);
-        let pieces = match i % 3 {
-            0 => vec![&msg[..]],
-            1 => rng.pieces(&msg, 40),
-            _ => rng.pieces(&msg, 300),
-        };
-        let got = which.hash(imp, &h, &pieces, None);
-        t.check(got == Ok(which.reference(&h, &msg)), || {
-            format!("case {i}: {} bytes in {} pieces", msg.len(), pieces.len())
-        });
+        check_case(which, imp, i, rng, &mut t);
     }
     t
+}
+
+/// Case `i` of the cross-check on `imp`: a key and a message in pieces
+/// (one, up to 40 bytes, up to 300 bytes by `i`), against the reference
+/// function.
+fn check_case(which: Which, imp: Rung, i: u64, rng: &mut Rng, t: &mut Tally) {
+    let (h, msg) = key_and_message(rng, i);
+    let pieces = match i % 3 {
+        0 => vec![&msg[..]],
+        1 => rng.pieces(&msg, 40),
+        _ => rng.pieces(&msg, 300),
+    };
+    let got = which.hash(imp, &h, &pieces, None);
+    t.check(got == Ok(which.reference(&h, &msg)), || {
+        format!("case {i}: {} bytes in {} pieces", msg.len(), pieces.len())
+    });
+}
+
+/// The ladder's fuzz case: GHASH or POLYVAL (the first byte) on a case of
+/// the cross-check the fuzzer's bytes steer (its piece style among them),
+/// on every rung.
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    fuzz_rungs(input, &Which::BOTH, |which, imp, rng, t| {
+        let i = rng.below(8);
+        check_case(which, imp, i, rng, t);
+    })
 }
 
 /// The same messages on every other rung, and switched to it midway.

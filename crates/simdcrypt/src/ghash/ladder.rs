@@ -6,7 +6,7 @@ use super::{BLOCK_LEN, Ghash, Rung, Polyval};
 use crate::Error;
 use crate::dynamic::MacOptions;
 use crate::dynamic::{DynDigest, exact};
-use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
+use crate::table::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 
 /// A keyed hash of the ladder.
 const fn entry(name: &'static str, summary: &'static str, construct: Construct) -> Primitive {
@@ -17,6 +17,7 @@ const fn entry(name: &'static str, summary: &'static str, construct: Construct) 
         summary,
         key_lens: &[BLOCK_LEN],
         nonce_len: None,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len: Some(BLOCK_LEN),
         params: &[],
@@ -31,17 +32,19 @@ pub(crate) const LADDER: Ladder = Ladder {
         entry(
             "ghash",
             "GHASH (NIST SP 800-38D §6.4), GCM's universal hash; a last partial block zero-padded",
-            Construct::Mac(ghash),
+            Construct::mac(ghash),
         ),
         entry(
             "polyval",
             "POLYVAL (RFC 8452 §3), AES-GCM-SIV's universal hash; a last partial block zero-padded",
-            Construct::Mac(polyval),
+            Construct::mac(polyval),
         ),
     ],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: super::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: super::checks::fuzz,
 };
 
 /// Implements [`DynDigest`] for the two hashes and defines their
@@ -62,9 +65,8 @@ macro_rules! dyn_hash {
 
         #[doc = concat!("`", $name, "` keyed with `H`, on the rung `options` name (the fastest when `None`).")]
         fn $new(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
-            options.params.none_for($name)?;
             let mut hash = $t::new(exact($name, "key", key)?);
-            if let Some(name) = options.imp {
+            if let Some(name) = options.rung {
                 hash = hash.with_rung(Rung::from_name(name)?)?;
             }
             Ok(Box::new(hash))

@@ -360,9 +360,21 @@ macro_rules! universal_hash {
                 Ok(self)
             }
 
+            /// Renamed [`with_rung`](Self::with_rung).
+            #[deprecated(note = "renamed `with_rung`")]
+            pub fn with_impl(self, imp: Rung) -> Result<Self, Error> {
+                self.with_rung(imp)
+            }
+
             /// The rung in use.
             pub fn rung(&self) -> Rung {
                 self.0.key.rung()
+            }
+
+            /// Renamed [`rung`](Self::rung).
+            #[deprecated(note = "renamed `rung`")]
+            pub fn implementation(&self) -> Rung {
+                self.rung()
             }
 
             /// Absorbs `data`: any split of the calls gives the same hash.

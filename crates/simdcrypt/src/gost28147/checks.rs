@@ -1,28 +1,24 @@
-//! GOST 28147-89, Magma and their modes for the checking kit: every rung on
-//! the official vectors (RFC 5831's 28 encryptions, gost-engine's
-//! CryptoPro-A…D records with key meshing, RFC 8891 Appendix A, GOST R
-//! 34.13-2015 A.2, RFC 9058), against the `reference` rung on random keys,
-//! S-box sets (published and random permutations), IVs, lengths past
-//! several widest batches and pieces, and in round trips with every other
-//! rung.
+//! GOST 28147-89 and its modes for the checking kit, and what Magma's
+//! checks (`magma/checks.rs`) share with them over the rungs both run:
+//! every rung on the official vectors (RFC 5831's 28 encryptions,
+//! gost-engine's CryptoPro-A…D records with key meshing), against the
+//! `reference` rung on random keys, S-box sets (published and random
+//! permutations), IVs, lengths past several widest batches and pieces, and
+//! in round trips with every other rung.
 //!
 //! The vectors pin the modes to the standards; the cross-checks pin every
 //! rung to the reference through the same mode code, pieces included.
 
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use super::{Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Rung, SBox};
-use crate::KeyStream;
-use crate::block::{Cbc, Cfb, Ecb, Ofb};
-use crate::kit::vectors::{hex_field, label, parse, records};
-use crate::kit::{Outcome, Report, Rng, Tally, others};
-use crate::magma::{Magma, MagmaCtr, MagmaCtrAcpkm, MagmaMac, MagmaMgm, MagmaOmacAcpkm};
+use crate::block::Ecb;
+use crate::harness::vectors::{hex_field, label, parse, records};
+use crate::harness::{Outcome, Report, Rng, Tally, others};
 
 const GOST: &str = include_str!("../../tests/data/gost/gost28147_89.json");
-const RFC8891: &str = include_str!("../../tests/data/gost/rfc8891_magma.json");
-const A2: &str = include_str!("../../tests/data/gost/gost_r_34_13_2015_magma_modes.json");
-const RFC9058: &str = include_str!("../../tests/data/gost/rfc9058_mgm_magma.json");
-const RFC8645: &str = include_str!("../../tests/data/gost/rfc8645_acpkm_magma.json");
 
 /// Random cases per rung and check.
 const CASES: u64 = 96;
@@ -30,84 +26,192 @@ const CASES: u64 = 96;
 /// three 1 KiB key-meshing sections.
 const MAX_LEN: u64 = 3300;
 
-/// What a row runs.
+/// What a row runs: an operation of GOST 28147-89 (here) or of Magma
+/// (`magma/checks.rs`), on the rungs they share.
+pub(crate) trait Op: Copy + PartialEq + 'static {
+    /// The primitive, as the table names it.
+    fn name(self) -> &'static str;
+    /// How its cases are shaped.
+    fn shape(self) -> Shape;
+    /// `case` through it on `imp`: encrypted (or decrypted), or its MAC.
+    fn apply(self, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String>;
+    /// Its official vectors on `imp`, each through [`expect`].
+    fn vectors(self, imp: Rung) -> Tally;
+}
+
+/// How an operation's cases are shaped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// The IV's length, or `None` for a register of one to three blocks.
+    pub(crate) iv_len: Option<usize>,
+    /// Whole blocks only (ECB, CBC): messages and pieces.
+    pub(crate) blocks_only: bool,
+    /// Whether it streams in pieces (not MGM, which takes a message whole).
+    pub(crate) pieces: bool,
+    /// Whether it has a decryption to round-trip.
+    pub(crate) invertible: bool,
+    /// Whether the nonce's first bit must be clear (MGM, RFC 9058 §4).
+    pub(crate) nonce_msb_clear: bool,
+}
+
+impl Shape {
+    /// A mode that streams, with an IV of `iv_len` bytes (random bytes
+    /// that a mode without one leaves alone).
+    pub(crate) const fn streaming(iv_len: usize) -> Shape {
+        Shape {
+            iv_len: Some(iv_len),
+            blocks_only: false,
+            pieces: true,
+            invertible: true,
+            nonce_msb_clear: false,
+        }
+    }
+
+    /// The same, of whole blocks only.
+    pub(crate) const fn blocks(self) -> Shape {
+        Shape {
+            blocks_only: true,
+            ..self
+        }
+    }
+
+    /// The same, without a decryption (a MAC).
+    pub(crate) const fn mac(self) -> Shape {
+        Shape {
+            invertible: false,
+            ..self
+        }
+    }
+}
+
+/// The operations of GOST 28147-89.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Op {
+enum Gost {
     Ecb,
     Cfb,
     Cnt,
     Mac,
-    MagmaEcb,
-    MagmaCtr,
-    MagmaCbc,
-    MagmaCfb,
-    MagmaOfb,
-    MagmaMac,
-    MagmaMgm,
-    MagmaCtrAcpkm,
-    MagmaOmacAcpkm,
 }
 
-impl Op {
+impl Op for Gost {
     fn name(self) -> &'static str {
         match self {
-            Op::Ecb => "gost28147",
-            Op::Cfb => "gost89",
-            Op::Cnt => "gost89-cnt",
-            Op::Mac => "gost-mac",
-            Op::MagmaEcb => "magma",
-            Op::MagmaCtr => "magma-ctr",
-            Op::MagmaCbc => "magma-cbc",
-            Op::MagmaCfb => "magma-cfb",
-            Op::MagmaOfb => "magma-ofb",
-            Op::MagmaMac => "magma-mac",
-            Op::MagmaMgm => "magma-mgm",
-            Op::MagmaCtrAcpkm => "magma-ctr-acpkm",
-            Op::MagmaOmacAcpkm => "magma-omac-acpkm",
+            Gost::Ecb => "gost28147",
+            Gost::Cfb => "gost89",
+            Gost::Cnt => "gost89-cnt",
+            Gost::Mac => "gost-mac",
         }
     }
 
-    /// Whether it has a decryption to round-trip.
-    fn invertible(self) -> bool {
-        !matches!(self, Op::Mac | Op::MagmaMac | Op::MagmaOmacAcpkm)
+    fn shape(self) -> Shape {
+        match self {
+            Gost::Ecb => Shape::streaming(8).blocks(),
+            Gost::Cfb | Gost::Cnt => Shape::streaming(8),
+            Gost::Mac => Shape::streaming(8).mac(),
+        }
+    }
+
+    fn apply(self, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
+        let gost = Gost28147::with_sbox(case.key()?, case.sbox)
+            .with_rung(imp)
+            .map_err(text)?;
+        let mut out = case.data.clone();
+        match self {
+            Gost::Ecb => {
+                let ecb = Ecb::from_cipher(gost);
+                case.each(&mut out, |p| {
+                    if decrypt {
+                        ecb.decrypt(p)
+                    } else {
+                        ecb.encrypt(p)
+                    }
+                    .map_err(text)
+                })?;
+            }
+            Gost::Cfb => {
+                let mut cfb =
+                    Gost28147Cfb::from_cipher(gost, &case.iv8()?).with_key_meshing(case.meshing);
+                case.each(&mut out, |p| {
+                    if decrypt {
+                        cfb.decrypt(p);
+                    } else {
+                        cfb.encrypt(p);
+                    }
+                    Ok(())
+                })?;
+            }
+            Gost::Cnt => {
+                let mut cnt =
+                    Gost28147Cnt::from_cipher(gost, &case.iv8()?).with_key_meshing(case.meshing);
+                case.each(&mut out, |p| cnt.apply_keystream(p).map_err(text))?;
+            }
+            Gost::Mac => {
+                let mut mac = Gost28147Mac::from_cipher(gost).with_key_meshing(case.meshing);
+                case.each(&mut out, |p| {
+                    mac.update(p);
+                    Ok(())
+                })?;
+                return Ok(mac.finalize().to_vec());
+            }
+        }
+        Ok(out)
+    }
+
+    /// RFC 5831's and gost-engine's records of its mode.
+    fn vectors(self, imp: Rung) -> Tally {
+        static FILE: OnceLock<Value> = OnceLock::new();
+        let file = FILE.get_or_init(|| parse(GOST));
+        let mode = match self {
+            Gost::Ecb => "ecb",
+            Gost::Cfb => "cfb",
+            Gost::Cnt => "cnt",
+            Gost::Mac => "mac",
+        };
+        let mut tally = Tally::default();
+        for r in records(file, "vectors")
+            .iter()
+            .filter(|r| r["mode"] == mode)
+        {
+            let (Some(key), Some(data), Some(sbox)) = (
+                hex_field(r, "key"),
+                hex_field(r, "plaintext"),
+                r["sbox"].as_str().and_then(|s| SBox::from_name(s).ok()),
+            ) else {
+                tally.malformed(label(r));
+                continue;
+            };
+            let want = if self == Gost::Mac {
+                hex_field(r, "mac32")
+            } else {
+                hex_field(r, "ciphertext")
+            };
+            let case = Case {
+                sbox,
+                iv: hex_field(r, "iv").unwrap_or_default(),
+                meshing: true,
+                ..Case::new(key, data)
+            };
+            expect(&mut tally, self, imp, r, case, want);
+        }
+        tally
     }
 }
 
+/// Every operation of GOST 28147-89.
+const OPS: [Gost; 4] = [Gost::Ecb, Gost::Cfb, Gost::Cnt, Gost::Mac];
+
 /// The GOST 28147-89 rows.
 pub(crate) fn run(report: &mut Report) {
-    rows(report, &[Op::Ecb, Op::Cfb, Op::Cnt, Op::Mac]);
+    rows(report, &OPS);
 }
 
-/// The Magma rows.
-pub(crate) fn run_magma(report: &mut Report) {
-    rows(
-        report,
-        &[
-            Op::MagmaEcb,
-            Op::MagmaCtr,
-            Op::MagmaCbc,
-            Op::MagmaCfb,
-            Op::MagmaOfb,
-            Op::MagmaMac,
-            Op::MagmaMgm,
-            Op::MagmaCtrAcpkm,
-            Op::MagmaOmacAcpkm,
-        ],
-    );
-}
-
-fn rows(report: &mut Report, ops: &[Op]) {
-    let files = Files {
-        gost: parse(GOST),
-        rfc8891: parse(RFC8891),
-        a2: parse(A2),
-        rfc9058: parse(RFC9058),
-        rfc8645: parse(RFC8645),
-    };
+/// The rows of `ops`, each on every rung: vectors, the cross-check against
+/// `reference`, round trips.
+pub(crate) fn rows<O: Op>(report: &mut Report, ops: &[O]) {
     for &op in ops {
         report.primitive(op.name(), |imp: Rung, seeds| {
             [
-                vectors(&files, op, imp).vectors(),
+                op.vectors(imp).vectors(),
                 Outcome::Ran(cross_check(op, imp, &mut seeds.rng(1))),
                 round_trips(op, imp, &mut seeds.rng(2)),
             ]
@@ -115,394 +219,139 @@ fn rows(report: &mut Report, ops: &[Op]) {
     }
 }
 
-struct Files {
-    gost: Value,
-    rfc8891: Value,
-    a2: Value,
-    rfc9058: Value,
-    rfc8645: Value,
-}
-
-/// One case: key, S-box set (GOST 28147-89 only), IV or nonce, associated
-/// data (MGM), the message and how it is cut into calls.
-struct Case {
-    key: Vec<u8>,
-    sbox: SBox,
-    iv: Vec<u8>,
-    aad: Vec<u8>,
-    data: Vec<u8>,
-    pieces: Vec<usize>,
-    meshing: bool,
-    /// ACPKM's section and (OMAC-ACPKM) key section lengths.
-    sections: (usize, usize),
-}
-
-/// `case` through `op` on `imp`: encrypted (or decrypted), or its MAC.
-fn apply(op: Op, imp: Rung, case: &Case, decrypt: bool) -> Result<Vec<u8>, String> {
-    let e = |e: crate::Error| e.to_string();
-    let key: &[u8; 32] = case
-        .key
-        .as_slice()
-        .try_into()
-        .map_err(|_| "a 32-byte key")?;
-    let gost = || {
-        Gost28147::with_sbox(key, case.sbox)
-            .with_rung(imp)
-            .map_err(e)
-    };
-    let magma = || Magma::new(key).with_rung(imp).map_err(e);
-    let iv8 = || -> Result<[u8; 8], String> {
-        case.iv
-            .as_slice()
-            .try_into()
-            .map_err(|_| "an 8-byte IV".into())
-    };
-    let mut out = case.data.clone();
-    // Each piece in place, in turn: what the streaming forms promise.
-    let mut each = |f: &mut dyn FnMut(&mut [u8]) -> Result<(), String>| {
-        let mut at = 0;
-        for &len in &case.pieces {
-            f(&mut out[at..at + len])?;
-            at += len;
-        }
-        Ok::<_, String>(())
-    };
-    match op {
-        Op::Ecb => {
-            let ecb = Ecb::from_cipher(gost()?);
-            each(&mut |p| {
-                if decrypt {
-                    ecb.decrypt(p)
-                } else {
-                    ecb.encrypt(p)
-                }
-                .map_err(e)
-            })?;
-        }
-        Op::MagmaEcb => {
-            let ecb = Ecb::from_cipher(magma()?);
-            each(&mut |p| {
-                if decrypt {
-                    ecb.decrypt(p)
-                } else {
-                    ecb.encrypt(p)
-                }
-                .map_err(e)
-            })?;
-        }
-        Op::Cfb => {
-            let mut cfb =
-                Gost28147Cfb::from_cipher(gost()?, &iv8()?).with_key_meshing(case.meshing);
-            each(&mut |p| {
-                if decrypt {
-                    cfb.decrypt(p);
-                } else {
-                    cfb.encrypt(p);
-                }
-                Ok(())
-            })?;
-        }
-        Op::Cnt => {
-            let mut cnt =
-                Gost28147Cnt::from_cipher(gost()?, &iv8()?).with_key_meshing(case.meshing);
-            each(&mut |p| cnt.apply_keystream(p).map_err(e))?;
-        }
-        Op::MagmaCtr => {
-            let mut ctr = MagmaCtr::from_cipher_half_iv(magma()?, &case.iv).map_err(e)?;
-            each(&mut |p| KeyStream::apply_keystream(&mut ctr, p).map_err(e))?;
-        }
-        Op::MagmaCbc => {
-            let mut cbc = Cbc::from_cipher_with_iv_register(magma()?, &case.iv).map_err(e)?;
-            each(&mut |p| {
-                if decrypt {
-                    cbc.decrypt(p)
-                } else {
-                    cbc.encrypt(p)
-                }
-                .map_err(e)
-            })?;
-        }
-        Op::MagmaCfb => {
-            let mut cfb = Cfb::from_cipher_with_iv_register(magma()?, &case.iv).map_err(e)?;
-            each(&mut |p| {
-                if decrypt {
-                    cfb.decrypt(p);
-                } else {
-                    cfb.encrypt(p);
-                }
-                Ok(())
-            })?;
-        }
-        Op::MagmaOfb => {
-            let mut ofb = Ofb::from_cipher_with_iv_register(magma()?, &case.iv).map_err(e)?;
-            each(&mut |p| {
-                ofb.apply_keystream(p);
-                Ok(())
-            })?;
-        }
-        Op::Mac => {
-            let mut mac = Gost28147Mac::from_cipher(gost()?).with_key_meshing(case.meshing);
-            each(&mut |p| {
-                mac.update(p);
-                Ok(())
-            })?;
-            return Ok(mac.finalize().to_vec());
-        }
-        Op::MagmaCtrAcpkm => {
-            let iv: [u8; 4] = case.iv.as_slice().try_into().map_err(|_| "a 4-byte IV")?;
-            let mut ctr = MagmaCtrAcpkm::from_cipher(magma()?, &iv, case.sections.0).map_err(e)?;
-            each(&mut |p| ctr.apply_keystream(p).map_err(e))?;
-        }
-        Op::MagmaOmacAcpkm => {
-            let (n, t) = case.sections;
-            let mut mac = MagmaOmacAcpkm::from_cipher(magma()?, n, t).map_err(e)?;
-            each(&mut |p| mac.update(p).map_err(e))?;
-            return Ok(mac.finalize().to_vec());
-        }
-        Op::MagmaMac => {
-            let mut mac = MagmaMac::from_cipher(magma()?);
-            each(&mut |p| {
-                mac.update(p);
-                Ok(())
-            })?;
-            return Ok(mac.finalize().to_vec());
-        }
-        Op::MagmaMgm => {
-            let mgm = MagmaMgm::from_cipher(magma()?);
-            let nonce = iv8()?;
-            return if decrypt {
-                let mut plain = vec![0u8; case.data.len().saturating_sub(super::BLOCK_LEN)];
-                mgm.decrypt_into(&nonce, &case.aad, &case.data, &mut plain)
-                    .map_err(e)?;
-                Ok(plain)
-            } else {
-                let mut sealed = vec![0u8; case.data.len() + super::BLOCK_LEN];
-                mgm.encrypt_into(&nonce, &case.aad, &case.data, &mut sealed)
-                    .map_err(e)?;
-                Ok(sealed)
-            };
-        }
-    }
-    Ok(out)
-}
-
-/// One call on the whole message.
-fn whole(len: usize) -> Vec<usize> {
-    vec![len]
-}
-
-/// Every vector of `op` on `imp`, whole and (where it streams) cut at
-/// random-looking points.
-fn vectors(files: &Files, op: Op, imp: Rung) -> Tally {
+/// The fuzz case of a ladder of `ops`: one (the first byte) on a random
+/// case the fuzzer's bytes steer ([`Rng::from_bytes`]: S-box set, key, IV,
+/// message, pieces), on every rung against `reference`, and decrypted back
+/// on the same rung where it has a decryption.
+pub(crate) fn fuzz_ops<O: Op>(input: &[u8], ops: &[O]) -> Tally {
+    let (op, bytes) = crate::harness::pick(input, ops);
+    let case = random_case(op, &mut Rng::from_bytes(bytes));
+    let want = op.apply(Rung::Reference, &case, false);
     let mut tally = Tally::default();
-    let zeros = SBox::PARAM_Z;
-    match op {
-        Op::Ecb | Op::Cfb | Op::Cnt | Op::Mac => {
-            let mode = match op {
-                Op::Ecb => "ecb",
-                Op::Cfb => "cfb",
-                Op::Cnt => "cnt",
-                _ => "mac",
+    for imp in Rung::available() {
+        let got = op.apply(imp, &case, false);
+        tally.check(got == want, || {
+            format!(
+                "{} on {imp}: {} bytes, pieces {:?}: differs from the reference",
+                op.name(),
+                case.data.len(),
+                case.pieces
+            )
+        });
+        if let (Ok(sealed), true) = (got, op.shape().invertible) {
+            let back = Case {
+                pieces: vec![sealed.len()],
+                data: sealed,
+                ..case.clone()
             };
-            for r in records(&files.gost, "vectors")
-                .iter()
-                .filter(|r| r["mode"] == mode)
-            {
-                let (Some(key), Some(data), Some(sbox)) = (
-                    hex_field(r, "key"),
-                    hex_field(r, "plaintext"),
-                    r["sbox"].as_str().and_then(|s| SBox::from_name(s).ok()),
-                ) else {
-                    tally.malformed(label(r));
-                    continue;
-                };
-                let want = if op == Op::Mac {
-                    hex_field(r, "mac32")
-                } else {
-                    hex_field(r, "ciphertext")
-                };
-                let iv = hex_field(r, "iv").unwrap_or_default();
-                let case = Case {
-                    key,
-                    sbox,
-                    iv,
-                    aad: Vec::new(),
-                    pieces: whole(data.len()),
-                    data,
-                    meshing: true,
-                    sections: (0, 0),
-                };
-                expect(&mut tally, op, imp, r, case, want);
-            }
-        }
-        Op::MagmaEcb => {
-            for r in records(&files.rfc8891, "encryption")
-                .iter()
-                .chain([&files.a2])
-            {
-                let data = hex_field(r, "plaintext");
-                let want =
-                    hex_field(r, "ciphertext").or_else(|| hex_field(&r["ecb"], "ciphertext"));
-                let (Some(key), Some(data)) = (hex_field(r, "key"), data) else {
-                    tally.malformed(label(r));
-                    continue;
-                };
-                let case = Case {
-                    key,
-                    sbox: zeros,
-                    iv: Vec::new(),
-                    aad: Vec::new(),
-                    pieces: whole(data.len()),
-                    data,
-                    meshing: false,
-                    sections: (0, 0),
-                };
-                expect(&mut tally, op, imp, r, case, want);
-            }
-        }
-        Op::MagmaCtr | Op::MagmaCbc | Op::MagmaCfb | Op::MagmaOfb | Op::MagmaMac => {
-            let section = match op {
-                Op::MagmaCtr => "ctr",
-                Op::MagmaCbc => "cbc",
-                Op::MagmaCfb => "cfb",
-                Op::MagmaOfb => "ofb",
-                _ => "mac",
-            };
-            let r = &files.a2[section];
-            let (Some(key), Some(data)) = (
-                hex_field(&files.a2, "key"),
-                hex_field(&files.a2, "plaintext"),
-            ) else {
-                tally.malformed(section);
-                return tally;
-            };
-            let want = if op == Op::MagmaMac {
-                hex_field(r, "mac_64_bits_informative")
-            } else {
-                hex_field(r, "ciphertext")
-            };
-            let iv = hex_field(r, "iv").unwrap_or_default();
-            let case = Case {
-                key,
-                sbox: zeros,
-                iv,
-                aad: Vec::new(),
-                pieces: whole(data.len()),
-                data,
-                meshing: false,
-                sections: (0, 0),
-            };
-            expect(&mut tally, op, imp, r, case, want);
-        }
-        Op::MagmaCtrAcpkm => {
-            let r = &files.rfc8645["ctr_acpkm"];
-            let fields = ["key", "iv", "plaintext", "ciphertext"].map(|k| hex_field(r, k));
-            let (Some(section), [Some(key), Some(iv), Some(data), Some(ct)]) =
-                (r["section_len"].as_u64(), fields)
-            else {
-                tally.malformed("rfc8645 ctr_acpkm");
-                return tally;
-            };
-            let sections = (section as usize, 0);
-            let case = Case {
-                key,
-                sbox: zeros,
-                iv,
-                aad: Vec::new(),
-                pieces: whole(data.len()),
-                data,
-                meshing: false,
-                sections,
-            };
-            expect(&mut tally, op, imp, r, case, Some(ct));
-        }
-        Op::MagmaOmacAcpkm => {
-            for r in records(&files.rfc8645, "omac_acpkm") {
-                let (Some(key), Some(data), Some(n), Some(t)) = (
-                    hex_field(r, "key"),
-                    hex_field(r, "message"),
-                    r["section_len"].as_u64(),
-                    r["key_section_len"].as_u64(),
-                ) else {
-                    tally.malformed(label(r));
-                    continue;
-                };
-                let sections = (n as usize, t as usize);
-                let case = Case {
-                    key,
-                    sbox: zeros,
-                    iv: Vec::new(),
-                    aad: Vec::new(),
-                    pieces: whole(data.len()),
-                    data,
-                    meshing: false,
-                    sections,
-                };
-                expect(&mut tally, op, imp, r, case, hex_field(r, "tag"));
-            }
-        }
-        Op::MagmaMgm => {
-            let r = &files.rfc9058;
-            let fields = [
-                "key",
-                "nonce",
-                "associated_data",
-                "plaintext",
-                "ciphertext",
-                "tag",
-            ]
-            .map(|k| hex_field(r, k));
-            let [
-                Some(key),
-                Some(iv),
-                Some(aad),
-                Some(data),
-                Some(ct),
-                Some(tag),
-            ] = fields
-            else {
-                tally.malformed("rfc9058");
-                return tally;
-            };
-            let case = Case {
-                key,
-                sbox: zeros,
-                iv,
-                aad,
-                pieces: whole(data.len()),
-                data,
-                meshing: false,
-                sections: (0, 0),
-            };
-            expect(&mut tally, op, imp, r, case, Some([ct, tag].concat()));
+            tally.check(op.apply(imp, &back, true).as_deref() == Ok(&case.data[..]), || {
+                format!("{} on {imp}: not decrypted back", op.name())
+            });
         }
     }
     tally
 }
 
+/// The ladder's fuzz case ([`fuzz_ops`]).
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    fuzz_ops(input, &OPS)
+}
+
+/// An error as text.
+pub(crate) fn text(e: crate::Error) -> String {
+    e.to_string()
+}
+
+/// One case: key, S-box set (GOST 28147-89 only), IV or nonce, associated
+/// data (MGM), the message and how it is cut into calls.
+#[derive(Clone)]
+pub(crate) struct Case {
+    pub(crate) key: Vec<u8>,
+    pub(crate) sbox: SBox,
+    pub(crate) iv: Vec<u8>,
+    pub(crate) aad: Vec<u8>,
+    pub(crate) data: Vec<u8>,
+    pub(crate) pieces: Vec<usize>,
+    pub(crate) meshing: bool,
+    /// ACPKM's section and (OMAC-ACPKM) key section lengths.
+    pub(crate) sections: (usize, usize),
+}
+
+impl Case {
+    /// `data` under `key` in one piece, with param-Z, no IV, no associated
+    /// data, no key meshing.
+    pub(crate) fn new(key: Vec<u8>, data: Vec<u8>) -> Case {
+        Case {
+            key,
+            sbox: SBox::PARAM_Z,
+            iv: Vec::new(),
+            aad: Vec::new(),
+            pieces: vec![data.len()],
+            data,
+            meshing: false,
+            sections: (0, 0),
+        }
+    }
+
+    /// The key as the ciphers take it.
+    pub(crate) fn key(&self) -> Result<&[u8; 32], String> {
+        self.key
+            .as_slice()
+            .try_into()
+            .map_err(|_| "a 32-byte key".into())
+    }
+
+    /// The IV as an 8-byte array.
+    pub(crate) fn iv8(&self) -> Result<[u8; 8], String> {
+        self.iv
+            .as_slice()
+            .try_into()
+            .map_err(|_| "an 8-byte IV".into())
+    }
+
+    /// `f` on each piece of `out` in turn, in place: what the streaming
+    /// forms promise.
+    pub(crate) fn each(
+        &self,
+        out: &mut [u8],
+        mut f: impl FnMut(&mut [u8]) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut at = 0;
+        for &len in &self.pieces {
+            f(&mut out[at..at + len])?;
+            at += len;
+        }
+        Ok(())
+    }
+}
+
 /// `case` through `op` on `imp`, whole and (where it streams) cut in two,
 /// against `want`.
-fn expect(tally: &mut Tally, op: Op, imp: Rung, r: &Value, case: Case, want: Option<Vec<u8>>) {
+pub(crate) fn expect<O: Op>(
+    tally: &mut Tally,
+    op: O,
+    imp: Rung,
+    r: &Value,
+    case: Case,
+    want: Option<Vec<u8>>,
+) {
     let Some(want) = want else {
         return tally.malformed(label(r));
     };
-    let mut cuts = vec![whole(case.data.len())];
-    if op != Op::MagmaMgm && case.data.len() > 3 {
+    let shape = op.shape();
+    let mut cuts = vec![vec![case.data.len()]];
+    if shape.pieces && case.data.len() > 3 {
         let n = case.data.len();
-        let block = if matches!(op, Op::Ecb | Op::MagmaEcb | Op::MagmaCbc) {
-            8
-        } else {
-            3
-        };
+        let block = if shape.blocks_only { 8 } else { 3 };
         let first = (n / 2) / block * block;
         cuts.push(vec![first, n - first]);
     }
     for pieces in cuts {
         let case = Case {
             pieces: pieces.clone(),
-            ..clone_case(&case)
+            ..case.clone()
         };
-        let got = apply(op, imp, &case, false);
+        let got = op.apply(imp, &case, false);
         tally.check(got.as_deref() == Ok(&want[..]), || {
             format!(
                 "{} {}: {:?} in pieces {pieces:?}",
@@ -514,23 +363,11 @@ fn expect(tally: &mut Tally, op: Op, imp: Rung, r: &Value, case: Case, want: Opt
     }
 }
 
-fn clone_case(c: &Case) -> Case {
-    Case {
-        key: c.key.clone(),
-        sbox: c.sbox,
-        iv: c.iv.clone(),
-        aad: c.aad.clone(),
-        data: c.data.clone(),
-        pieces: c.pieces.clone(),
-        meshing: c.meshing,
-        sections: c.sections,
-    }
-}
-
 /// A random case for `op`: a published or random S-box set, an IV of the
 /// mode's length (one to three blocks for Magma's registers), a message of
 /// whole blocks for ECB and CBC, cut at random (block) points.
-fn random_case(op: Op, rng: &mut Rng) -> Case {
+fn random_case<O: Op>(op: O, rng: &mut Rng) -> Case {
+    let shape = op.shape();
     let sbox = if rng.below(2) == 0 {
         let names: Vec<&str> = SBox::names().collect();
         SBox::from_name(names[rng.index(names.len())]).expect("a published set")
@@ -544,32 +381,27 @@ fn random_case(op: Op, rng: &mut Rng) -> Case {
         });
         SBox::from_rows(rows).expect("permutations")
     };
-    let blocks_only = matches!(op, Op::Ecb | Op::MagmaEcb | Op::MagmaCbc);
     let mut len = rng.below(MAX_LEN + 1) as usize;
-    if blocks_only {
+    if shape.blocks_only {
         len -= len % 8;
     }
-    let iv_len = match op {
-        Op::MagmaCtr | Op::MagmaCtrAcpkm => 4,
-        Op::MagmaCbc | Op::MagmaCfb | Op::MagmaOfb => 8 * (1 + rng.index(3)),
-        _ => 8,
-    };
+    let iv_len = shape.iv_len.unwrap_or_else(|| 8 * (1 + rng.index(3)));
     let mut iv = rng.bytes(iv_len);
-    if op == Op::MagmaMgm {
+    if shape.nonce_msb_clear {
         iv[0] &= 0x7f;
     }
     let mut pieces = Vec::new();
     let mut left = len;
     while left > 0 {
         let mut p = 1 + rng.index(left);
-        if blocks_only {
+        if shape.blocks_only {
             p = (p.div_ceil(8) * 8).min(left);
         }
         pieces.push(p);
         left -= p;
     }
-    if op == Op::MagmaMgm {
-        pieces = whole(len);
+    if !shape.pieces {
+        pieces = vec![len];
     }
     let aad_len = rng.index(70);
     Case {
@@ -587,12 +419,12 @@ fn random_case(op: Op, rng: &mut Rng) -> Case {
 }
 
 /// `imp` against the reference rung on random cases.
-fn cross_check(op: Op, imp: Rung, rng: &mut Rng) -> Tally {
+fn cross_check<O: Op>(op: O, imp: Rung, rng: &mut Rng) -> Tally {
     let mut tally = Tally::default();
     for _ in 0..CASES {
         let case = random_case(op, rng);
-        let want = apply(op, Rung::Reference, &case, false);
-        let got = apply(op, imp, &case, false);
+        let want = op.apply(Rung::Reference, &case, false);
+        let got = op.apply(imp, &case, false);
         tally.check(want.is_ok() && got == want, || {
             format!(
                 "{} {} bytes, pieces {:?}: differs from the reference",
@@ -606,8 +438,8 @@ fn cross_check(op: Op, imp: Rung, rng: &mut Rng) -> Tally {
 }
 
 /// Encrypted on `imp`, decrypted on each other rung.
-fn round_trips(op: Op, imp: Rung, rng: &mut Rng) -> Outcome {
-    if !op.invertible() {
+fn round_trips<O: Op>(op: O, imp: Rung, rng: &mut Rng) -> Outcome {
+    if !op.shape().invertible {
         return Outcome::NotApplicable("a MAC has no inverse");
     }
     let rungs = others(imp);
@@ -618,7 +450,7 @@ fn round_trips(op: Op, imp: Rung, rng: &mut Rng) -> Outcome {
     for i in 0..CASES {
         let case = random_case(op, rng);
         let other = rungs[i as usize % rungs.len()];
-        let sealed = match apply(op, imp, &case, false) {
+        let sealed = match op.apply(imp, &case, false) {
             Ok(s) => s,
             Err(e) => {
                 tally.check(false, || format!("{}: {e}", op.name()));
@@ -626,15 +458,11 @@ fn round_trips(op: Op, imp: Rung, rng: &mut Rng) -> Outcome {
             }
         };
         let back = Case {
+            pieces: vec![sealed.len()],
             data: sealed,
-            pieces: Vec::new(),
-            ..clone_case(&case)
+            ..case.clone()
         };
-        let back = Case {
-            pieces: whole(back.data.len()),
-            ..back
-        };
-        let opened = apply(op, other, &back, true);
+        let opened = op.apply(other, &back, true);
         tally.check(opened.as_deref() == Ok(&case.data[..]), || {
             format!(
                 "{} {} bytes: not opened by {other}",

@@ -114,9 +114,21 @@ impl Gost28147Cnt {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung in use.
     pub fn rung(&self) -> Rung {
         self.initial.rung()
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> Rung {
+        self.rung()
     }
 
     /// Whether CryptoPro key meshing is on.

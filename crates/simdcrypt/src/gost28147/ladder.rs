@@ -12,23 +12,37 @@
 use super::{BLOCK_LEN, Gost28147, Gost28147Cfb, Gost28147Cnt, Gost28147Mac, Rung, KEY_LEN, SBox};
 use crate::Error;
 use crate::block::dynamic::{KeyStreamMode, ModeKind, construct_with};
-use crate::dynamic::{CipherParams, Direction, DynDigest, DynMode, MacOptions, ModeOptions};
-use crate::ladder::{Construct, Kind, Ladder, Param, Primitive, Rungs, rung_infos};
+use crate::dynamic::{Direction, DynDigest, DynMode, MacOptions, ModeOptions, Params};
+use crate::table::{Construct, Kind, Ladder, Param, ParamKind, Primitive, Rungs, rung_infos};
 
 /// The parameter `sbox` with its default.
 const fn sbox(default: &'static str) -> Param {
     Param {
-        name: "sbox",
+        name: SBOX,
+        kind: ParamKind::Value {
+            value_name: "NAME",
+            check: |name| SBox::from_name(name).map(drop),
+        },
         default,
         doc: "the S-box set (--sbox): a short name, an OID or 128 hex digits",
+        help: "GOST 28147-89's S-box set: cryptopro-a, cryptopro-b, cryptopro-c, \
+               cryptopro-d, test, test-3411, param-z, an OID or its name, or 128 hex digits \
+               (K1's 16 outputs first). Default: the cipher's, as OpenSSL's GOST engine has it",
     }
 }
 
+/// The name of the parameter `sbox`.
+const SBOX: &str = "sbox";
+/// The name of the parameter `key-meshing`.
+const MESHING: &str = "key-meshing";
+
 /// The parameter `key-meshing`, on by default.
 const KEY_MESHING: Param = Param {
-    name: "key-meshing",
+    name: MESHING,
+    kind: ParamKind::Switch,
     default: "on",
     doc: "CryptoPro key meshing every 1 KiB (RFC 4357 §2.3); --no-key-meshing",
+    help: "Turn CryptoPro key meshing (RFC 4357 §2.3) off where the cipher uses it by default",
 };
 
 /// A primitive of the GOST 28147-89 ladder.
@@ -48,6 +62,7 @@ const fn entry(
         summary,
         key_lens: &[KEY_LEN],
         nonce_len,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len,
         params,
@@ -75,7 +90,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(BLOCK_LEN),
             None,
             &[sbox("param-z"), KEY_MESHING],
-            Construct::Mode(|k, iv, o| cfb(k, iv, o, SBox::PARAM_Z)),
+            Construct::mode(cfb),
         ),
         entry(
             "gost89-cnt",
@@ -84,7 +99,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(BLOCK_LEN),
             None,
             &[sbox("cryptopro-a"), KEY_MESHING],
-            Construct::Mode(|k, iv, o| cnt(k, iv, o, SBox::CRYPTOPRO_A)),
+            Construct::mode(cnt),
         ),
         entry(
             "gost89-cnt-12",
@@ -93,7 +108,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(BLOCK_LEN),
             None,
             &[sbox("param-z"), KEY_MESHING],
-            Construct::Mode(|k, iv, o| cnt(k, iv, o, SBox::PARAM_Z)),
+            Construct::mode(cnt),
         ),
         entry(
             "gost89-cbc",
@@ -102,7 +117,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             Some(BLOCK_LEN),
             None,
             &[sbox("param-z")],
-            Construct::Mode(|k, iv, o| block_mode(ModeKind::Cbc, k, iv, o)),
+            Construct::mode(|k, iv, o| block_mode(ModeKind::Cbc, k, iv, o)),
         ),
         entry(
             "gost89-ecb",
@@ -111,7 +126,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             None,
             None,
             &[sbox("param-z")],
-            Construct::Mode(|k, iv, o| block_mode(ModeKind::Ecb, k, iv, o)),
+            Construct::mode(|k, iv, o| block_mode(ModeKind::Ecb, k, iv, o)),
         ),
         entry(
             "gost-mac",
@@ -120,7 +135,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             None,
             Some(super::MAC_LEN),
             &[sbox("cryptopro-a"), KEY_MESHING],
-            Construct::Mac(|k, o| mac(k, o, SBox::CRYPTOPRO_A)),
+            Construct::mac(mac),
         ),
         entry(
             "gost-mac-12",
@@ -129,28 +144,21 @@ pub(crate) const LADDER: Ladder = Ladder {
             None,
             Some(super::MAC_LEN),
             &[sbox("param-z"), KEY_MESHING],
-            Construct::Mac(|k, o| mac(k, o, SBox::PARAM_Z)),
+            Construct::mac(mac),
         ),
     ],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: super::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: super::checks::fuzz,
 };
 
-/// The cipher under `key` with the S-box set `params` name (else
-/// `default`), on the rung `imp` names.
-fn keyed(
-    key: &[u8],
-    params: &CipherParams<'_>,
-    default: SBox,
-    imp: Option<&str>,
-) -> Result<Gost28147, Error> {
+/// The cipher under `key` with the S-box set `params` name, on the rung
+/// `imp` names.
+fn keyed(key: &[u8], params: &Params<'_>, imp: Option<&str>) -> Result<Gost28147, Error> {
     let key: &[u8; KEY_LEN] = crate::dynamic::exact("gost28147", "key", key)?;
-    let sbox = match params.sbox {
-        Some(name) => SBox::from_name(name)?,
-        None => default,
-    };
-    let cipher = Gost28147::with_sbox(key, sbox);
+    let cipher = Gost28147::with_sbox(key, SBox::from_name(params.value(SBOX)?)?);
     match imp {
         Some(name) => cipher.with_rung(name.parse()?),
         None => Ok(cipher),
@@ -165,47 +173,26 @@ fn block_mode(
     iv: &[u8],
     options: &ModeOptions<'_>,
 ) -> Result<Box<dyn DynMode>, Error> {
-    let name = if kind == ModeKind::Ecb {
-        "gost89-ecb"
-    } else {
-        "gost89-cbc"
-    };
-    if options.params.key_meshing.is_some() {
-        return Err(Error::ParamUnsupported {
-            primitive: name,
-            param: "key-meshing",
-        });
-    }
-    let cipher = keyed(key, &options.params, SBox::PARAM_Z, None)?;
+    let cipher = keyed(key, &options.params, None)?;
     construct_with(kind, cipher, iv, options)
 }
 
 /// The counter mode, seekable, so cut across threads.
-fn cnt(
-    key: &[u8],
-    iv: &[u8],
-    options: &ModeOptions<'_>,
-    default: SBox,
-) -> Result<Box<dyn DynMode>, Error> {
-    let cipher = keyed(key, &options.params, default, options.imp)?;
+fn cnt(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn DynMode>, Error> {
+    let cipher = keyed(key, &options.params, options.rung)?;
     let iv = crate::dynamic::exact("gost89-cnt", "IV", iv)?;
     let cnt = Gost28147Cnt::from_cipher(cipher, iv)
-        .with_key_meshing(options.params.key_meshing.unwrap_or(true));
+        .with_key_meshing(options.params.switch(MESHING)?);
     let imp = cnt.rung().name();
     Ok(Box::new(KeyStreamMode::new(cnt, imp)))
 }
 
 /// Gamma with feedback, in the direction `options` give.
-fn cfb(
-    key: &[u8],
-    iv: &[u8],
-    options: &ModeOptions<'_>,
-    default: SBox,
-) -> Result<Box<dyn DynMode>, Error> {
-    let cipher = keyed(key, &options.params, default, options.imp)?;
+fn cfb(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn DynMode>, Error> {
+    let cipher = keyed(key, &options.params, options.rung)?;
     let iv = crate::dynamic::exact("gost89", "IV", iv)?;
     let cfb = Gost28147Cfb::from_cipher(cipher, iv)
-        .with_key_meshing(options.params.key_meshing.unwrap_or(true));
+        .with_key_meshing(options.params.switch(MESHING)?);
     Ok(Box::new(CfbMode {
         cfb,
         decrypt: options.direction == Direction::Decrypt,
@@ -252,10 +239,9 @@ impl DynMode for CfbMode {
 }
 
 /// The MAC under `key`, with the parameters `options` give.
-fn mac(key: &[u8], options: &MacOptions<'_>, default: SBox) -> Result<Box<dyn DynDigest>, Error> {
-    let cipher = keyed(key, &options.params, default, options.imp)?;
-    let mac = Gost28147Mac::from_cipher(cipher)
-        .with_key_meshing(options.params.key_meshing.unwrap_or(true));
+fn mac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
+    let cipher = keyed(key, &options.params, options.rung)?;
+    let mac = Gost28147Mac::from_cipher(cipher).with_key_meshing(options.params.switch(MESHING)?);
     Ok(Box::new(mac))
 }
 

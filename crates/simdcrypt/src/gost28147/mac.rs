@@ -88,9 +88,21 @@ impl Gost28147Mac {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung in use.
     pub fn rung(&self) -> Rung {
         self.cipher.rung()
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> Rung {
+        self.rung()
     }
 
     /// The 32-bit MAC of `message` under `key` with `sbox`, key meshing

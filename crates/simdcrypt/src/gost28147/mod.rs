@@ -460,9 +460,21 @@ macro_rules! engine_block_cipher {
                 })
             }
 
+            /// Renamed [`with_rung`](Self::with_rung).
+            #[deprecated(note = "renamed `with_rung`")]
+            pub fn with_impl(self, imp: $crate::gost28147::Rung) -> Result<Self, $crate::Error> {
+                self.with_rung(imp)
+            }
+
             /// The rung in use.
             pub fn rung(&self) -> $crate::gost28147::Rung {
                 self.engine.rung()
+            }
+
+            /// Renamed [`rung`](Self::rung).
+            #[deprecated(note = "renamed `rung`")]
+            pub fn implementation(&self) -> $crate::gost28147::Rung {
+                self.rung()
             }
 
             pub(crate) fn engine(&self) -> &$crate::gost28147::Engine {

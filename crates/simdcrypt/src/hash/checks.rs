@@ -12,10 +12,10 @@
 use serde_json::Value;
 
 use crate::hash::{self, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256, many};
-use crate::kit::data::{Data, data};
-use crate::kit::vectors::{hex, hex_field, records};
-use crate::kit::{Check, Outcome, Report, Rng, Tally};
-use crate::ladder::Construct;
+use crate::harness::data::{Data, data};
+use crate::harness::vectors::{hex, hex_field, records};
+use crate::harness::{BLOCK_EDGES, Check, Outcome, Report, Rng, Tally};
+use crate::table::{Construct, Ladder, Primitive};
 
 const SHA1_SHORT: &str = include_str!("../../tests/data/sha/SHA1ShortMsg.rsp");
 const SHA1_LONG: &str = include_str!("../../tests/data/sha/SHA1LongMsg.rsp");
@@ -217,13 +217,32 @@ fn random_batches(rng: &mut Rng) -> impl Iterator<Item = (String, Vec<Vec<u8>>)>
     })
 }
 
+/// The primitives of the hash family's ladders, with their ladder.
+fn primitives() -> impl Iterator<Item = (&'static Ladder, &'static Primitive)> {
+    const LADDERS: [&Ladder; 5] = [
+        &super::sha256::LADDER,
+        &super::sha512::LADDER,
+        &super::sha1::LADDER,
+        &super::md5::LADDER,
+        &super::many::LADDER,
+    ];
+    LADDERS
+        .into_iter()
+        .flat_map(|l| l.primitives.iter().map(move |p| (l, p)))
+}
+
+/// The primitive of the hash family named `name`, with its ladder.
+fn find(name: &str) -> Option<(&'static Ladder, &'static Primitive)> {
+    primitives().find(|(_, p)| p.name == name)
+}
+
 /// `message` fed to the hash named `name` (as the table names it) in
 /// `pieces` of these lengths and the rest in one last `update`, on every
 /// rung of its ladder this CPU runs: each digest must be the ladder's
 /// reference rung's of the whole message in one call. `None` if `name` is
 /// no hash of the table.
 pub(crate) fn hash_case(name: &str, message: &[u8], pieces: &[usize]) -> Option<Tally> {
-    let (ladder, primitive) = crate::ladder::find(name)?;
+    let (ladder, primitive) = find(name)?;
     let (Construct::Hash(new), Some(len)) = (primitive.construct, primitive.output_len) else {
         return None;
     };
@@ -264,11 +283,11 @@ pub(crate) fn hash_case(name: &str, message: &[u8], pieces: &[usize]) -> Option<
 /// a time (on its fastest rung).
 pub(crate) fn many_case(messages: &[&[u8]]) -> Tally {
     let mut t = Tally::default();
-    for (ladder, primitive) in crate::ladder::primitives() {
+    for (ladder, primitive) in primitives() {
         let Construct::Many { of, new } = primitive.construct else {
             continue;
         };
-        let one = crate::ladder::find(of).and_then(|(_, p)| match (p.construct, p.output_len) {
+        let one = find(of).and_then(|(_, p)| match (p.construct, p.output_len) {
             (Construct::Hash(hash), Some(len)) => Some((hash, len)),
             _ => None,
         });
@@ -401,4 +420,34 @@ fn answers(file: &Value, list: &str, algorithm: &str, digest: &str) -> Vec<Answe
             (msg, hex_field(r, digest).unwrap_or_default())
         })
         .collect()
+}
+
+/// A hash ladder's fuzz case: one of its hashes (the first byte picks) on
+/// a message cut into pieces, both steered by the fuzzer's bytes
+/// ([`Rng::from_bytes`]), on every rung against the reference rung
+/// ([`hash_case`]).
+pub(crate) fn fuzz(ladder: &Ladder, input: &[u8]) -> Tally {
+    let hashes: Vec<&str> = ladder
+        .primitives
+        .iter()
+        .filter(|p| matches!(p.construct, Construct::Hash(_)))
+        .map(|p| p.name)
+        .collect();
+    let (name, bytes) = crate::harness::pick(input, &hashes);
+    let mut rng = Rng::from_bytes(bytes);
+    let len = rng.length(&BLOCK_EDGES, 3000);
+    let message = rng.bytes(len);
+    let pieces: Vec<usize> = rng.pieces(&message, 300).iter().map(|p| p.len()).collect();
+    hash_case(name, &message, &pieces).unwrap_or_default()
+}
+
+/// The multi-buffer ladder's fuzz case: 1 to 40 messages of up to 300
+/// bytes, steered by the fuzzer's bytes, hashed at once on every rung
+/// against one at a time ([`many_case`]).
+pub(crate) fn fuzz_many(input: &[u8]) -> Tally {
+    let mut rng = Rng::from_bytes(input);
+    let count = 1 + rng.index(40);
+    let messages: Vec<Vec<u8>> = (0..count).map(|_| rng.bytes_below(301)).collect();
+    let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    many_case(&refs)
 }

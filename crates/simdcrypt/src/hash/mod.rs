@@ -127,9 +127,21 @@ macro_rules! hasher {
                 Ok(self)
             }
 
+            /// Renamed [`with_rung`](Self::with_rung).
+            #[deprecated(note = "renamed `with_rung`")]
+            pub fn with_impl(self, imp: $family::Rung) -> Result<Self, Error> {
+                self.with_rung(imp)
+            }
+
             /// The rung in use.
             pub fn rung(&self) -> $family::Rung {
                 self.0.rung()
+            }
+
+            /// Renamed [`rung`](Self::rung).
+            #[deprecated(note = "renamed `rung`")]
+            pub fn implementation(&self) -> $family::Rung {
+                self.rung()
             }
 
             /// Absorbs `data`; any split of the calls gives the same digest.

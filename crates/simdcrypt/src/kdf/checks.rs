@@ -1,10 +1,8 @@
-//! HMAC, HKDF, PBKDF2 and scrypt: HMAC over the hashes on RFC 2202, RFC
-//! 4231 (also on every SHA-256 rung) and Wycheproof (every invalid tag
-//! refused); HKDF on RFC 5869 (SHA-256 and SHA-1, through every entry
-//! point) and Wycheproof (outputs past 255 hash lengths refused); PBKDF2
-//! on RFC 7914 §11; HMAC, HKDF and PBKDF2 over every hash against their
-//! RFCs' formulas written out over RFC 2104's, on the hashes' reference
-//! rungs; every scrypt rung on RFC 7914 §9 and §10 (in every lane
+//! HKDF, PBKDF2 and scrypt: HKDF on RFC 5869 (SHA-256 and SHA-1, through
+//! every entry point) and Wycheproof (outputs past 255 hash lengths
+//! refused); PBKDF2 on RFC 7914 §11; HKDF and PBKDF2 over every hash
+//! against their RFCs' formulas written out over RFC 2104's (HMAC's
+//! checks', `hmac/checks.rs`), on the hashes' reference rungs; every scrypt rung on RFC 7914 §9 and §10 (in every lane
 //! grouping) and §12 (all but the 1 GiB case), and against the `scalar`
 //! rung on random small parameters.
 
@@ -14,25 +12,16 @@ use serde_json::Value;
 
 use crate::Error;
 use crate::hash::{Hash, Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_256};
-use crate::hmac::Hmac;
+use crate::hmac::checks::{Prf, prf};
 use crate::kdf::{self, Hkdf, scrypt};
-use crate::kit::vectors::{hex_field, label, number_field, parse, records, wycheproof_tests};
-use crate::kit::{Check, ChosenRungs, Outcome, Report, Rng, Tally};
+use crate::harness::vectors::{hex_field, label, number_field, parse, records, wycheproof_tests};
+use crate::harness::{Check, ChosenRungs, Outcome, Report, Rng, Tally};
 
-const HMAC_RFC2202: &str = include_str!("../../tests/data/kdf/hmac_rfc2202.json");
-const HMAC_RFC4231: &str = include_str!("../../tests/data/kdf/hmac_rfc4231.json");
 const HKDF_RFC5869: &str = include_str!("../../tests/data/kdf/hkdf_rfc5869.json");
 const SCRYPT_RFC7914: &str = include_str!("../../tests/data/kdf/scrypt_rfc7914.json");
-const WYCHEPROOF_HMAC_SHA1: &str = include_str!("../../tests/data/wycheproof/hmac_sha1_test.json");
-const WYCHEPROOF_HMAC_SHA256: &str =
-    include_str!("../../tests/data/wycheproof/hmac_sha256_test.json");
-const WYCHEPROOF_HMAC_SHA512: &str =
-    include_str!("../../tests/data/wycheproof/hmac_sha512_test.json");
 const WYCHEPROOF_HKDF_SHA256: &str =
     include_str!("../../tests/data/wycheproof/hkdf_sha256_test.json");
 
-/// Random HMAC cases per hash against RFC 2104's formula.
-const HMAC_CASES: usize = 100;
 /// Random HKDF and PBKDF2 cases per hash against their formulas.
 const KDF_CASES: usize = 24;
 /// Random scrypt cases per rung against `scalar`.
@@ -45,27 +34,10 @@ const SCRYPT_MAX_LOG_N: u64 = 14;
 fn files() -> &'static Files {
     static FILES: OnceLock<Files> = OnceLock::new();
     FILES.get_or_init(|| Files {
-        rfc2202: parse(HMAC_RFC2202),
-        rfc4231: parse(HMAC_RFC4231),
         rfc5869: parse(HKDF_RFC5869),
         rfc7914: parse(SCRYPT_RFC7914),
-        wycheproof_sha1: parse(WYCHEPROOF_HMAC_SHA1),
-        wycheproof_sha256: parse(WYCHEPROOF_HMAC_SHA256),
-        wycheproof_sha512: parse(WYCHEPROOF_HMAC_SHA512),
         wycheproof_hkdf: parse(WYCHEPROOF_HKDF_SHA256),
     })
-}
-
-/// HMAC's ladder: one row, over every hash.
-pub(crate) fn hmac(report: &mut Report) {
-    let files = files();
-    report.primitive("hmac", |ChosenRungs, seeds| {
-        seeds.each(|check| match check {
-            Check::Vectors => hmac_vectors(files).vectors(),
-            Check::CrossCheck => Outcome::Ran(hmac_cross_check(&mut seeds.rng(1))),
-            Check::RoundTrip => Outcome::NotApplicable("a MAC: no round trip"),
-        })
-    });
 }
 
 /// The KDFs' ladder: HKDF and PBKDF2.
@@ -106,17 +78,11 @@ type ExpandFn = fn(&[u8], &[u8], &mut [u8]) -> Result<(), Error>;
 /// PBKDF2 from a password, a salt and a round count into an output.
 type Pbkdf2Fn = fn(&[u8], &[u8], u32, &mut [u8]) -> Result<(), Error>;
 
-/// One hash's HMAC, HKDF and PBKDF2 as the checks call them, and RFC
-/// 2104's formula on the hash's reference rung.
-struct Prf {
-    /// The hash, as its specification (and the vector files) name it.
-    name: &'static str,
-    /// Its digest length.
-    output_len: usize,
-    /// HMAC of a message in two `update` calls, cut at a point.
-    hmac: fn(&[u8], &[u8], usize) -> Vec<u8>,
-    /// RFC 2104 §2's formula on the hash's reference rung.
-    formula: fn(&[u8], &[u8]) -> Vec<u8>,
+/// One hash's HKDF and PBKDF2 as the checks call them, beside its HMAC
+/// and RFC 2104's formula.
+struct Kdf {
+    /// The hash's HMAC and RFC 2104's formula.
+    prf: Prf,
     /// HKDF-Extract: the PRK of a salt and an input key.
     extract: fn(&[u8], &[u8]) -> Vec<u8>,
     /// HKDF (`Hkdf::new` then `expand`) of a salt, an input key, an info.
@@ -127,22 +93,11 @@ struct Prf {
     pbkdf2: Pbkdf2Fn,
 }
 
-/// The [`Prf`] of `$Hash`, whose rungs are `$Rung` (the reference first).
-macro_rules! prf {
+/// The [`Kdf`] of `$Hash`, whose rungs are `$Rung` (the reference first).
+macro_rules! kdf {
     ($Hash:ty, $Rung:ty) => {
-        Prf {
-            name: <$Hash as Hash>::NAME,
-            output_len: <$Hash as Hash>::OUTPUT_LEN,
-            hmac: hmac_parts::<$Hash>,
-            formula: |key, msg| {
-                formula(key, msg, <$Hash as Hash>::BLOCK_LEN, |m| {
-                    let mut h = <$Hash>::new()
-                        .with_rung(<$Rung>::ALL[0])
-                        .expect("the reference runs anywhere");
-                    h.update(m);
-                    h.finalize().to_vec()
-                })
-            },
+        Kdf {
+            prf: prf!($Hash, $Rung),
             extract: |salt, ikm| Hkdf::<$Hash>::extract(salt, ikm).as_ref().to_vec(),
             hkdf: |salt, ikm, info, okm| Hkdf::<$Hash>::new(salt, ikm).expand(info, okm),
             expand: |prk, info, okm| Hkdf::<$Hash>::from_prk(prk)?.expand(info, okm),
@@ -151,171 +106,25 @@ macro_rules! prf {
     };
 }
 
-/// Every hash's [`Prf`].
-fn prfs() -> [Prf; 7] {
+/// Every hash's [`Kdf`].
+fn every_kdf() -> [Kdf; 7] {
     use crate::hash::{md5, sha1, sha256, sha512};
     [
-        prf!(Md5, md5::Rung),
-        prf!(Sha1, sha1::Rung),
-        prf!(Sha224, sha256::Rung),
-        prf!(Sha256, sha256::Rung),
-        prf!(Sha384, sha512::Rung),
-        prf!(Sha512, sha512::Rung),
-        prf!(Sha512_256, sha512::Rung),
+        kdf!(Md5, md5::Rung),
+        kdf!(Sha1, sha1::Rung),
+        kdf!(Sha224, sha256::Rung),
+        kdf!(Sha256, sha256::Rung),
+        kdf!(Sha384, sha512::Rung),
+        kdf!(Sha512, sha512::Rung),
+        kdf!(Sha512_256, sha512::Rung),
     ]
 }
 
 /// The vector files of this module, parsed.
 struct Files {
-    rfc2202: Value,
-    rfc4231: Value,
     rfc5869: Value,
     rfc7914: Value,
-    wycheproof_sha1: Value,
-    wycheproof_sha256: Value,
-    wycheproof_sha512: Value,
     wycheproof_hkdf: Value,
-}
-
-/// What [`hmac_checks`] finds: the full tag, whether `verify_truncated`
-/// took the tag given, and whether it should have (the tag is at least
-/// [`Hmac::MIN_TRUNCATED_LEN`] bytes: RFC 2104 §5's half the output and 80
-/// bits).
-type HmacFindings = (Vec<u8>, bool, bool);
-
-/// HMAC of a key and a message, checked against a tag: [`hmac_checks`].
-type HmacCheck<'a> = &'a dyn Fn(&[u8], &[u8], &[u8]) -> HmacFindings;
-
-/// HMAC-`H` of `msg` under `key`, and `verify_truncated` of `tag` (of any
-/// length) against it.
-fn hmac_checks<H: Hash>(key: &[u8], msg: &[u8], tag: &[u8]) -> HmacFindings {
-    hmac_checks_on(H::new(), key, msg, tag)
-}
-
-/// [`hmac_checks`] over `hash` (a hash forced to a rung).
-fn hmac_checks_on<H: Hash>(hash: H, key: &[u8], msg: &[u8], tag: &[u8]) -> HmacFindings {
-    let mut mac = Hmac::with_hash(hash, key);
-    mac.update(msg);
-    let full = mac.clone().finalize().as_ref().to_vec();
-    let long_enough = tag.len() >= Hmac::<H>::MIN_TRUNCATED_LEN;
-    (full, mac.verify_truncated(tag).is_ok(), long_enough)
-}
-
-/// RFC 2202 (SHA-1, MD5), RFC 4231 (SHA-224/256/384/512; SHA-256 on its
-/// every rung) and Wycheproof: valid tags made and accepted, invalid ones
-/// refused.
-fn hmac_vectors(files: &Files) -> Tally {
-    let mut t = Tally::default();
-    // The records of `list` with the tag in `column`, through `f`; `on`
-    // says on what in a failure.
-    let mut rfc = |(list, column, on): (&[Value], &str, &str), f: HmacCheck<'_>| {
-        for r in list {
-            let (Some(key), Some(msg), Some(want)) = (
-                hex_field(r, "key"),
-                hex_field(r, "data"),
-                hex_field(r, column),
-            ) else {
-                t.malformed(format!("{column} {}", label(r)));
-                continue;
-            };
-            let (full, accepted, long_enough) = f(&key, &msg, &want);
-            // RFC 4231 test 5 lists tags truncated to 128 bits, which for
-            // SHA-384 and SHA-512 is under half the output: refused.
-            t.check(full.starts_with(&want) && accepted == long_enough, || {
-                format!("{column}{on} case {}", r["test_case"])
-            });
-        }
-    };
-    let (rfc2202, rfc4231) = (&files.rfc2202, records(&files.rfc4231, "test_cases"));
-    let sha1 = (records(rfc2202, "hmac_sha1"), "digest", " (SHA-1)");
-    rfc(sha1, &hmac_checks::<Sha1>);
-    let md5 = (records(rfc2202, "hmac_md5"), "digest", " (MD5)");
-    rfc(md5, &hmac_checks::<Md5>);
-    rfc((rfc4231, "hmac_sha_224", ""), &hmac_checks::<Sha224>);
-    rfc((rfc4231, "hmac_sha_384", ""), &hmac_checks::<Sha384>);
-    rfc((rfc4231, "hmac_sha_512", ""), &hmac_checks::<Sha512>);
-    // An unavailable rung (none is offered) would make no tag: a failure.
-    for imp in crate::hash::sha256::Rung::available() {
-        let on = format!(" on SHA-256's {imp} rung");
-        rfc(
-            (rfc4231, "hmac_sha_256", &on),
-            &|key, msg, tag| match Sha256::new().with_rung(imp) {
-                Ok(hash) => hmac_checks_on(hash, key, msg, tag),
-                Err(_) => (Vec::new(), false, true),
-            },
-        );
-    }
-    let wycheproof = [
-        (
-            &files.wycheproof_sha1,
-            hmac_checks::<Sha1> as fn(&[u8], &[u8], &[u8]) -> _,
-        ),
-        (&files.wycheproof_sha256, hmac_checks::<Sha256>),
-        (&files.wycheproof_sha512, hmac_checks::<Sha512>),
-    ];
-    for (file, f) in wycheproof {
-        for r in wycheproof_tests(file) {
-            let (Some(key), Some(msg), Some(tag)) = (
-                hex_field(r, "key"),
-                hex_field(r, "msg"),
-                hex_field(r, "tag"),
-            ) else {
-                t.malformed(label(r));
-                continue;
-            };
-            let valid = r["result"].as_str() == Some("valid");
-            let (_, accepted, _) = f(&key, &msg, &tag);
-            t.check(accepted == valid, || label(r));
-        }
-    }
-    t
-}
-
-/// HMAC over every hash against RFC 2104 §2's formula,
-/// `H(K ⊕ opad ‖ H(K ⊕ ipad ‖ text))`, computed on the reference rungs, for
-/// random keys (shorter than, equal to and longer than a block) and
-/// messages fed in two `update` calls.
-fn hmac_cross_check(rng: &mut Rng) -> Tally {
-    let mut t = Tally::default();
-    for prf in prfs() {
-        for i in 0..HMAC_CASES {
-            let (key, msg) = (rng.bytes_below(300), rng.bytes_below(400));
-            let cut = rng.index(msg.len() + 1);
-            t.check(
-                (prf.hmac)(&key, &msg, cut) == (prf.formula)(&key, &msg),
-                || {
-                    format!(
-                        "HMAC-{} case {i}: {}-byte key, {}-byte message cut at {cut}",
-                        prf.name,
-                        key.len(),
-                        msg.len()
-                    )
-                },
-            );
-        }
-    }
-    t
-}
-
-/// HMAC over every hash of `message` under `key`, in two `update` calls
-/// cut at `cut`, against RFC 2104's formula on the reference rungs.
-pub(crate) fn hmac_case(key: &[u8], message: &[u8], cut: usize) -> Tally {
-    let mut t = Tally::default();
-    let cut = cut.min(message.len());
-    for prf in prfs() {
-        t.check(
-            (prf.hmac)(key, message, cut) == (prf.formula)(key, message),
-            || {
-                format!(
-                    "HMAC-{}: {}-byte key, {}-byte message",
-                    prf.name,
-                    key.len(),
-                    message.len()
-                )
-            },
-        );
-    }
-    t
 }
 
 /// HKDF (RFC 5869 §2.2–§2.3) of `prf`'s formula written out: the PRK is
@@ -359,32 +168,32 @@ fn pbkdf2_formula(prf: &Prf, password: &[u8], salt: &[u8], rounds: u32, len: usi
 /// rungs; past 255 hash lengths both must refuse.
 pub(crate) fn hkdf_case(salt: &[u8], ikm: &[u8], info: &[u8], len: usize) -> Tally {
     let mut t = Tally::default();
-    for prf in prfs() {
-        check_hkdf(&prf, (salt, ikm, info), len, &mut t, String::new);
+    for kdf in every_kdf() {
+        check_hkdf(&kdf, (salt, ikm, info), len, &mut t, String::new);
     }
     t
 }
 
 /// [`hkdf_case`] for one hash; `what` names the case in a failure.
 fn check_hkdf(
-    prf: &Prf,
+    kdf: &Kdf,
     (salt, ikm, info): (&[u8], &[u8], &[u8]),
     len: usize,
     t: &mut Tally,
     what: impl FnOnce() -> String,
 ) {
-    let want = hkdf_formula(prf, salt, ikm, info, len);
+    let want = hkdf_formula(&kdf.prf, salt, ikm, info, len);
     let run = |f: &dyn Fn(&mut [u8]) -> Result<(), Error>| {
         let mut okm = vec![0u8; len];
         f(&mut okm).ok().map(|()| okm)
     };
-    let new = run(&|okm| (prf.hkdf)(salt, ikm, info, okm));
-    let prk = (prf.extract)(salt, ikm);
-    let from_prk = run(&|okm| (prf.expand)(&prk, info, okm));
+    let new = run(&|okm| (kdf.hkdf)(salt, ikm, info, okm));
+    let prk = (kdf.extract)(salt, ikm);
+    let from_prk = run(&|okm| (kdf.expand)(&prk, info, okm));
     t.check(new == want && from_prk == want, || {
         format!(
             "HKDF-{}{}: {}-byte salt, {}-byte IKM, {}-byte info, {len} bytes{}",
-            prf.name,
+            kdf.prf.name,
             what(),
             salt.len(),
             ikm.len(),
@@ -402,15 +211,15 @@ fn check_hkdf(
 /// (some past 255 hash lengths) against RFC 5869's formula.
 fn hkdf_cross_check(rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
-    for prf in prfs() {
+    for kdf in every_kdf() {
         for i in 0..KDF_CASES {
             let (salt, ikm) = (rng.bytes_below(150), rng.bytes_below(150));
             let info = rng.bytes_below(80);
             let len = match i % 8 {
-                0 => 255 * prf.output_len + rng.index(2),
-                _ => rng.index(4 * prf.output_len + 2),
+                0 => 255 * kdf.prf.output_len + rng.index(2),
+                _ => rng.index(4 * kdf.prf.output_len + 2),
             };
-            check_hkdf(&prf, (&salt, &ikm, &info), len, &mut t, || {
+            check_hkdf(&kdf, (&salt, &ikm, &info), len, &mut t, || {
                 format!(" case {i}")
             });
         }
@@ -423,12 +232,12 @@ fn hkdf_cross_check(rng: &mut Rng) -> Tally {
 /// count of 0 must be refused).
 pub(crate) fn pbkdf2_case(password: &[u8], salt: &[u8], rounds: u32, len: usize) -> Tally {
     let mut t = Tally::default();
-    for prf in prfs() {
+    for kdf in every_kdf() {
         let mut dk = vec![0u8; len];
-        let got = (prf.pbkdf2)(password, salt, rounds, &mut dk).map(|()| dk);
-        let want = (rounds > 0).then(|| pbkdf2_formula(&prf, password, salt, rounds, len));
+        let got = (kdf.pbkdf2)(password, salt, rounds, &mut dk).map(|()| dk);
+        let want = (rounds > 0).then(|| pbkdf2_formula(&kdf.prf, password, salt, rounds, len));
         t.check(got.ok() == want, || {
-            format!("PBKDF2-HMAC-{}: {rounds} rounds, {len} bytes", prf.name)
+            format!("PBKDF2-HMAC-{}: {rounds} rounds, {len} bytes", kdf.prf.name)
         });
     }
     t
@@ -439,53 +248,31 @@ pub(crate) fn pbkdf2_case(password: &[u8], salt: &[u8], rounds: u32, len: usize)
 /// formula; a round count of 0 refused.
 fn pbkdf2_cross_check(rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
-    for prf in prfs() {
+    for kdf in every_kdf() {
         for i in 0..KDF_CASES {
             let (password, salt) = (rng.bytes_below(150), rng.bytes_below(80));
-            let (rounds, len) = (1 + rng.index(4) as u32, rng.index(3 * prf.output_len + 2));
+            let (rounds, len) = (1 + rng.index(4) as u32, rng.index(3 * kdf.prf.output_len + 2));
             let mut dk = vec![0u8; len];
-            let ok = (prf.pbkdf2)(&password, &salt, rounds, &mut dk).is_ok();
+            let ok = (kdf.pbkdf2)(&password, &salt, rounds, &mut dk).is_ok();
             t.check(
-                ok && dk == pbkdf2_formula(&prf, &password, &salt, rounds, len),
+                ok && dk == pbkdf2_formula(&kdf.prf, &password, &salt, rounds, len),
                 || {
                     format!(
                         "PBKDF2-HMAC-{} case {i}: {}-byte password, {}-byte salt, \
                          {rounds} rounds, {len} bytes",
-                        prf.name,
+                        kdf.prf.name,
                         password.len(),
                         salt.len()
                     )
                 },
             );
         }
-        let refused = (prf.pbkdf2)(b"p", b"s", 0, &mut [0; 8]).is_err();
+        let refused = (kdf.pbkdf2)(b"p", b"s", 0, &mut [0; 8]).is_err();
         t.check(refused, || {
-            format!("PBKDF2-HMAC-{}: 0 rounds refused", prf.name)
+            format!("PBKDF2-HMAC-{}: 0 rounds refused", kdf.prf.name)
         });
     }
     t
-}
-
-/// HMAC-`H` of `msg` in two `update` calls, cut at `cut`.
-fn hmac_parts<H: Hash>(key: &[u8], msg: &[u8], cut: usize) -> Vec<u8> {
-    let mut mac = Hmac::<H>::new(key);
-    mac.update(&msg[..cut]);
-    mac.update(&msg[cut..]);
-    mac.finalize().as_ref().to_vec()
-}
-
-/// RFC 2104 §2 on a hash's reference rung, given as `digest`, whose block
-/// is `block` bytes.
-fn formula(key: &[u8], msg: &[u8], block: usize, digest: impl Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
-    let mut k0 = if key.len() > block {
-        digest(key)
-    } else {
-        key.to_vec()
-    };
-    k0.resize(block, 0);
-    let pad = |byte: u8| k0.iter().map(|k| k ^ byte).collect::<Vec<u8>>();
-    let inner = digest(&[pad(0x36), msg.to_vec()].concat());
-    digest(&[pad(0x5c), inner].concat())
 }
 
 /// RFC 5869's cases (SHA-256 and SHA-1: the PRK, and the OKM through
@@ -494,9 +281,9 @@ fn formula(key: &[u8], msg: &[u8], block: usize, digest: impl Fn(&[u8]) -> Vec<u
 /// refused.
 fn hkdf_vectors(files: &Files) -> Tally {
     let mut t = Tally::default();
-    let prfs = prfs();
+    let kdfs = every_kdf();
     for r in records(&files.rfc5869, "test_cases") {
-        let prf = prfs.iter().find(|p| r["hash"] == p.name);
+        let kdf = kdfs.iter().find(|k| r["hash"] == k.prf.name);
         let fields = (
             hex_field(r, "ikm"),
             hex_field(r, "salt"),
@@ -504,7 +291,7 @@ fn hkdf_vectors(files: &Files) -> Tally {
             hex_field(r, "prk"),
             hex_field(r, "okm"),
         );
-        let (Some(prf), (Some(ikm), Some(salt), Some(info), Some(prk), Some(okm))) = (prf, fields)
+        let (Some(kdf), (Some(ikm), Some(salt), Some(info), Some(prk), Some(okm))) = (kdf, fields)
         else {
             t.malformed(label(r));
             continue;
@@ -513,12 +300,12 @@ fn hkdf_vectors(files: &Files) -> Tally {
             let mut got = vec![0u8; okm.len()];
             f(&mut got).is_ok_and(|()| got == okm)
         };
-        let ok = (prf.extract)(&salt, &ikm) == prk
-            && run(&|got| (prf.hkdf)(&salt, &ikm, &info, got))
-            && run(&|got| (prf.expand)(&prk, &info, got))
-            && (prf.name != Sha256::NAME || run(&|got| kdf::hkdf_sha256(&salt, &ikm, &info, got)));
+        let ok = (kdf.extract)(&salt, &ikm) == prk
+            && run(&|got| (kdf.hkdf)(&salt, &ikm, &info, got))
+            && run(&|got| (kdf.expand)(&prk, &info, got))
+            && (kdf.prf.name != Sha256::NAME || run(&|got| kdf::hkdf_sha256(&salt, &ikm, &info, got)));
         t.check(ok, || {
-            format!("RFC 5869 case {} ({})", r["test_case"], prf.name)
+            format!("RFC 5869 case {} ({})", r["test_case"], kdf.prf.name)
         });
     }
     for r in wycheproof_tests(&files.wycheproof_hkdf) {
@@ -722,4 +509,32 @@ fn pbkdf2_vectors(file: &Value) -> Tally {
         t.check(ok, || format!("c = {rounds}, {len} bytes"));
     }
     t
+}
+
+/// The KDFs' ladder's fuzz case: HKDF or PBKDF2 (the first byte picks) on
+/// inputs the fuzzer's bytes steer ([`Rng::from_bytes`]), over every hash
+/// against their RFCs' formulas ([`hkdf_case`], [`pbkdf2_case`]); some
+/// HKDF lengths past 255 hash lengths, which must be refused.
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    let (hkdf, bytes) = crate::harness::pick(input, &[true, false]);
+    let mut rng = Rng::from_bytes(bytes);
+    let (a, b) = (rng.bytes_below(150), rng.bytes_below(150));
+    if hkdf {
+        let info = rng.bytes_below(80);
+        hkdf_case(&a, &b, &info, rng.index(255 * 64 + 2))
+    } else {
+        let rounds = rng.below(4) as u32;
+        pbkdf2_case(&a, &b, rounds, rng.index(300))
+    }
+}
+
+/// scrypt's ladder's fuzz case: a password, a salt, small parameters (log
+/// N up to 6, r up to 3, p up to 5) and an output length steered by the
+/// fuzzer's bytes, on every rung against `scalar` ([`scrypt_case`]).
+pub(crate) fn fuzz_scrypt(input: &[u8]) -> Tally {
+    let mut rng = Rng::from_bytes(input);
+    let (password, salt) = (rng.bytes_below(100), rng.bytes_below(100));
+    let log_n = 1 + rng.below(6) as u8;
+    let (r, p) = (1 + rng.below(3) as u32, 1 + rng.below(5) as u32);
+    scrypt_case((&password, &salt), (log_n, r, p), 1 + rng.index(80))
 }

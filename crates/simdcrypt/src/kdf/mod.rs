@@ -91,7 +91,7 @@ pub fn pbkdf2_hmac_sha256(
 
 /// HKDF's and PBKDF2's entry in the table of ladders: no rungs of their
 /// own, they run on HMAC's hashes.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: "kdf",
     primitives: &[
         Primitive::hash(
@@ -100,7 +100,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HKDF-SHA-256 (RFC 5869)",
             64,
             32,
-            crate::ladder::Construct::TypeOnly,
+            crate::table::Construct::TypeOnly,
         ),
         Primitive::hash(
             "hkdf-sha512",
@@ -108,13 +108,18 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "HKDF-SHA-512 (RFC 5869)",
             128,
             64,
-            crate::ladder::Construct::TypeOnly,
+            crate::table::Construct::TypeOnly,
         ),
         Primitive {
             params: &[Param {
                 name: "iterations",
+                kind: ParamKind::Number {
+                    min: 1,
+                    max: u32::MAX as u64,
+                },
                 default: "600000",
                 doc: "HMAC calls per output block (OWASP's 2023 figure for HMAC-SHA-256)",
+                help: "PBKDF2's iteration count c (RFC 8018 §5.2)",
             }],
             ..Primitive::hash(
                 "pbkdf2-sha256",
@@ -122,13 +127,15 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
                 "PBKDF2-HMAC-SHA-256 (RFC 8018 §5.2)",
                 64,
                 32,
-                crate::ladder::Construct::TypeOnly,
+                crate::table::Construct::TypeOnly,
             )
         },
     ],
-    rungs: crate::ladder::Rungs::ComposedOf(&["sha256", "sha512"]),
+    rungs: crate::table::Rungs::ComposedOf(&["sha256", "sha512"]),
     #[cfg(feature = "kit")]
     checks: crate::kdf::checks::kdfs,
+    #[cfg(feature = "kit")]
+    fuzz: crate::kdf::checks::fuzz,
 };
 
-use crate::ladder::{Kind, Param, Primitive};
+use crate::table::{Kind, Param, ParamKind, Primitive};

@@ -157,9 +157,21 @@ impl MagmaCtrAcpkm {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung in use.
     pub fn rung(&self) -> Rung {
         self.initial.rung()
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> Rung {
+        self.rung()
     }
 
     /// The section length N in bytes.
@@ -403,9 +415,21 @@ impl MagmaOmacAcpkm {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung in use.
     pub fn rung(&self) -> Rung {
         self.cipher.rung()
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> Rung {
+        self.rung()
     }
 
     /// The section (from 0) of block `block` (from 0).

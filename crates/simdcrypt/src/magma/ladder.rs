@@ -1,7 +1,8 @@
 //! Magma's entry in the table of ladders: the block cipher, the modes of
 //! GOST R 34.13-2015 under the names of OpenSSL's GOST engine (`magma-cbc`,
 //! `magma-ctr`) and ours where it has none (`magma-ecb`, `magma-ofb` and
-//! `magma-cfb` with the standard's two-block IV of A.2), CTR-ACPKM
+//! `magma-cfb` with the standard's two-block IV of A.2; CBC, OFB and CFB
+//! take an IV register of any whole number of blocks), CTR-ACPKM
 //! (`magma-ctr-acpkm`, RFC 8645, the engine's 1 KiB sections), the MAC
 //! (`magma-mac`, OMAC as §5.6, the engine's 64 bits) and MGM (RFC 9058).
 
@@ -11,7 +12,7 @@ use super::{
 use crate::Error;
 use crate::block::dynamic::{KeyStreamMode, ModeKind, construct};
 use crate::dynamic::{DynAead, DynDigest, DynMode, MacOptions, ModeOptions, exact};
-use crate::ladder::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
+use crate::table::{Construct, Kind, Ladder, Primitive, Rungs, rung_infos};
 use crate::xor::InOut;
 
 /// A primitive of the Magma ladder.
@@ -30,6 +31,7 @@ const fn entry(
         summary,
         key_lens: &[KEY_LEN],
         nonce_len,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len,
         params: &[],
@@ -55,7 +57,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             "Magma in ECB mode (GOST R 34.13-2015 §5.1), PKCS#7 padding",
             None,
             None,
-            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Ecb, k, iv, o)),
+            Construct::mode(|k, iv, o| construct::<Magma>(ModeKind::Ecb, k, iv, o)),
         ),
         entry(
             "magma-cbc",
@@ -63,15 +65,16 @@ pub(crate) const LADDER: Ladder = Ladder {
             "Magma in CBC mode (GOST R 34.13-2015 §5.4, m = n), PKCS#7 padding, as gost-engine's",
             Some(BLOCK_LEN),
             None,
-            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Cbc, k, iv, o)),
-        ),
+            Construct::mode(|k, iv, o| construct::<Magma>(ModeKind::Cbc, k, iv, o)),
+        )
+        .iv_register(),
         entry(
             "magma-ctr",
             Kind::Mode,
             "Magma in CTR mode (GOST R 34.13-2015 §5.2): a 32-bit IV, 2^32 blocks at most",
             Some(BLOCK_LEN / 2),
             None,
-            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::CtrHalf, k, iv, o)),
+            Construct::mode(|k, iv, o| construct::<Magma>(ModeKind::CtrHalf, k, iv, o)),
         ),
         entry(
             "magma-ctr-acpkm",
@@ -79,7 +82,7 @@ pub(crate) const LADDER: Ladder = Ladder {
             "Magma in CTR-ACPKM (RFC 8645 §6.2.2): CTR re-keyed every 1 KiB section, as gost-engine's",
             Some(BLOCK_LEN / 2),
             None,
-            Construct::Mode(ctr_acpkm),
+            Construct::mode(ctr_acpkm),
         ),
         entry(
             "magma-ofb",
@@ -87,23 +90,25 @@ pub(crate) const LADDER: Ladder = Ladder {
             "Magma in OFB mode (GOST R 34.13-2015 §5.3, m = 2n, s = n)",
             Some(2 * BLOCK_LEN),
             None,
-            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Ofb, k, iv, o)),
-        ),
+            Construct::mode(|k, iv, o| construct::<Magma>(ModeKind::Ofb, k, iv, o)),
+        )
+        .iv_register(),
         entry(
             "magma-cfb",
             Kind::Mode,
             "Magma in CFB mode (GOST R 34.13-2015 §5.5, m = 2n, s = n)",
             Some(2 * BLOCK_LEN),
             None,
-            Construct::Mode(|k, iv, o| construct::<Magma>(ModeKind::Cfb, k, iv, o)),
-        ),
+            Construct::mode(|k, iv, o| construct::<Magma>(ModeKind::Cfb, k, iv, o)),
+        )
+        .iv_register(),
         entry(
             "magma-mac",
             Kind::Mac,
             "Magma MAC (GOST R 34.13-2015 §5.6, OMAC), 64 bits as gost-engine's magma-mac",
             None,
             Some(BLOCK_LEN),
-            Construct::Mac(mac),
+            Construct::mac(mac),
         ),
         Primitive::aead(
             "magma-mgm",
@@ -116,15 +121,16 @@ pub(crate) const LADDER: Ladder = Ladder {
     ],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
-    checks: crate::gost28147::checks::run_magma,
+    checks: super::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: super::checks::fuzz,
 };
 
 /// CTR-ACPKM with gost-engine's section of 1 KiB, seekable, so cut
 /// across threads.
 fn ctr_acpkm(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn DynMode>, Error> {
-    options.params.none_for("magma-ctr-acpkm")?;
     let mut magma = Magma::new(exact("magma-ctr-acpkm", "key", key)?);
-    if let Some(name) = options.imp {
+    if let Some(name) = options.rung {
         magma = magma.with_rung(name.parse()?)?;
     }
     let iv = exact("magma-ctr-acpkm", "IV", iv)?;
@@ -135,9 +141,8 @@ fn ctr_acpkm(key: &[u8], iv: &[u8], options: &ModeOptions<'_>) -> Result<Box<dyn
 
 /// The MAC under `key`, on the rung `options` names.
 fn mac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error> {
-    options.params.none_for("magma-mac")?;
     let mut magma = Magma::new(exact("magma-mac", "key", key)?);
-    if let Some(name) = options.imp {
+    if let Some(name) = options.rung {
         magma = magma.with_rung(name.parse()?)?;
     }
     Ok(Box::new(MagmaMac::from_cipher(magma)))

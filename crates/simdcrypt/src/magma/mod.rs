@@ -18,6 +18,9 @@
 //! ```
 
 mod acpkm;
+// The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
+#[cfg(feature = "kit")]
+pub(crate) mod checks;
 mod ladder;
 pub(crate) use ladder::LADDER;
 mod mgm;

@@ -6,10 +6,10 @@
 //! on one rung verified on every other (also with the rung switched
 //! mid-message).
 
-use crate::kit::cases::Call;
-use crate::kit::data::{Data, data};
-use crate::kit::vectors::{hex_array, hex_field, label, records};
-use crate::kit::{BLOCK_EDGES, Check, Outcome, Report, Rng, Tally, others};
+use crate::harness::Call;
+use crate::harness::data::{Data, data};
+use crate::harness::vectors::{hex_array, hex_field, label, records};
+use crate::harness::{BLOCK_EDGES, Check, Outcome, Report, Rng, Tally, others};
 use crate::poly1305::{self, Rung, Poly1305, TAG_LEN, reference};
 
 /// Every message length up to this is cross-checked, once per rung.
@@ -217,29 +217,47 @@ fn cross_check(imp: Rung, rng: &mut Rng) -> Tally {
         .collect();
     for (i, len) in (0..=MAX_CROSS_LEN).chain(long).enumerate() {
         let i = i as u64;
-        let (key, msg) = key_and_message(rng, i, len);
-        let calls: Vec<Call> = match i % 4 {
-            0 => Vec::new(),
-            1 => pieces(rng, len, 40),
-            2 => pieces(rng, len, 400),
-            _ => (0..rng.index(8))
-                .map(|_| {
-                    let n = match rng.index(4) {
-                        0 => rng.index(40),
-                        1 => 16 * rng.index(9),
-                        _ => rng.index(len + 1),
-                    };
-                    if rng.below(2) == 0 {
-                        Call::Update(n)
-                    } else {
-                        Call::Padded(n)
-                    }
-                })
-                .collect(),
-        };
+        let (key, msg, calls) = random_case(rng, i, len);
         check_calls(imp, (&key, &msg, &calls), &mut t, || format!("case {i}"));
     }
     t
+}
+
+/// Case `i` of `len` bytes: a key, a message and how it is fed (one call,
+/// pieces up to 40 or 400 bytes, or random `update` and `update_padded`
+/// calls).
+fn random_case(rng: &mut Rng, i: u64, len: usize) -> ([u8; 32], Vec<u8>, Vec<Call>) {
+    let (key, msg) = key_and_message(rng, i, len);
+    let calls: Vec<Call> = match i % 4 {
+        0 => Vec::new(),
+        1 => pieces(rng, len, 40),
+        2 => pieces(rng, len, 400),
+        _ => (0..rng.index(8))
+            .map(|_| {
+                let n = match rng.index(4) {
+                    0 => rng.index(40),
+                    1 => 16 * rng.index(9),
+                    _ => rng.index(len + 1),
+                };
+                if rng.below(2) == 0 {
+                    Call::Update(n)
+                } else {
+                    Call::Padded(n)
+                }
+            })
+            .collect(),
+    };
+    (key, msg, calls)
+}
+
+/// The ladder's fuzz case: a case of the cross-check the fuzzer's bytes
+/// steer ([`Rng::from_bytes`]), on every rung ([`mac_case`]).
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    let mut rng = Rng::from_bytes(input);
+    let i = rng.below(8);
+    let len = rng.length(&BLOCK_EDGES, 4 * 1024);
+    let (key, msg, calls) = random_case(&mut rng, i, len);
+    mac_case(&key, &msg, &calls)
 }
 
 /// `len` bytes cut at random points into `update` calls of at most

@@ -209,9 +209,21 @@ impl Poly1305 {
         Ok(self)
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: Rung) -> Result<Self, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung in use.
     pub fn rung(&self) -> Rung {
         self.imp
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> Rung {
+        self.rung()
     }
 
     /// Absorbs `data`, resuming where the last call stopped: calls of 5 and
@@ -479,23 +491,26 @@ pub fn mac(key: &[u8; KEY_LEN], msg: &[u8]) -> [u8; TAG_LEN] {
 }
 
 /// Poly1305's entry in the table of ladders.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
-    primitives: &[crate::ladder::Primitive {
+    primitives: &[crate::table::Primitive {
         name: "poly1305",
         display: "Poly1305",
-        kind: crate::ladder::Kind::Mac,
+        kind: crate::table::Kind::Mac,
         summary: "Poly1305 (RFC 8439 §2.5): a one-time authenticator",
         key_lens: &[KEY_LEN],
         nonce_len: None,
+        iv_register: false,
         block_len: BLOCK_LEN,
         output_len: Some(TAG_LEN),
         params: &[],
-        construct: crate::ladder::Construct::Mac(dyn_poly1305),
+        construct: crate::table::Construct::mac(dyn_poly1305),
     }],
-    rungs: crate::ladder::Rungs::Own(|| crate::ladder::rung_infos(Rung::best(), Rung::par_blocks)),
+    rungs: crate::table::Rungs::Own(|| crate::table::rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::poly1305::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: crate::poly1305::checks::fuzz,
 };
 
 impl crate::dynamic::DynDigest for Poly1305 {
@@ -516,8 +531,7 @@ fn dyn_poly1305(
     key: &[u8],
     options: &crate::dynamic::MacOptions<'_>,
 ) -> Result<Box<dyn crate::dynamic::DynDigest>, Error> {
-    options.params.none_for("poly1305")?;
-    let imp = options.imp;
+    let imp = options.rung;
     let mut mac = Poly1305::new(crate::dynamic::exact("poly1305", "key", key)?);
     if let Some(name) = imp {
         mac = mac.with_rung(name.parse()?)?;

@@ -6,15 +6,15 @@ use serde_json::Value;
 
 use crate::Xor;
 use crate::hash::Sha256;
-use crate::kit::data::{Data, data};
-use crate::kit::stream::{
-    Shape, StreamAlgo, StreamCase, case_on_every_rung, encrypt, function_primitive, keystream,
+use crate::harness::data::{Data, data};
+use crate::harness::stream::{
+    Shape, StreamAlgo, encrypt, function_primitive, keystream,
     stream_primitives,
 };
-use crate::kit::vectors::{
+use crate::harness::vectors::{
     bytes_le, hex_array, hex_field, label, number_field, records, same, word_list, words_le,
 };
-use crate::kit::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
+use crate::harness::{BLOCK_EDGES, Outcome, Report, Rng, Tally};
 use crate::salsa20::{self, Rung, Salsa20, Salsa20_8, Salsa20_12, XSalsa20, reference};
 
 /// Random cases per rung of a cipher against the specification, besides
@@ -41,11 +41,10 @@ pub(crate) fn run(report: &mut Report) {
     );
 }
 
-/// `case` on every rung of the Salsa20 cipher named `name` (as the table
-/// has it), or `None` if no Salsa20 cipher has that name.
-pub(crate) fn stream_case(name: &str, case: &StreamCase<'_>) -> Option<Tally> {
-    let algo = Algo::ALL.into_iter().find(|a| a.name() == name)?;
-    Some(case_on_every_rung(algo, case))
+/// The ladder's fuzz case: one of its ciphers on a case the fuzzer's bytes
+/// steer, on every rung ([`crate::harness::stream::fuzz`]).
+pub(crate) fn fuzz(input: &[u8]) -> Tally {
+    crate::harness::stream::fuzz(&Algo::ALL, input)
 }
 
 /// A Salsa20 cipher.

@@ -3,7 +3,7 @@
 use super::{Rung, KEY_LEN, KEY_LEN_128, NONCE_LEN, Salsa, XNONCE_LEN, XSalsa20};
 use crate::Error;
 use crate::dynamic::{DynStreamCipher, StreamOptions, dyn_stream, exact, with_options};
-use crate::ladder::{Ladder, Primitive, Rungs, rung_infos};
+use crate::table::{Ladder, Primitive, Rungs, rung_infos};
 
 /// Both key lengths ("expand 32-byte k" and "expand 16-byte k").
 const KEYS: &[usize] = &[KEY_LEN, KEY_LEN_128];
@@ -48,6 +48,8 @@ pub(crate) const LADDER: Ladder = Ladder {
     rungs: Rungs::Own(|| rung_infos(Rung::best(), Rung::par_blocks)),
     #[cfg(feature = "kit")]
     checks: crate::salsa20::checks::run,
+    #[cfg(feature = "kit")]
+    fuzz: crate::salsa20::checks::fuzz,
 };
 
 dyn_stream!(Salsa<10>, Salsa<6>, Salsa<4>, XSalsa20);

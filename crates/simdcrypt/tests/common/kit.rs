@@ -1,29 +1,62 @@
 //! The tests' side of the checking kit (`simdcrypt::kit`, what `simdcrypt
-//! verify` runs): one check of one ladder through the kit, the rungs it
-//! ran on and skipped in the log, every failure (rung, check, case) in the
-//! panic message.
+//! verify` runs): one check of every ladder of the table through the kit,
+//! the rungs it ran on and skipped in the log, every failure (ladder, rung,
+//! check, case) in the panic message.
 
 use simdcrypt::kit::{self, Check, Outcome, Report};
+use simdcrypt::ladder::Ladder;
 
-/// The check whose key ([`Check::key`]) is `key`: `vectors`,
-/// `cross_check`, `round_trip`.
-pub fn check(key: &str) -> Check {
-    Check::ALL
-        .into_iter()
-        .find(|c| c.key() == key)
-        .unwrap_or_else(|| panic!("no check {key:?}"))
-}
-
-/// The kit's `check` of the ladder named `ladder`, on the rungs whose names
-/// `rungs` takes, with the kit's default seed (so `simdcrypt verify`
-/// draws the same cases): every rung that ran it passed. The log lists the
+/// The kit's `check` of every ladder `ladders` takes, each on its own
+/// thread, on the rungs whose names `rungs` takes, with the kit's default
+/// seed (so `simdcrypt verify` draws the same cases): every rung that ran
+/// it passed, and every ladder has rows. The log lists, per ladder, the
 /// rungs it ran on and those it skipped; with `require_every_rung`, a rung
 /// skipped (this CPU lacks it, or no other rung to meet) fails the test.
-pub fn passes(ladder: &str, check: Check, rungs: fn(&str) -> bool, require_every_rung: bool) {
+/// The ladders come from the table: a new one is checked without a line
+/// here.
+pub fn every_ladder(
+    check: Check,
+    ladders: fn(&Ladder) -> bool,
+    rungs: fn(&str) -> bool,
+    require_every_rung: bool,
+) {
+    let chosen: Vec<&Ladder> = simdcrypt::ladders().iter().filter(|l| ladders(l)).collect();
+    assert!(!chosen.is_empty(), "{check}: no ladder to check");
+    let results: Vec<Result<String, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = chosen
+            .iter()
+            .map(|ladder| scope.spawn(move || one_ladder(ladder, check, rungs, require_every_rung)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("the check panicked".to_owned()))
+            })
+            .collect()
+    });
+    let mut failures = Vec::new();
+    for (ladder, result) in chosen.iter().zip(results) {
+        match result {
+            Ok(log) => eprintln!("{log}"),
+            Err(failure) => failures.push(format!("{}: {failure}", ladder.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The kit's `check` of `ladder`, as [`every_ladder`] runs it: the log of
+/// what ran, or why it failed.
+fn one_ladder(
+    ladder: &Ladder,
+    check: Check,
+    rungs: fn(&str) -> bool,
+    require_every_rung: bool,
+) -> Result<String, String> {
     let mut report = Report::new(kit::DEFAULT_SEED)
         .only(&[check])
         .only_rungs(rungs);
-    kit::check_ladder(ladder, &mut report).unwrap_or_else(|e| panic!("{e}"));
+    ladder.check(&mut report);
     let (mut ran, mut skipped) = (Vec::new(), Vec::new());
     for row in report.rows() {
         let at = |what: &str| format!("{} {} ({what})", row.primitive, row.rung);
@@ -36,46 +69,35 @@ pub fn passes(ladder: &str, check: Check, rungs: fn(&str) -> bool, require_every
             }
         }
     }
-    eprintln!("{ladder} {check}: ran on {ran:?}; skipped {skipped:?}");
     let failures = report.failures();
-    assert!(
-        failures.is_empty(),
-        "{ladder} {check}: {} failed (seed {}):\n{}",
-        failures.len(),
-        report.seed(),
-        failures.join("\n")
-    );
-    assert!(
-        !ran.is_empty() || !skipped.is_empty(),
-        "{ladder}: no row has the {check} check"
-    );
-    assert!(
-        !require_every_rung || skipped.is_empty(),
-        "{ladder} {check}: rungs required but skipped: {skipped:?}"
-    );
+    if !failures.is_empty() {
+        return Err(format!(
+            "{check}: {} failed (seed {}):\n{}",
+            failures.len(),
+            report.seed(),
+            failures.join("\n")
+        ));
+    }
+    if report.rows().is_empty() {
+        return Err(format!("{check}: no rows (no rung taken, or no checks)"));
+    }
+    if require_every_rung && !skipped.is_empty() {
+        return Err(format!("{check}: rungs required but skipped: {skipped:?}"));
+    }
+    Ok(format!(
+        "{} {check}: ran on {ran:?}; skipped {skipped:?}",
+        ladder.name
+    ))
 }
 
-/// For each `module => "ladder": [checks]`, a module of tests named after
-/// the checks (`vectors`, `cross_check`, `round_trip`), each [`passes`] on
-/// the rungs `rungs` takes; and `LADDERS`, the ladders listed.
-macro_rules! kit_tests {
-    (
-        rungs: $rungs:expr, require_every_rung: $require:expr;
-        $($module:ident => $ladder:literal: [$($check:ident),+ $(,)?]),+ $(,)?
-    ) => {
-        /// The ladders these tests check.
-        const LADDERS: &[&str] = &[$($ladder),+];
-        $(
-            mod $module {
-                $(
-                    #[test]
-                    fn $check() {
-                        let check = $crate::common::kit::check(stringify!($check));
-                        $crate::common::kit::passes($ladder, check, $rungs, $require);
-                    }
-                )+
-            }
-        )+
-    };
+/// [`every_ladder`]'s check of the one ladder named `name`.
+pub fn passes(name: &str, check: Check, rungs: fn(&str) -> bool, require_every_rung: bool) {
+    let ladder = simdcrypt::ladders()
+        .iter()
+        .find(|l| l.name == name)
+        .unwrap_or_else(|| panic!("no ladder {name:?}"));
+    match one_ladder(ladder, check, rungs, require_every_rung) {
+        Ok(log) => eprintln!("{log}"),
+        Err(failure) => panic!("{name}: {failure}"),
+    }
 }
-pub(crate) use kit_tests;

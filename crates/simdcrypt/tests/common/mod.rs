@@ -1,5 +1,12 @@
-//! What every primitive's tests share: the table of edge lengths and
-//! counters, hex, and vector files.
+//! What every primitive's tests share. The checking kit's core
+//! (`simdcrypt::kit`, `src/harness/`) gives the seeded generator [`Rng`],
+//! the edge lengths [`BLOCK_EDGES`] and the vector-file helpers
+//! [`vectors`]; this module re-exports them and adds what only the tests
+//! need: panicking forms of the kit's hex and vector readers, the counters
+//! where carries happen, the guard byte around an output, the rungs a test
+//! runs on, and the stream API's tests. (The tests of `simdcrypt-age` and
+//! `simdcrypt-cli` share `crates/simdcrypt-testsupport`; docs/testing.md
+//! says where each helper lives.)
 // Each test binary uses its own part of this module.
 #![allow(dead_code, unused_macros, unused_imports)]
 
@@ -10,49 +17,27 @@ pub mod hash;
 pub mod kit;
 pub mod poly1305;
 
-/// Lengths at the edges of every path: 0–8, a block ± 1, every vector
-/// width (4, 8, 16 blocks) ± 1, and "16 + 8 + 4 + 2 + 1" blocks plus a few
-/// bytes, which walks a whole wide-to-narrow tail cascade.
-pub const EDGE_LENGTHS: &[usize] = &[
-    0,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    15,
-    16,
-    17,
-    31,
-    32,
-    33,
-    63,
-    64,
-    65,
-    127,
-    128,
-    129,
-    191,
-    192,
-    193,
-    255,
-    256,
-    257,
-    511,
-    512,
-    513,
-    1023,
-    1024,
-    1025,
-    2047,
-    2048,
-    2049,
-    31 * 64 + 5,
-    4096 + 64 + 1,
-];
+#[cfg(feature = "kit")]
+pub use simdcrypt::kit::{BLOCK_EDGES, Rng, vectors};
+
+// Without the `kit` feature (`cargo test -p simdcrypt`, as a dependent
+// builds the library) there is no `simdcrypt::kit`: the same files of the
+// kit's core are compiled here instead, so that the tests draw the same
+// bytes and lengths either way. Both need nothing of the library.
+#[cfg(not(feature = "kit"))]
+#[path = "../../src/harness/rng.rs"]
+mod rng;
+#[cfg(not(feature = "kit"))]
+pub use rng::{BLOCK_EDGES, Rng};
+#[cfg(not(feature = "kit"))]
+#[path = "../../src/harness/vectors.rs"]
+pub mod vectors;
+
+/// `len` bytes of the kit's generator seeded with `seed`: made-up keys,
+/// nonces and messages, the same on every run.
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    Rng::new(seed).bytes(len)
+}
 
 /// Block counters where carries happen: "carry bugs in tricky SIMD code"
 /// live at 2^32 − 1 and below 2^64.
@@ -67,17 +52,13 @@ pub const EDGE_COUNTERS: &[u64] = &[
     u64::MAX - 100,
 ];
 
-/// Decodes hex (either case); panics on bad input, which in a test is a bad
-/// vector file.
+/// The kit's [`vectors::hex`] (either case); panics on bad input, which
+/// in a test is a bad vector file.
 pub fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or_else(|_| panic!("bad hex: {s}")))
-        .collect()
+    vectors::hex(s).unwrap_or_else(|| panic!("bad hex: {s}"))
 }
 
-/// `hex` into a fixed-size array.
+/// [`hex`] into a fixed-size array.
 pub fn hex_array<const N: usize>(s: &str) -> [u8; N] {
     hex(s)
         .try_into()
@@ -108,25 +89,21 @@ pub fn rungs<I: simdcrypt::RungSet>(test: &str) -> Vec<I> {
         .collect()
 }
 
-/// A deterministic filler: `len` bytes from a seed (splitmix64).
-pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut s = seed;
-    (0..len)
-        .map(|_| {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
+/// [`rungs`] that a program may choose: every one under `hazmat`, the
+/// constant-time ones without it.
+pub fn choosable_rungs<I: simdcrypt::RungSet>(test: &str) -> Vec<I> {
+    rungs::<I>(test)
+        .into_iter()
+        .filter(|i| cfg!(feature = "hazmat") || i.is_constant_time())
         .collect()
 }
 
-/// The byte around an out-of-place output that nothing may write.
-pub const CANARY: u8 = 0xa5;
+/// The byte around an out-of-place output that nothing may write (the
+/// kit's stream checks guard theirs with the same byte).
+pub const GUARD: u8 = 0xa5;
 
 /// `f(input, output)` with `data` as the input and an `out_len`-byte output
-/// (filled with [`CANARY`]), `in_shift` and `out_shift` bytes past the
+/// (filled with [`GUARD`]), `in_shift` and `out_shift` bytes past the
 /// start of their own allocations; panics if anything is written outside
 /// the output slice or the input changes. Returns the output.
 pub fn into_buffer(
@@ -137,30 +114,32 @@ pub fn into_buffer(
     f: impl FnOnce(&[u8], &mut [u8]),
 ) -> Vec<u8> {
     let input = [&vec![0x5a; in_shift][..], data].concat();
-    let mut output = vec![CANARY; out_shift + out_len + 7];
+    let mut output = vec![GUARD; out_shift + out_len + 7];
     f(
         &input[in_shift..],
         &mut output[out_shift..out_shift + out_len],
     );
     assert!(
-        output[..out_shift].iter().all(|&b| b == CANARY)
-            && output[out_shift + out_len..].iter().all(|&b| b == CANARY),
+        output[..out_shift].iter().all(|&b| b == GUARD)
+            && output[out_shift + out_len..].iter().all(|&b| b == GUARD),
         "written outside the output"
     );
     assert_eq!(&input[in_shift..], data, "the input changed");
     output[out_shift..out_shift + out_len].to_vec()
 }
 
-/// A vector file's text as JSON; panics on a bad file.
+/// A vector file's text as JSON; panics on a bad file (where the kit's
+/// [`vectors::parse`] gives `Null`).
 pub fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).expect("vector file is JSON")
 }
 
-/// The list `v[key]` of a vector file.
+/// The list `v[key]` of a vector file, as the kit reads it
+/// ([`vectors::records`]); panics if there is none.
 pub fn records<'a>(v: &'a serde_json::Value, key: &str) -> &'a [serde_json::Value] {
-    v[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("no `{key}` list"))
+    let list = vectors::records(v, key);
+    assert!(!list.is_empty(), "no `{key}` records");
+    list
 }
 
 /// The string `v[key]` of a vector record.
@@ -170,11 +149,10 @@ pub fn field<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no `{key}` string in {v}"))
 }
 
-/// The number `v[key]` of a vector record.
+/// The number `v[key]` of a vector record, as the kit reads it
+/// ([`vectors::number_field`]).
 pub fn number(v: &serde_json::Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("no `{key}` number in {v}"))
+    vectors::number_field(v, key).unwrap_or_else(|| panic!("no `{key}` number in {v}"))
 }
 
 /// The tests of the stream API every cipher type shares through one macro

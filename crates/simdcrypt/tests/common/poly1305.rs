@@ -5,7 +5,7 @@
 
 use super::bytes;
 use ::poly1305::universal_hash::KeyInit;
-use simdcrypt::poly1305::{Rung, Poly1305};
+use simdcrypt::poly1305::{Poly1305, Rung};
 
 /// RustCrypto's tag.
 fn rustcrypto(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {

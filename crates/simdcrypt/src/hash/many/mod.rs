@@ -46,7 +46,7 @@ mod avx512;
 use super::md::{self, Family};
 use super::{md5, sha256};
 use crate::Error;
-use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
+use crate::table::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -558,7 +558,7 @@ use lane_kernels;
 /// Multi-buffer hashing's entry in the table of ladders. The chosen rung
 /// shown is SHA-256's ([`Rung::best_sha256`]); MD5 takes the widest
 /// ([`Rung::best_md5`]).
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::hash(
@@ -567,7 +567,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-256 of many messages, one per lane",
             64,
             32,
-            crate::ladder::Construct::Many {
+            crate::table::Construct::Many {
                 of: "sha256",
                 new: dyn_sha256_many,
             },
@@ -578,7 +578,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "MD5 of many messages, one per lane",
             64,
             16,
-            crate::ladder::Construct::Many {
+            crate::table::Construct::Many {
                 of: "md5",
                 new: dyn_md5_many,
             },
@@ -593,6 +593,8 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
     }),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::many,
+    #[cfg(feature = "kit")]
+    fuzz: crate::hash::checks::fuzz_many,
 };
 
 /// Defines the multi-buffer constructors over `hash::many`'s functions.

@@ -19,7 +19,7 @@ mod reference;
 mod scalar;
 
 use super::md::{self, Family};
-use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
+use crate::table::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -129,7 +129,7 @@ macro_rules! md5_steps {
 pub(crate) use md5_steps;
 
 /// MD5's entry in the table of ladders.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
     primitives: &[Primitive::hash(
         "md5",
@@ -137,12 +137,14 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         "MD5 (RFC 1321): broken for collision resistance",
         64,
         16,
-        crate::ladder::Construct::Hash(dyn_md5),
+        crate::table::Construct::Hash(dyn_md5),
     )
     .display("MD5")],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::md5,
+    #[cfg(feature = "kit")]
+    fuzz: |input| crate::hash::checks::fuzz(&LADDER, input),
 };
 
 crate::dynamic::dyn_hash! {

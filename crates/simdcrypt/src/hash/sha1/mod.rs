@@ -29,7 +29,7 @@ mod shani;
 mod ssse3;
 
 use super::md::{self, Family};
-use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
+use crate::table::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -133,7 +133,7 @@ impl Family<64> for State {
 }
 
 /// SHA-1's entry in the table of ladders.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
     primitives: &[Primitive::hash(
         "sha1",
@@ -141,12 +141,14 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
         "SHA-1 (FIPS 180-4 §6.1): broken for collision resistance",
         64,
         20,
-        crate::ladder::Construct::Hash(dyn_sha1),
+        crate::table::Construct::Hash(dyn_sha1),
     )
     .display("SHA-1")],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha1,
+    #[cfg(feature = "kit")]
+    fuzz: |input| crate::hash::checks::fuzz(&LADDER, input),
 };
 
 crate::dynamic::dyn_hash! {

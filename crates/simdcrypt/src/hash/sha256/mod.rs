@@ -35,7 +35,7 @@ mod scalar;
 mod shani;
 
 use super::md::{self, Family};
-use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
+use crate::table::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -219,7 +219,7 @@ impl Family<64> for State {
 
 /// SHA-256's entry in the table of ladders: SHA-224 and SHA-256 on the
 /// compression function's rungs.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::hash(
@@ -228,7 +228,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-256 (FIPS 180-4 §6.2)",
             64,
             32,
-            crate::ladder::Construct::Hash(dyn_sha256),
+            crate::table::Construct::Hash(dyn_sha256),
         )
         .display("SHA-256"),
         Primitive::hash(
@@ -237,13 +237,15 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-224 (FIPS 180-4 §6.3)",
             64,
             28,
-            crate::ladder::Construct::Hash(dyn_sha224),
+            crate::table::Construct::Hash(dyn_sha224),
         )
         .display("SHA-224"),
     ],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha256,
+    #[cfg(feature = "kit")]
+    fuzz: |input| crate::hash::checks::fuzz(&LADDER, input),
 };
 
 crate::dynamic::dyn_hash! {

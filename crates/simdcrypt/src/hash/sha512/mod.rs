@@ -23,7 +23,7 @@ mod reference;
 mod scalar;
 
 use super::md::{self, Family};
-use crate::ladder::{Kind, Primitive, Rungs, rung_infos};
+use crate::table::{Kind, Primitive, Rungs, rung_infos};
 use crate::rung::rungs;
 
 rungs! {
@@ -213,7 +213,7 @@ impl Family<128> for State {
 
 /// SHA-512's entry in the table of ladders: SHA-384, SHA-512 and
 /// SHA-512/256 on the compression function's rungs.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
     primitives: &[
         Primitive::hash(
@@ -222,7 +222,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-512 (FIPS 180-4 §6.4)",
             128,
             64,
-            crate::ladder::Construct::Hash(dyn_sha512),
+            crate::table::Construct::Hash(dyn_sha512),
         )
         .display("SHA-512"),
         Primitive::hash(
@@ -231,7 +231,7 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-384 (FIPS 180-4 §6.5)",
             128,
             48,
-            crate::ladder::Construct::Hash(dyn_sha384),
+            crate::table::Construct::Hash(dyn_sha384),
         )
         .display("SHA-384"),
         Primitive::hash(
@@ -240,13 +240,15 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "SHA-512/256 (FIPS 180-4 §6.7)",
             128,
             32,
-            crate::ladder::Construct::Hash(dyn_sha512_256),
+            crate::table::Construct::Hash(dyn_sha512_256),
         )
         .display("SHA-512/256"),
     ],
     rungs: Rungs::Own(|| rung_infos(Rung::best(), |_| 1)),
     #[cfg(feature = "kit")]
     checks: crate::hash::checks::sha512,
+    #[cfg(feature = "kit")]
+    fuzz: |input| crate::hash::checks::fuzz(&LADDER, input),
 };
 
 crate::dynamic::dyn_hash! {

@@ -359,9 +359,21 @@ impl Scrypt {
         })
     }
 
+    /// Renamed [`with_rung`](Self::with_rung).
+    #[deprecated(note = "renamed `with_rung`")]
+    pub fn with_impl(self, imp: Rung) -> Result<Scrypt, Error> {
+        self.with_rung(imp)
+    }
+
     /// The rung the derivations run on.
     pub fn rung(&self) -> Rung {
         self.imp
+    }
+
+    /// Renamed [`rung`](Self::rung).
+    #[deprecated(note = "renamed `rung`")]
+    pub fn implementation(&self) -> Rung {
+        self.rung()
     }
 
     /// scrypt of `password` and `salt`, filling `out`; the memory is kept,
@@ -596,24 +608,36 @@ fn in_layout(layout: Layout, bytes: &mut [u8], blocks: &mut [Block], f: impl FnO
 
 /// scrypt's entry in the table of ladders: the rungs of its ROMix, each
 /// with the most lanes of `p` it runs at once.
-pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
+pub(crate) const LADDER: crate::table::Ladder = crate::table::Ladder {
     name: Rung::PRIMITIVE,
     primitives: &[Primitive {
         params: &[
             Param {
                 name: "log-n",
+                kind: ParamKind::Number { min: 1, max: 63 },
                 default: "14",
                 doc: "log2 of the cost N (RFC 7914 §2)",
+                help: "scrypt's cost: log2 of N (RFC 7914 §2)",
             },
             Param {
                 name: "r",
+                kind: ParamKind::Number {
+                    min: 1,
+                    max: (1 << 30) - 1,
+                },
                 default: "8",
                 doc: "the block size factor",
+                help: "scrypt's block size factor r (RFC 7914 §2)",
             },
             Param {
                 name: "p",
+                kind: ParamKind::Number {
+                    min: 1,
+                    max: (1 << 30) - 1,
+                },
                 default: "1",
                 doc: "the parallelization factor",
+                help: "scrypt's parallelization factor p (RFC 7914 §2)",
             },
         ],
         ..Primitive::hash(
@@ -622,14 +646,16 @@ pub(crate) const LADDER: crate::ladder::Ladder = crate::ladder::Ladder {
             "scrypt (RFC 7914)",
             128,
             32,
-            crate::ladder::Construct::TypeOnly,
+            crate::table::Construct::TypeOnly,
         )
     }],
-    rungs: crate::ladder::Rungs::Own(|| {
-        crate::ladder::rung_infos(Rung::best(), |i| i.lane_widths()[0])
+    rungs: crate::table::Rungs::Own(|| {
+        crate::table::rung_infos(Rung::best(), |i| i.lane_widths()[0])
     }),
     #[cfg(feature = "kit")]
     checks: crate::kdf::checks::scrypt_rows,
+    #[cfg(feature = "kit")]
+    fuzz: crate::kdf::checks::fuzz_scrypt,
 };
 
-use crate::ladder::{Kind, Param, Primitive};
+use crate::table::{Kind, Param, ParamKind, Primitive};
