@@ -18,167 +18,9 @@
 //! and OpenSSL's AVX-512 bits cleared) simulates a CPU with VAES but
 //! without AVX-512: `bench/NOTES.md`, `aes-gcm-zmm`.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
-
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use simdcrypt::aead::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, GcmKernel};
-use simdcrypt_bench::gcm::{AwsLc, Gcm, OpenSsl, Ring, RustCrypto};
-use simdcrypt_bench::{SIZES, config, pattern};
-
-/// The nonce of message `i`.
-fn nonce(i: u64) -> [u8; 12] {
-    let mut n = [0xa5; 12];
-    n[4..].copy_from_slice(&i.to_le_bytes());
-    n
-}
-
-/// One contender: its id in the bench names and its keyed AEAD.
-struct Contender {
-    name: &'static str,
-    aead: Box<dyn Gcm>,
-}
-
-fn contender(name: &'static str, aead: impl Gcm + 'static) -> Contender {
-    Contender {
-        name,
-        aead: Box::new(aead),
-    }
-}
-
-/// The AES-GCM contenders under `key` (16 or 32 bytes), RustCrypto's
-/// first (the reference of the checks).
-fn gcm(key: &[u8]) -> Vec<Contender> {
-    let mut list = Vec::new();
-    macro_rules! ours {
-        ($t:ty, $theirs:ty) => {{
-            list.push(contender("rustcrypto", RustCrypto::<$theirs>::new(key)));
-            let aead = <$t>::new(key.try_into().expect("the key length"));
-            let vaes = (aead.kernel() != Some(GcmKernel::Vaes) && GcmKernel::Vaes.is_available())
-                .then(|| {
-                    aead.clone()
-                        .with_kernel(GcmKernel::Vaes)
-                        .expect("available")
-                });
-            list.push(contender("simdcrypt", aead));
-            if let Some(vaes) = vaes {
-                list.push(contender("simdcrypt-vaes", vaes));
-            }
-        }};
-    }
-    match key.len() {
-        16 => ours!(Aes128Gcm, aes_gcm::Aes128Gcm),
-        _ => ours!(Aes256Gcm, aes_gcm::Aes256Gcm),
-    }
-    list.push(contender("aws-lc-rs", AwsLc::new(key, false)));
-    list.push(contender("openssl", OpenSsl::new(key)));
-    list.push(contender("ring", Ring::new(key)));
-    list
-}
-
-/// The AES-GCM-SIV contenders under `key`, RustCrypto's first.
-fn gcm_siv(key: &[u8]) -> Vec<Contender> {
-    let k = key.try_into();
-    let (theirs, ours) = match key.len() {
-        16 => (
-            contender(
-                "rustcrypto",
-                RustCrypto::<aes_gcm_siv::Aes128GcmSiv>::new(key),
-            ),
-            contender("simdcrypt", Aes128GcmSiv::new(k.expect("16 bytes"))),
-        ),
-        _ => (
-            contender(
-                "rustcrypto",
-                RustCrypto::<aes_gcm_siv::Aes256GcmSiv>::new(key),
-            ),
-            contender(
-                "simdcrypt",
-                Aes256GcmSiv::new(key.try_into().expect("32 bytes")),
-            ),
-        ),
-    };
-    vec![theirs, ours, contender("aws-lc-rs", AwsLc::new(key, true))]
-}
-
-/// Panics unless every contender seals what the first seals, at each size
-/// and a ragged length, opens it, and refuses it with a bit flipped.
-fn check(group: &str, list: &[Contender]) {
-    for len in SIZES.iter().map(|&(_, len)| len).chain([1000 + 7]) {
-        let pt = pattern(len);
-        let mut want = vec![0; len + 16];
-        list[0].aead.seal(&nonce(7), &pt, &mut want);
-        for c in list {
-            let mut sealed = vec![0; len + 16];
-            c.aead.seal(&nonce(7), &pt, &mut sealed);
-            assert!(
-                sealed == want,
-                "{group}: {} seals otherwise at {len} bytes",
-                c.name
-            );
-            let mut opened = vec![0; len];
-            assert!(c.aead.open(&nonce(7), &want, &mut opened) && opened == pt);
-            want[len / 2] ^= 1;
-            assert!(!c.aead.open(&nonce(7), &want, &mut opened), "{}", c.name);
-            want[len / 2] ^= 1;
-        }
-    }
-    let names: Vec<_> = list.iter().map(|c| c.name).collect();
-    eprintln!("{group}: {} agree", names.join(", "));
-}
-
-/// Messages sealed beforehand for the opening loop: as many as fit in
-/// 256 KiB, at least 2 and at most 64.
-fn sealed_messages(c: &Contender, len: usize) -> Vec<Vec<u8>> {
-    let count = ((256 << 10) / len).clamp(2, 64);
-    (0..count as u64)
-        .map(|i| {
-            let mut sealed = vec![0; len + 16];
-            c.aead.seal(&nonce(i), &pattern(len), &mut sealed);
-            sealed
-        })
-        .collect()
-}
-
-/// Times `iters` chained seals of `len` bytes, each under a new nonce.
-fn time_seal(c: &Contender, len: usize, next: &mut u64, iters: u64) -> Duration {
-    let input = pattern(len);
-    let mut sealed = vec![0; len + 16];
-    let mask = black_box(0usize);
-    let mut last = 0u8;
-    let start = Instant::now();
-    for _ in 0..iters {
-        let at = usize::from(last) & mask;
-        c.aead.seal(
-            &nonce(*next),
-            black_box(&input[at..at + len]),
-            black_box(&mut sealed),
-        );
-        *next += 1;
-        last = sealed[len + 15];
-    }
-    start.elapsed()
-}
-
-/// Times `iters` chained opens of the messages of `messages` in turn.
-fn time_open(c: &Contender, messages: &[Vec<u8>], iters: u64) -> Duration {
-    let len = messages[0].len() - 16;
-    let mut pt = vec![0; len];
-    let mask = black_box(0usize);
-    let mut last = 0u8;
-    let start = Instant::now();
-    for i in 0..iters {
-        let k = (i % messages.len() as u64) as usize;
-        let at = usize::from(last) & mask;
-        let ok = c.aead.open(
-            &nonce(k as u64),
-            black_box(&messages[k][at..]),
-            black_box(&mut pt),
-        );
-        last = pt[len - 1] ^ u8::from(!ok);
-    }
-    start.elapsed()
-}
+use simdcrypt_bench::gcm::{Contender, Timer, check, gcm, gcm_siv};
+use simdcrypt_bench::{SIZES, config};
 
 /// Checks `list`, then benches sealing in `{name}-seal` and opening in
 /// `{name}-open`, ids `group/size/contender`.
@@ -188,9 +30,9 @@ fn run(c: &mut Criterion, name: &str, list: &[Contender]) {
     for &(label, len) in &SIZES {
         g.throughput(Throughput::Bytes(len as u64));
         for contender in list {
-            let mut next = 1 << 32;
+            let mut timer = Timer::new(contender, len);
             g.bench_function(BenchmarkId::new(label, contender.name), |b| {
-                b.iter_custom(|iters| time_seal(contender, len, &mut next, iters))
+                b.iter_custom(|iters| timer.seal(contender, iters))
             });
         }
     }
@@ -199,9 +41,9 @@ fn run(c: &mut Criterion, name: &str, list: &[Contender]) {
     for &(label, len) in &SIZES {
         g.throughput(Throughput::Bytes(len as u64));
         for contender in list {
-            let messages = sealed_messages(contender, len);
+            let mut timer = Timer::new(contender, len);
             g.bench_function(BenchmarkId::new(label, contender.name), |b| {
-                b.iter_custom(|iters| time_open(contender, &messages, iters))
+                b.iter_custom(|iters| timer.open(contender, iters))
             });
         }
     }

@@ -8,11 +8,16 @@
 //! first, inside the timed call (the copy is theirs: the API forces it).
 
 use std::ffi::c_int;
+use std::hint::black_box;
 use std::ptr;
+use std::time::{Duration, Instant};
 
 use aes_gcm::aead::generic_array::GenericArray;
 use aes_gcm::aead::{AeadInPlace, KeyInit};
 use openssl_sys as ffi;
+use simdcrypt::aead::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, GcmKernel};
+
+use crate::{SIZES, pattern};
 
 /// `EVP_CTRL_AEAD_GET_TAG`.
 const GET_TAG: c_int = 0x10;
@@ -285,5 +290,182 @@ impl<A: AeadInPlace> Gcm for RustCrypto<A> {
                 GenericArray::from_slice(tag),
             )
             .is_ok()
+    }
+}
+
+/// The nonce of message `i`.
+pub fn nonce(i: u64) -> [u8; 12] {
+    let mut n = [0xa5; 12];
+    n[4..].copy_from_slice(&i.to_le_bytes());
+    n
+}
+
+/// One contender: its id in the bench names and its keyed AEAD.
+pub struct Contender {
+    /// Its id in the bench names.
+    pub name: &'static str,
+    /// Its keyed AEAD.
+    pub aead: Box<dyn Gcm>,
+}
+
+/// `aead` named `name`.
+pub fn contender(name: &'static str, aead: impl Gcm + 'static) -> Contender {
+    Contender {
+        name,
+        aead: Box::new(aead),
+    }
+}
+
+/// The AES-GCM contenders under `key` (16 or 32 bytes), RustCrypto's
+/// first (the reference of the checks).
+pub fn gcm(key: &[u8]) -> Vec<Contender> {
+    let mut list = Vec::new();
+    macro_rules! ours {
+        ($t:ty, $theirs:ty) => {{
+            list.push(contender("rustcrypto", RustCrypto::<$theirs>::new(key)));
+            let aead = <$t>::new(key.try_into().expect("the key length"));
+            let vaes = (aead.kernel() != Some(GcmKernel::Vaes) && GcmKernel::Vaes.is_available())
+                .then(|| {
+                    aead.clone()
+                        .with_kernel(GcmKernel::Vaes)
+                        .expect("available")
+                });
+            list.push(contender("simdcrypt", aead));
+            if let Some(vaes) = vaes {
+                list.push(contender("simdcrypt-vaes", vaes));
+            }
+        }};
+    }
+    match key.len() {
+        16 => ours!(Aes128Gcm, aes_gcm::Aes128Gcm),
+        _ => ours!(Aes256Gcm, aes_gcm::Aes256Gcm),
+    }
+    list.push(contender("aws-lc-rs", AwsLc::new(key, false)));
+    list.push(contender("openssl", OpenSsl::new(key)));
+    list.push(contender("ring", Ring::new(key)));
+    list
+}
+
+/// The AES-GCM-SIV contenders under `key`, RustCrypto's first.
+pub fn gcm_siv(key: &[u8]) -> Vec<Contender> {
+    let k = key.try_into();
+    let (theirs, ours) = match key.len() {
+        16 => (
+            contender(
+                "rustcrypto",
+                RustCrypto::<aes_gcm_siv::Aes128GcmSiv>::new(key),
+            ),
+            contender("simdcrypt", Aes128GcmSiv::new(k.expect("16 bytes"))),
+        ),
+        _ => (
+            contender(
+                "rustcrypto",
+                RustCrypto::<aes_gcm_siv::Aes256GcmSiv>::new(key),
+            ),
+            contender(
+                "simdcrypt",
+                Aes256GcmSiv::new(key.try_into().expect("32 bytes")),
+            ),
+        ),
+    };
+    vec![theirs, ours, contender("aws-lc-rs", AwsLc::new(key, true))]
+}
+
+/// Panics unless every contender seals what the first seals, at each size
+/// and a ragged length, opens it, and refuses it with a bit flipped.
+pub fn check(group: &str, list: &[Contender]) {
+    for len in SIZES.iter().map(|&(_, len)| len).chain([1000 + 7]) {
+        let pt = pattern(len);
+        let mut want = vec![0; len + 16];
+        list[0].aead.seal(&nonce(7), &pt, &mut want);
+        for c in list {
+            let mut sealed = vec![0; len + 16];
+            c.aead.seal(&nonce(7), &pt, &mut sealed);
+            assert!(
+                sealed == want,
+                "{group}: {} seals otherwise at {len} bytes",
+                c.name
+            );
+            let mut opened = vec![0; len];
+            assert!(c.aead.open(&nonce(7), &want, &mut opened) && opened == pt);
+            want[len / 2] ^= 1;
+            assert!(!c.aead.open(&nonce(7), &want, &mut opened), "{}", c.name);
+            want[len / 2] ^= 1;
+        }
+    }
+    let names: Vec<_> = list.iter().map(|c| c.name).collect();
+    eprintln!("{group}: {} agree", names.join(", "));
+}
+
+/// One contender's buffers at one message length, allocated and touched
+/// once, outside the timed calls: the message, the sealed output, and the
+/// messages sealed beforehand for the opening loop (as many as fit in
+/// 256 KiB, at least 2 and at most 64, each under its own nonce).
+pub struct Timer {
+    input: Vec<u8>,
+    output: Vec<u8>,
+    messages: Vec<Vec<u8>>,
+    /// The next message's number: its nonce when sealing, the message
+    /// (modulo their number) when opening.
+    next: u64,
+}
+
+impl Timer {
+    /// `c`'s buffers for messages of `len` bytes.
+    pub fn new(c: &Contender, len: usize) -> Timer {
+        let count = ((256 << 10) / len).clamp(2, 64);
+        let messages = (0..count as u64)
+            .map(|i| {
+                let mut sealed = vec![0; len + 16];
+                c.aead.seal(&nonce(i), &pattern(len), &mut sealed);
+                sealed
+            })
+            .collect();
+        Timer {
+            input: pattern(len),
+            output: vec![0xff; len + 16],
+            messages,
+            next: 1 << 32,
+        }
+    }
+
+    /// Times `iters` chained seals, each under a new nonce.
+    pub fn seal(&mut self, c: &Contender, iters: u64) -> Duration {
+        let len = self.input.len();
+        let mask = black_box(0usize);
+        let mut last = 0u8;
+        let start = Instant::now();
+        for _ in 0..iters {
+            let at = usize::from(last) & mask;
+            c.aead.seal(
+                &nonce(self.next),
+                black_box(&self.input[at..at + len]),
+                black_box(&mut self.output),
+            );
+            self.next += 1;
+            last = self.output[len + 15];
+        }
+        start.elapsed()
+    }
+
+    /// Times `iters` chained opens of the sealed messages in turn.
+    pub fn open(&mut self, c: &Contender, iters: u64) -> Duration {
+        let len = self.input.len();
+        let count = self.messages.len() as u64;
+        let mask = black_box(0usize);
+        let mut last = 0u8;
+        let start = Instant::now();
+        for _ in 0..iters {
+            let k = self.next % count;
+            let at = usize::from(last) & mask;
+            let ok = c.aead.open(
+                &nonce(k),
+                black_box(&self.messages[k as usize][at..]),
+                black_box(&mut self.output[..len]),
+            );
+            self.next += 1;
+            last = self.output[len - 1] ^ u8::from(!ok);
+        }
+        start.elapsed()
     }
 }
