@@ -1,87 +1,66 @@
-//! AES-128-GCM and AES-256-GCM sealing in place with a detached tag:
-//! simdcrypt (its default path — the stitched VAES/VPCLMULQDQ kernel where
-//! the CPU has it — and, where it differs, the unstitched path on AES's
-//! and GHASH's best rungs) beside OpenSSL's EVP, RustCrypto's `aes-gcm`
-//! 0.10 and ring, at 64 B, 1 KiB and 16 KiB, with 13 bytes of associated
-//! data.
+//! AES-128-GCM, AES-256-GCM and AES-GCM-SIV, sealing and opening, out of
+//! place, at 64 B, 1 KiB, 16 KiB and 1 MiB: simdcrypt (its default
+//! kernel, and the ymm kernel `simdcrypt-vaes` where the default is
+//! another, so that one run shows which is faster on the CPU) beside
+//! aws-lc-rs, OpenSSL's EVP, ring and RustCrypto (`bench/src/gcm.rs` says
+//! which of them must copy first).
 //!
-//! Every contender is keyed once, outside the timed loop (an AEAD key
-//! seals many records: what is timed is a seal, not a key setup; the
-//! `-keyed` groups of `aead.rs` time the setup too). Before anything is
-//! timed, every ciphertext and tag is checked against RustCrypto's.
+//! The conventions every contender follows: keyed once, outside the timed
+//! loop; a new nonce per message; no associated data; out of place; each
+//! call's input address depends on the last byte the call before wrote
+//! (`input[last & mask]`, `mask` a `black_box`ed zero), so that no two
+//! messages overlap in the out-of-order core; inputs and outputs through
+//! `black_box`. Opening cycles through messages sealed beforehand under
+//! their own nonces. Before anything is timed, every contender seals
+//! what RustCrypto seals, opens it, and refuses it with a bit flipped.
+//!
+//! `SIMDCRYPT_MAX_ISA=avx2` with `OPENSSL_ia32cap=:~0xd0230000` (AWS-LC's
+//! and OpenSSL's AVX-512 bits cleared) simulates a CPU with VAES but
+//! without AVX-512: `bench/NOTES.md`, `aes-gcm-zmm`.
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use simdcrypt::aead::{Aes128Gcm, Aes256Gcm};
-use simdcrypt_bench::gcm::{OpenSsl, Ring, RustCrypto};
-use simdcrypt_bench::{Contender, SIZES, config, run};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use simdcrypt_bench::gcm::{Contender, Timer, check, gcm, gcm_siv};
+use simdcrypt_bench::{SIZES, config};
 
-const NONCE: [u8; 12] = [
-    0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88,
-];
-const AAD: [u8; 13] = *b"record header";
-const SIZES3: [(&str, usize); 3] = [SIZES[0], SIZES[1], SIZES[2]];
-
-/// A keyed seal: the message in place, the tag out.
-type Seal = Box<dyn Fn(&mut [u8]) -> [u8; 16]>;
-
-/// The contenders under a `LEN`-byte key.
-fn contenders<const LEN: usize>(
-    ours: impl Fn(&[u8; LEN]) -> Seal,
-    unstitched: impl Fn(&[u8; LEN]) -> Seal,
-) -> (Contender<[u8; 16]>, Vec<Contender<[u8; 16]>>) {
-    let key: [u8; LEN] = std::array::from_fn(|i| 0x80 + i as u8);
-    let keyed = |name: &str, op: Seal| Contender::new(name, op);
-    let rustcrypto = RustCrypto::new(&key);
-    let reference = keyed(
-        "rustcrypto",
-        Box::new(move |d| rustcrypto.seal(&NONCE, &AAD, d)),
-    );
-    let (openssl, ring, rustcrypto) = (OpenSsl::new(&key), Ring::new(&key), RustCrypto::new(&key));
-    let mut list = vec![keyed("simdcrypt", ours(&key))];
-    // Off the kernel, AES runs on its own best rung: worth timing once AES
-    // has a constant-time one (its AES-NI and bitsliced rungs), not on the
-    // table-driven reference alone.
-    if simdcrypt::aes::Rung::best().is_constant_time() {
-        list.push(keyed("simdcrypt-unstitched", unstitched(&key)));
-    }
-    list.extend([
-        keyed("openssl", Box::new(move |d| openssl.seal(&NONCE, &AAD, d))),
-        keyed("ring", Box::new(move |d| ring.seal(&NONCE, &AAD, d))),
-        keyed(
-            "rustcrypto",
-            Box::new(move |d| rustcrypto.seal(&NONCE, &AAD, d)),
-        ),
-    ]);
-    (reference, list)
-}
-
-/// Our AEAD keyed once, as the default builds it or on the best rungs off
-/// the stitched kernel.
-macro_rules! ours {
-    ($t:ty, $stitched:expr) => {
-        |key| {
-            let aead = <$t>::new(key);
-            let aead = if $stitched {
-                aead
-            } else {
-                aead.with_rung(simdcrypt::aes::Rung::best(), simdcrypt::ghash::Rung::best())
-                    .expect("the best rungs")
-            };
-            Box::new(move |d: &mut [u8]| aead.encrypt_in_place_detached(&NONCE, &AAD, d))
+/// Checks `list`, then benches sealing in `{name}-seal` and opening in
+/// `{name}-open`, ids `group/size/contender`.
+fn run(c: &mut Criterion, name: &str, list: &[Contender]) {
+    check(name, list);
+    let mut g = c.benchmark_group(format!("{name}-seal"));
+    for &(label, len) in &SIZES {
+        g.throughput(Throughput::Bytes(len as u64));
+        for contender in list {
+            let mut timer = Timer::new(contender, len);
+            g.bench_function(BenchmarkId::new(label, contender.name), |b| {
+                b.iter_custom(|iters| timer.seal(contender, iters))
+            });
         }
-    };
+    }
+    g.finish();
+    let mut g = c.benchmark_group(format!("{name}-open"));
+    for &(label, len) in &SIZES {
+        g.throughput(Throughput::Bytes(len as u64));
+        for contender in list {
+            let mut timer = Timer::new(contender, len);
+            g.bench_function(BenchmarkId::new(label, contender.name), |b| {
+                b.iter_custom(|iters| timer.open(contender, iters))
+            });
+        }
+    }
+    g.finish();
 }
 
-fn gcm(c: &mut Criterion) {
-    let (reference, list) = contenders::<16>(ours!(Aes128Gcm, true), ours!(Aes128Gcm, false));
-    run(c, "aes128gcm", &SIZES3, &reference, &list);
-    let (reference, list) = contenders::<32>(ours!(Aes256Gcm, true), ours!(Aes256Gcm, false));
-    run(c, "aes256gcm", &SIZES3, &reference, &list);
+fn benches_gcm(c: &mut Criterion) {
+    let key: [u8; 32] = std::array::from_fn(|i| 0x80 + i as u8);
+    run(c, "aes128gcm", &gcm(&key[..16]));
+    run(c, "aes256gcm", &gcm(&key));
+    run(c, "aes128gcmsiv", &gcm_siv(&key[..16]));
+    run(c, "aes256gcmsiv", &gcm_siv(&key));
 }
 
 criterion_group! {
     name = benches;
     config = config();
-    targets = gcm
+    targets = benches_gcm
 }
 criterion_main!(benches);

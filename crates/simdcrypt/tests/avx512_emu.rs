@@ -271,6 +271,48 @@ mod kit {
     }
 }
 
+/// AES-GCM's zmm kernel (the `vaes512` row of the `aes-gcm` checks: GCM
+/// on the kernel, GCM-SIV on AES's `vaes512` rung) through the kit's
+/// checks: the spec's cases and Wycheproof, every length to 1100 bytes in
+/// place and out of place, the counter started below its wrap, round
+/// trips with every other path. The `aes-gcm` ladder is composed of AES
+/// and GHASH and lists no rungs of its own, so the table-driven `kit`
+/// tests above do not reach its kernels: they are named here.
+mod aes_gcm_vaes512 {
+    use simdcrypt::kit::Check;
+
+    fn passes(check: Check) {
+        crate::common::kit::passes("aes-gcm", check, |r| r == "vaes512", super::required());
+    }
+
+    #[test]
+    fn vectors() {
+        passes(Check::Vectors);
+    }
+
+    #[test]
+    fn cross_check() {
+        passes(Check::CrossCheck);
+    }
+
+    #[test]
+    fn round_trip() {
+        passes(Check::RoundTrip);
+    }
+
+    /// The zmm kernel is the one AES-GCM picks on an AVX-512 CPU.
+    #[test]
+    fn is_the_default() {
+        use simdcrypt::aead::{Aes128Gcm, GcmKernel};
+        if !GcmKernel::Vaes512.is_available() && !super::required() {
+            eprintln!("aes-gcm vaes512: skipped, {}", super::cpu_summary());
+            return;
+        }
+        assert_eq!(Aes128Gcm::new(&[0; 16]).kernel(), Some(GcmKernel::Vaes512));
+        eprintln!("aes-gcm vaes512 exercised, and the default");
+    }
+}
+
 /// The stream API's promises on Salsa20's `avx512` rung.
 mod salsa20_avx512 {
     use simdcrypt::salsa20::{Rung, Salsa20};

@@ -5,6 +5,7 @@
 
 #![cfg(feature = "kit")]
 
+use simdcrypt::aead::{Aes128Gcm, GcmKernel};
 use simdcrypt::cpu::{self, IsaLevel};
 
 mod common;
@@ -13,6 +14,9 @@ mod common;
 fn the_avx2_form_of_the_kernel_passes_every_check() {
     cpu::set_max_isa(IsaLevel::Avx2).expect("the first use of the library");
     assert!(!cpu::features().avx512f);
+    // The ymm kernel is the one chosen where VAES runs without AVX-512.
+    let expected = GcmKernel::Vaes.is_available().then_some(GcmKernel::Vaes);
+    assert_eq!(Aes128Gcm::new(&[0; 16]).kernel(), expected);
     for check in simdcrypt::kit::Check::ALL {
         common::kit::passes("aes-gcm", check, |_| true, false);
     }

@@ -5,9 +5,11 @@
 //! `H = E(K, 0^128)` and its powers are computed once, at [`AesGcm::new`],
 //! so that short messages pay only for their own blocks. Where the CPU has
 //! VAES and VPCLMULQDQ, every message runs through one stitched kernel
-//! (`gcm_vaes`): AES-CTR on eight blocks at a time interleaved with the
-//! GHASH of eight blocks of ciphertext. Elsewhere, or on rungs chosen with
-//! [`AesGcm::with_rung`], the message is encrypted a chunk at a time on
+//! ([`GcmKernel`]): AES-CTR interleaved with the GHASH of the ciphertext,
+//! 32 blocks a step on zmm registers where the CPU has AVX-512
+//! (`gcm_vaes512`), else 16 on ymm (`gcm_vaes`); `bench/NOTES.md`
+//! (`aes-gcm-zmm`) has the measurements behind that choice. Elsewhere, or
+//! on rungs chosen with [`AesGcm::with_rung`], the message is encrypted a chunk at a time on
 //! AES's rung and hashed on GHASH's while the chunk is still in cache;
 //! decryption hashes a chunk, then decrypts it, and zeroes the whole output
 //! when the tag does not match.
@@ -15,7 +17,7 @@
 use std::fmt;
 
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::{NONCE_LEN, TAG_LEN, aead_methods, sealed_parts};
 use crate::Error;
@@ -63,8 +65,87 @@ pub struct AesGcm<K: KeySize> {
     aes: Aes<K>,
     /// GHASH under `H`, with `H^8 … H^1`.
     hash: ghash::Key,
-    /// Whether messages run through the stitched kernel.
-    stitched: bool,
+    /// The stitched kernel messages run through, if any.
+    kernel: Option<GcmKernel>,
+    /// What the zmm kernel reads per key (zeros for the others).
+    wide: Zeroizing<WideTables>,
+}
+
+/// The zmm kernel's tables of a key (`gcm_vaes512`), made once at
+/// [`AesGcm::new`] rather than at each message, and 64-byte aligned: the
+/// round keys, each broadcast to four lanes, and `H^64 … H^1`. A copy
+/// made per message cost the short messages some 40 cycles (15 stores,
+/// and 15 more to wipe them): `bench/NOTES.md`, `aes-gcm-zmm`.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub(crate) struct WideTables {
+    /// Round keys `0..=Nr` in all four lanes (zeros after).
+    pub(crate) keys: [[u8; 64]; 15],
+    /// `H^64 … H^1`.
+    pub(crate) powers: [u128; 64],
+}
+
+impl Zeroize for WideTables {
+    fn zeroize(&mut self) {
+        self.keys.zeroize();
+        self.powers.zeroize();
+    }
+}
+
+/// AES-GCM's stitched kernels: AES-CTR and GHASH interleaved in one loop
+/// over the message, the tail and short messages inside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GcmKernel {
+    /// VAES and VPCLMULQDQ on ymm registers (AVX2; AVX-512VL's 32
+    /// registers where the CPU has them): 16 blocks a step, as eight
+    /// registers of two.
+    Vaes,
+    /// VAES and VPCLMULQDQ on zmm registers (AVX-512F, BW and VL): 32
+    /// blocks a step as eight registers of four, the tail through masked
+    /// loads and stores.
+    Vaes512,
+}
+
+impl GcmKernel {
+    /// Every kernel, narrowest first.
+    pub const ALL: [GcmKernel; 2] = [GcmKernel::Vaes, GcmKernel::Vaes512];
+
+    /// The kernel's name: `vaes` or `vaes512`, as AES's rungs of the same
+    /// widths are named.
+    pub fn name(self) -> &'static str {
+        match self {
+            GcmKernel::Vaes => "vaes",
+            GcmKernel::Vaes512 => "vaes512",
+        }
+    }
+
+    /// What the kernel needs from the CPU, in words.
+    pub fn needs(self) -> &'static str {
+        match self {
+            GcmKernel::Vaes => "VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX2",
+            GcmKernel::Vaes512 => "VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX-512F/BW/VL",
+        }
+    }
+
+    /// Whether this CPU, under the `SIMDCRYPT_MAX_ISA` cap, runs it.
+    pub fn is_available(self) -> bool {
+        match self {
+            GcmKernel::Vaes => super::gcm_vaes::available(),
+            #[cfg(target_arch = "x86_64")]
+            GcmKernel::Vaes512 => super::gcm_vaes512::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            GcmKernel::Vaes512 => false,
+        }
+    }
+
+    /// The kernel [`AesGcm::new`] picks: `vaes512` wherever it runs (on
+    /// every CPU with AVX-512 measured so far the zmm kernel is the faster:
+    /// `bench/NOTES.md`, `aes-gcm-zmm`), else `vaes`, else none.
+    pub fn best() -> Option<GcmKernel> {
+        [GcmKernel::Vaes512, GcmKernel::Vaes]
+            .into_iter()
+            .find(|k| k.is_available())
+    }
 }
 
 /// AES-128-GCM (`AEAD_AES_128_GCM`, RFC 5116 §5.1).
@@ -114,8 +195,44 @@ impl<K: KeySize> AesGcm<K> {
         AesGcm {
             aes,
             hash,
-            stitched: super::gcm_vaes::available(),
+            kernel: None,
+            wide: Zeroizing::new(WideTables {
+                keys: [[0; 64]; 15],
+                powers: [0; 64],
+            }),
         }
+        .on_kernel(GcmKernel::best())
+    }
+
+    /// The same on the stitched kernel `kernel` (or none), with the tables
+    /// it reads.
+    fn on_kernel(mut self, kernel: Option<GcmKernel>) -> Self {
+        if kernel == Some(GcmKernel::Vaes512) {
+            for (wide, key) in self.wide.keys.iter_mut().zip(self.aes.round_keys()) {
+                for lane in wide.chunks_exact_mut(16) {
+                    lane.copy_from_slice(key);
+                }
+            }
+            self.wide.powers = self.hash.powers64();
+        }
+        AesGcm { kernel, ..self }
+    }
+
+    /// The same key on the stitched kernel `kernel` (AES's and GHASH's
+    /// rungs then hash only IVs of other lengths than 96 bits).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
+    pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
+        if !kernel.is_available() {
+            return Err(Error::RungUnavailable {
+                primitive: name::<K>(),
+                name: kernel.name(),
+                needs: kernel.needs(),
+            });
+        }
+        Ok(self.on_kernel(Some(kernel)))
     }
 
     /// The same key with AES on rung `aes` and GHASH on rung `ghash`,
@@ -130,7 +247,8 @@ impl<K: KeySize> AesGcm<K> {
         Ok(AesGcm {
             aes: self.aes.with_rung(aes)?,
             hash: self.hash.with_rung(ghash)?,
-            stitched: false,
+            kernel: None,
+            wide: self.wide,
         })
     }
 
@@ -141,12 +259,13 @@ impl<K: KeySize> AesGcm<K> {
     }
 
     /// The rungs of AES and GHASH in use, and whether messages run
-    /// through the stitched VAES/VPCLMULQDQ kernel instead.
+    /// through a stitched VAES/VPCLMULQDQ kernel instead ([`Self::kernel`]
+    /// says which).
     pub fn rung(&self) -> (aes::Rung, ghash::Rung, bool) {
         (
             self.aes.rung(),
             self.hash.rung(),
-            self.stitched,
+            self.kernel.is_some(),
         )
     }
 
@@ -154,6 +273,33 @@ impl<K: KeySize> AesGcm<K> {
     #[deprecated(note = "renamed `rung`")]
     pub fn implementation(&self) -> (aes::Rung, ghash::Rung, bool) {
         self.rung()
+    }
+
+    /// The stitched kernel messages run through, if any.
+    pub fn kernel(&self) -> Option<GcmKernel> {
+        self.kernel
+    }
+
+    /// GCM-AE (`open` false) or GCM-AD of `data` on the stitched kernel
+    /// `kernel`: the tag (to compare, when opening).
+    fn stitched(
+        &self,
+        kernel: GcmKernel,
+        j0: &[u8; 16],
+        aad: &[u8],
+        data: InOut<'_>,
+        open: bool,
+    ) -> [u8; TAG_LEN] {
+        let (keys, powers) = (self.aes.round_keys(), &self.hash.powers);
+        match kernel {
+            GcmKernel::Vaes => super::gcm_vaes::tag(keys, powers, j0, aad, data, open),
+            #[cfg(target_arch = "x86_64")]
+            GcmKernel::Vaes512 => {
+                super::gcm_vaes512::tag(&self.wide, keys.len() - 1, j0, aad, data, open)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            GcmKernel::Vaes512 => unreachable!("no zmm kernel off x86-64"),
+        }
     }
 
     /// `J0 = IV ‖ 0^31 ‖ 1` for a 96-bit IV (§7.1, step 2).
@@ -213,15 +359,8 @@ impl<K: KeySize> AesGcm<K> {
         mut data: InOut<'_>,
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(aad, data.len())?;
-        if self.stitched {
-            return Ok(super::gcm_vaes::tag(
-                self.aes.round_keys(),
-                &self.hash.powers,
-                j0,
-                aad,
-                data,
-                false,
-            ));
+        if let Some(kernel) = self.kernel {
+            return Ok(self.stitched(kernel, j0, aad, data, false));
         }
         let len = data.len();
         let mut acc = 0;
@@ -248,15 +387,8 @@ impl<K: KeySize> AesGcm<K> {
     ) -> Result<(), Error> {
         check_len(aad, data.len())?;
         let len = data.len();
-        let expected = if self.stitched {
-            super::gcm_vaes::tag(
-                self.aes.round_keys(),
-                &self.hash.powers,
-                j0,
-                aad,
-                data.reborrow(),
-                true,
-            )
+        let expected = if let Some(kernel) = self.kernel {
+            self.stitched(kernel, j0, aad, data.reborrow(), true)
         } else {
             let mut acc = 0;
             self.hash.update_padded(&mut acc, aad);

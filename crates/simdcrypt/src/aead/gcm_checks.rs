@@ -1,8 +1,9 @@
 //! AES-GCM and AES-GCM-SIV as the library builds them, on each path a
 //! message can take — AES and GHASH/POLYVAL both on their `reference`
 //! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`
-//! or `vpclmul`; and the type as `new` builds it (the stitched
-//! VAES/VPCLMULQDQ kernel for GCM where the CPU has it): on the GCM
+//! or `vpclmul`; each stitched VAES/VPCLMULQDQ kernel of GCM (`vaes` on
+//! ymm, `vaes512` on zmm; GCM-SIV on AES's and POLYVAL's ymm rungs, or
+//! with both on zmm); and the type as `new` builds it: on the GCM
 //! specification's 18 cases, all of Wycheproof's `aes_gcm_test.json` and
 //! `aes_gcm_siv_test.json` (every invalid case refused, the output
 //! zeroed) and RFC 8452's Appendix C; against both constructions written
@@ -13,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::{AesGcm, AesGcmSiv, SivKeySize, TAG_LEN};
+use super::{AesGcm, AesGcmSiv, GcmKernel, SivKeySize, TAG_LEN};
 use crate::aes::reference::{cipher, key_expansion};
 use crate::aes::{self, KeySize};
 use crate::ghash::{self, reference};
@@ -35,6 +36,20 @@ const ROUND_TRIPS: u64 = 12;
 const MAX_LEN: u64 = 2100;
 /// Longer messages, across the 16 KiB chunks of the unstitched path.
 const LONG: [usize; 2] = [16 * 1024 + 37, 40 * 1024 + 5];
+/// The stitched kernels' sweep: every length to here, past two of the
+/// zmm kernel's 512-byte steps and every length of their tails.
+const EVERY: usize = 1100;
+/// Past the sweep: three to five of the zmm kernel's 512-byte steps (its
+/// loops take them two at a time, one GHASH reduction per pair), with no
+/// tail and with tails of 1, 17 and 511 bytes.
+const STEPS: [usize; 12] = [
+    1536, 1537, 1553, 2047, 2048, 2049, 2065, 2559, 2560, 2561, 2577, 3071,
+];
+/// Its lengths of associated data, around the kernels' 16- and 32-block
+/// groups and their short-message path.
+const EVERY_AAD: [usize; 16] = [
+    0, 1, 13, 15, 16, 17, 100, 255, 256, 257, 300, 495, 511, 512, 513, 600,
+];
 
 /// The path a message takes through an AEAD: the "rungs" of its rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,28 +62,38 @@ pub(crate) enum Path {
     Pclmul,
     /// The same with `vpclmul`.
     Vpclmul,
+    /// GCM's stitched ymm kernel; GCM-SIV with AES on `vaes` and POLYVAL
+    /// on `vpclmul`.
+    Vaes,
+    /// GCM's stitched zmm kernel; GCM-SIV with POLYVAL and CTR on zmm
+    /// (`gcm_vaes512`).
+    Vaes512,
     /// The type as `new` builds it: for GCM the stitched kernel where the
     /// CPU runs it.
     Default,
 }
 
 impl Path {
-    /// The GHASH rung of a forced path.
-    fn ghash(self) -> Option<ghash::Rung> {
+    /// The GHASH rung of a path that forces one, and with it the AES rung.
+    fn rungs(self) -> Option<(aes::Rung, ghash::Rung)> {
+        let best = aes::Rung::best();
         match self {
-            Path::Reference => Some(ghash::Rung::Reference),
-            Path::Soft64 => Some(ghash::Rung::Soft64),
-            Path::Pclmul => Some(ghash::Rung::Pclmul),
-            Path::Vpclmul => Some(ghash::Rung::Vpclmul),
+            Path::Reference => Some((aes::Rung::Reference, ghash::Rung::Reference)),
+            Path::Soft64 => Some((best, ghash::Rung::Soft64)),
+            Path::Pclmul => Some((best, ghash::Rung::Pclmul)),
+            Path::Vpclmul => Some((best, ghash::Rung::Vpclmul)),
+            Path::Vaes => Some((aes::Rung::Vaes, ghash::Rung::Vpclmul)),
+            Path::Vaes512 => Some((aes::Rung::Vaes512, ghash::Rung::Vpclmul)),
             Path::Default => None,
         }
     }
 
-    /// The AES rung of a forced path.
-    fn aes(self) -> aes::Rung {
+    /// GCM's stitched kernel of a path that forces one.
+    fn kernel(self) -> Option<GcmKernel> {
         match self {
-            Path::Reference => aes::Rung::Reference,
-            _ => aes::Rung::best(),
+            Path::Vaes => Some(GcmKernel::Vaes),
+            Path::Vaes512 => Some(GcmKernel::Vaes512),
+            _ => None,
         }
     }
 }
@@ -87,20 +112,36 @@ impl RungSet for Path {
             Path::Soft64,
             Path::Pclmul,
             Path::Vpclmul,
+            Path::Vaes,
+            Path::Vaes512,
             Path::Default,
         ]
     }
     fn name(self) -> &'static str {
-        self.ghash().map_or("default", ghash::Rung::name)
+        match (self.kernel(), self.rungs()) {
+            (Some(k), _) => k.name(),
+            (None, Some((_, g))) => g.name(),
+            (None, None) => "default",
+        }
     }
     fn needs(self) -> &'static str {
-        self.ghash().map_or("nothing", ghash::Rung::needs)
+        match (self.kernel(), self.rungs()) {
+            (Some(k), _) => k.needs(),
+            (None, Some((_, g))) => g.needs(),
+            (None, None) => "nothing",
+        }
     }
     fn is_available(self) -> bool {
-        self.ghash().is_none_or(ghash::Rung::is_available)
+        // A kernel's CPU features cover those of its GCM-SIV rungs.
+        match (self.kernel(), self.rungs()) {
+            (Some(k), _) => k.is_available(),
+            (None, Some((a, g))) => a.is_available() && g.is_available(),
+            (None, None) => true,
+        }
     }
     fn is_constant_time(self) -> bool {
-        self.ghash().is_none_or(ghash::Rung::is_constant_time)
+        self.rungs()
+            .is_none_or(|(a, g)| a.is_constant_time() && g.is_constant_time())
     }
 }
 
@@ -171,10 +212,12 @@ where
     for<'a> &'a K::Key: TryFrom<&'a [u8]>,
 {
     let aead = AesGcm::<K>::new(key_of::<K>(key)?);
-    Ok(Box::new(match path.ghash() {
-        Some(g) => aead.with_rung(path.aes(), g).map_err(|e| e.to_string())?,
-        None => aead,
-    }))
+    let aead = match (path.kernel(), path.rungs()) {
+        (Some(k), _) => aead.with_kernel(k),
+        (None, Some((a, g))) => aead.with_rung(a, g),
+        (None, None) => Ok(aead),
+    };
+    Ok(Box::new(aead.map_err(|e| e.to_string())?))
 }
 
 fn siv<K: SivKeySize>(key: &[u8], path: Path) -> Result<Box<dyn Sealer>, String>
@@ -182,10 +225,12 @@ where
     for<'a> &'a K::Key: TryFrom<&'a [u8]>,
 {
     let aead = AesGcmSiv::<K>::new(key_of::<K>(key)?);
-    Ok(Box::new(match path.ghash() {
-        Some(g) => aead.with_rung(path.aes(), g).map_err(|e| e.to_string())?,
-        None => aead,
-    }))
+    let aead = match (path.kernel(), path.rungs()) {
+        (Some(k), _) => aead.with_kernel(k),
+        (None, Some((a, g))) => aead.with_rung(a, g),
+        (None, None) => Ok(aead),
+    };
+    Ok(Box::new(aead.map_err(|e| e.to_string())?))
 }
 
 /// What the checks ask of either AEAD, errors as text.
@@ -196,6 +241,8 @@ trait Sealer {
     fn open(&self, iv: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, String>;
     /// Opens in place (detached); the data after the call, zeros or not.
     fn open_in_place(&self, iv: &[u8], aad: &[u8], sealed: &[u8]) -> (Result<(), String>, Vec<u8>);
+    /// Seals in place (detached) under a 12-byte nonce: ciphertext ‖ tag.
+    fn seal_in_place(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8>;
     /// GCM with a chosen pre-counter block, in place: ciphertext ‖ tag.
     fn seal_j0(&self, _j0: &[u8; 16], _aad: &[u8], _pt: &[u8]) -> Option<Vec<u8>> {
         None
@@ -238,6 +285,12 @@ impl<K: KeySize> Sealer for AesGcm<K> {
         let verdict = self.decrypt_in_place_detached_with_iv(iv, aad, &mut data, &tag);
         (verdict.map_err(text), data)
     }
+    fn seal_in_place(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
+        let mut data = pt.to_vec();
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut data);
+        data.extend_from_slice(&tag);
+        data
+    }
     fn seal_j0(&self, j0: &[u8; 16], aad: &[u8], pt: &[u8]) -> Option<Vec<u8>> {
         let mut data = pt.to_vec();
         let tag = self.seal_j0(j0, aad, InOut::in_place(&mut data)).ok()?;
@@ -266,6 +319,12 @@ impl<K: SivKeySize> Sealer for AesGcmSiv<K> {
         let mut data = ct.to_vec();
         let verdict = self.decrypt_in_place_detached(nonce, aad, &mut data, &tag);
         (verdict.map_err(text), data)
+    }
+    fn seal_in_place(&self, nonce: &[u8; 12], aad: &[u8], pt: &[u8]) -> Vec<u8> {
+        let mut data = pt.to_vec();
+        let tag = self.encrypt_in_place_detached(nonce, aad, &mut data);
+        data.extend_from_slice(&tag);
+        data
     }
 }
 
@@ -498,6 +557,9 @@ fn siv_written_out(key: &[u8], nonce: &[u8], aad: &[u8], pt: &[u8]) -> Vec<u8> {
 /// seventh from a pre-counter block just below the 32-bit wrap.
 fn cross_check(kind: Kind, path: Path, rng: &mut Rng) -> Tally {
     let mut t = Tally::default();
+    if path.kernel().is_some() || path == Path::Default {
+        every_length(kind, path, rng, &mut t);
+    }
     for i in 0..CASES + LONG.len() as u64 {
         let len = match i.checked_sub(CASES) {
             Some(j) => LONG[j as usize],
@@ -596,6 +658,41 @@ fn round_trips(kind: Kind, path: Path, rng: &mut Rng) -> Outcome {
         }
     }
     Outcome::Ran(t)
+}
+
+/// The stitched kernels (and the default) at every length from 0 to
+/// [`EVERY`] bytes and at [`STEPS`], the associated data's length cycling
+/// through [`EVERY_AAD`]: sealed in place and out of place to what the `soft64`
+/// path seals (itself checked against the written-out construction), and
+/// opened back in place and out of place.
+fn every_length(kind: Kind, path: Path, rng: &mut Rng, t: &mut Tally) {
+    let key = rng.bytes(kind.key_len());
+    let (Ok(aead), Ok(partner)) = (kind.build(&key, path), kind.build(&key, Path::Soft64)) else {
+        t.check(false, || format!("not built on {path} or soft64"));
+        return;
+    };
+    let nonce: [u8; 12] = rng.array();
+    let text = rng.bytes(STEPS[STEPS.len() - 1]);
+    let header = rng.bytes(EVERY_AAD[EVERY_AAD.len() - 1]);
+    for len in (0..=EVERY).chain(STEPS) {
+        let (pt, aad) = (&text[..len], &header[..EVERY_AAD[len % EVERY_AAD.len()]]);
+        let what = |how: &str| format!("{len} bytes, {} of associated data: {how}", aad.len());
+        let Ok(want) = partner.seal(&nonce, aad, pt) else {
+            t.check(false, || what("not sealed on soft64"));
+            continue;
+        };
+        t.check(aead.seal(&nonce, aad, pt).as_ref() == Ok(&want), || {
+            what("sealed out of place")
+        });
+        t.check(aead.seal_in_place(&nonce, aad, pt) == want, || {
+            what("sealed in place")
+        });
+        t.check(aead.open(&nonce, aad, &want).as_deref() == Ok(pt), || {
+            what("opened out of place")
+        });
+        let (verdict, data) = aead.open_in_place(&nonce, aad, &want);
+        t.check(verdict.is_ok() && data == pt, || what("opened in place"));
+    }
 }
 
 /// One case of the AEAD named `name` (`aes-128-gcm` …) on every path this

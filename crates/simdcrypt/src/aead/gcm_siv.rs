@@ -14,7 +14,7 @@ use std::fmt;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
-use super::{NONCE_LEN, TAG_LEN, aead_methods, sealed_parts};
+use super::{GcmKernel, NONCE_LEN, TAG_LEN, aead_methods, sealed_parts};
 use crate::Error;
 use crate::aes::{self, Aes, Bits128, Bits256, KeySize};
 use crate::block::BlockCipher;
@@ -61,6 +61,8 @@ pub struct AesGcmSiv<K: SivKeySize> {
     aes: Aes<K>,
     /// The rung POLYVAL runs on.
     polyval: ghash::Rung,
+    /// Whether POLYVAL and CTR run on zmm, beside GCM's zmm kernel.
+    wide: bool,
 }
 
 /// `AEAD_AES_128_GCM_SIV` (RFC 8452 §4).
@@ -105,7 +107,35 @@ impl<K: SivKeySize> AesGcmSiv<K> {
         AesGcmSiv {
             aes: Aes::new(key),
             polyval: ghash::Rung::best(),
+            wide: GcmKernel::Vaes512.is_available(),
         }
+    }
+
+    /// The same key on the wide paths of GCM's stitched kernel `kernel`:
+    /// for `vaes512`, POLYVAL and CTR on zmm (`gcm_vaes512`); for `vaes`,
+    /// AES on its `vaes` rung and POLYVAL on `vpclmul` (ymm).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
+    pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
+        if !kernel.is_available() {
+            return Err(Error::RungUnavailable {
+                primitive: name::<K>(),
+                name: kernel.name(),
+                needs: kernel.needs(),
+            });
+        }
+        match kernel {
+            GcmKernel::Vaes => self.with_rung(aes::Rung::Vaes, ghash::Rung::Vpclmul),
+            GcmKernel::Vaes512 => Ok(AesGcmSiv { wide: true, ..self }),
+        }
+    }
+
+    /// The wide path in use, if any: `vaes512` when POLYVAL and CTR run on
+    /// zmm.
+    pub fn kernel(&self) -> Option<GcmKernel> {
+        self.wide.then_some(GcmKernel::Vaes512)
     }
 
     /// The same key with AES on rung `aes` and POLYVAL on rung `polyval`.
@@ -119,6 +149,7 @@ impl<K: SivKeySize> AesGcmSiv<K> {
         Ok(AesGcmSiv {
             aes: self.aes.with_rung(aes)?,
             polyval: polyval.require()?,
+            wide: false,
         })
     }
 
@@ -181,11 +212,48 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     /// plaintext and their lengths in bits (64-bit little-endian), XORed
     /// with the nonce, its top bit cleared, encrypted.
     fn tag(
+        &self,
         keys: &MessageKeys<K>,
         nonce: &[u8; NONCE_LEN],
         aad: &[u8],
         plaintext: &[u8],
     ) -> [u8; 16] {
+        let mut s = if self.wide {
+            Self::polyval_wide(keys, aad, plaintext)
+        } else {
+            Self::polyval(keys, aad, plaintext)
+        };
+        for (s, n) in s.iter_mut().zip(nonce) {
+            *s ^= n;
+        }
+        s[15] &= 0x7f;
+        keys.aes.encrypt_block(&mut s);
+        s
+    }
+
+    /// POLYVAL on zmm.
+    #[cfg(target_arch = "x86_64")]
+    fn polyval_wide(keys: &MessageKeys<K>, aad: &[u8], plaintext: &[u8]) -> [u8; 16] {
+        super::gcm_vaes512::polyval(&keys.polyval.powers, aad, plaintext)
+    }
+
+    /// POLYVAL on zmm: x86-64 only.
+    #[cfg(not(target_arch = "x86_64"))]
+    fn polyval_wide(_: &MessageKeys<K>, _: &[u8], _: &[u8]) -> [u8; 16] {
+        unreachable!("no zmm path off x86-64")
+    }
+
+    /// CTR from `counter` on the AES rung, or on zmm.
+    fn ctr(&self, keys: &MessageKeys<K>, counter: &[u8; 16], data: InOut<'_>) {
+        #[cfg(target_arch = "x86_64")]
+        if self.wide {
+            return super::gcm_vaes512::ctr32_le(keys.aes.round_keys(), counter, data);
+        }
+        keys.aes.ctr32(counter, data, COUNTER);
+    }
+
+    /// POLYVAL's part of the tag on the POLYVAL rung.
+    fn polyval(keys: &MessageKeys<K>, aad: &[u8], plaintext: &[u8]) -> [u8; 16] {
         let mut acc = 0;
         keys.polyval.update_padded(&mut acc, aad);
         keys.polyval.update_padded(&mut acc, plaintext);
@@ -193,13 +261,7 @@ impl<K: SivKeySize> AesGcmSiv<K> {
         lengths[..8].copy_from_slice(&((aad.len() as u64) * 8).to_le_bytes());
         lengths[8..].copy_from_slice(&((plaintext.len() as u64) * 8).to_le_bytes());
         keys.polyval.update(&mut acc, &lengths);
-        let mut s = keys.polyval.output(acc);
-        for (s, n) in s.iter_mut().zip(nonce) {
-            *s ^= n;
-        }
-        s[15] &= 0x7f;
-        keys.aes.encrypt_block(&mut s);
-        s
+        keys.polyval.output(acc)
     }
 
     /// The first counter block: the tag with its top bit set (§4).
@@ -219,8 +281,8 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     ) -> Result<[u8; TAG_LEN], Error> {
         check_len(aad, data.len())?;
         let keys = self.derive(nonce)?;
-        let tag = Self::tag(&keys, nonce, aad, data.input());
-        keys.aes.ctr32(&Self::counter(&tag), data, COUNTER);
+        let tag = self.tag(&keys, nonce, aad, data.input());
+        self.ctr(&keys, &Self::counter(&tag), data);
         Ok(tag)
     }
 
@@ -235,10 +297,9 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     ) -> Result<(), Error> {
         check_len(aad, data.len())?;
         let keys = self.derive(nonce)?;
-        keys.aes
-            .ctr32(&Self::counter(tag), data.reborrow(), COUNTER);
+        self.ctr(&keys, &Self::counter(tag), data.reborrow());
         let plaintext = data.into_output();
-        let expected = Self::tag(&keys, nonce, aad, plaintext);
+        let expected = self.tag(&keys, nonce, aad, plaintext);
         // Declassified (docs/constant-time.md): whether the tag matched is
         // the answer the caller is given.
         if crate::ct::declassify(bool::from(expected.ct_eq(tag))) {

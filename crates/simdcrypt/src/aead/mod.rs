@@ -69,8 +69,10 @@ mod gcm;
 pub(crate) mod gcm_checks;
 mod gcm_siv;
 pub(crate) mod gcm_vaes;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod gcm_vaes512;
 mod ladder;
-pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_A_MAX, GCM_P_MAX};
+pub use gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, AesGcm, GCM_A_MAX, GCM_P_MAX, GcmKernel};
 pub use gcm_siv::{Aes128GcmSiv, Aes256GcmSiv, AesGcmSiv, GCM_SIV_P_MAX, SivKeySize};
 pub(crate) use ladder::{GCM_LADDER, LADDER};
 

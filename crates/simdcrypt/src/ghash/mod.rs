@@ -188,6 +188,18 @@ impl Key {
         }
     }
 
+    /// `H^64 … H^1`: the 48 powers above those kept, then those (each
+    /// `H^(k+16) = dot(H^k, H^16)`), for a kernel that multiplies 64
+    /// blocks per reduction (GCM's zmm kernel).
+    pub(crate) fn powers64(&self) -> [u128; 4 * POWERS] {
+        let mut p = [0u128; 4 * POWERS];
+        p[3 * POWERS..].copy_from_slice(&self.powers);
+        for i in (0..3 * POWERS).rev() {
+            p[i] = dot(self.imp, p[i + POWERS], self.powers[0]);
+        }
+        p
+    }
+
     /// `H^8 … H^1`, what the rungs multiply 8 blocks by.
     pub(crate) fn last8(&self) -> &[u128; 8] {
         self.powers[POWERS - 8..].try_into().expect("8 powers")

@@ -1,0 +1,239 @@
+//! The bound of AES-GCM's stitched zmm kernel (`gcm_vaes512`) on this
+//! CPU: its instructions on the vector units, without the data.
+//!
+//! - `vaes-zmm/N`, `vpclmulqdq-zmm/N`, `vpclmulqdq-ymm/N`: one instruction
+//!   on `N` independent registers, as instructions per second (criterion's
+//!   `elem/s`): their throughput, and with `N = 1` their latency.
+//! - `aes-gcm-arith-128` and `-256`: two of the kernel's steps (1024
+//!   bytes) of VAES and VPCLMULQDQ alone — 8 registers through the 10 (or
+//!   14) AES rounds twice, GHASH's 50 carry-less products (Karatsuba's
+//!   three for each of 16 registers, two for the one reduction per 64
+//!   blocks), spread evenly over the rounds as the kernel spreads them —
+//!   as bytes per second.
+//! - `aes-gcm-mix-128` and `-256`: the same with every other vector
+//!   instruction of the kernel's two steps, in the kernel's numbers
+//!   ([`x86::MIX`]: byte reversals, unpacks, XORs, three-way XORs,
+//!   counter additions): what the kernel would reach if nothing but its
+//!   instructions' issue held it (no loads, stores, dependencies between
+//!   GHASH and AES, or branches). On Zen 5 this is the bound: VAES and
+//!   VPCLMULQDQ issue apart, but every other instruction competes with
+//!   them for the four vector pipes (`bench/NOTES.md`, `aes-gcm-zmm`).
+//! - `aes-ctr-128`: the AES rounds alone, the same way.
+//!
+//! The mixes are written in assembly (`.rept` spreading each kind of
+//! instruction over the rounds), so that no compiler schedule makes the
+//! bound.
+//!
+//! `bench/NOTES.md` (`aes-gcm-zmm`) puts the kernel's figures beside these.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use simdcrypt_bench::config;
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::{
+        __m256i, __m512i, _mm256_clmulepi64_epi128, _mm256_set1_epi32, _mm256_xor_si256,
+        _mm512_aesenc_epi128, _mm512_clmulepi64_epi128, _mm512_set1_epi32, _mm512_setzero_si512,
+        _mm512_xor_si512,
+    };
+
+    /// Whether the CPU runs what this file measures.
+    pub fn available() -> bool {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("vaes")
+            && std::is_x86_feature_detected!("vpclmulqdq")
+    }
+
+    /// `N` registers from `seed`, each different.
+    #[target_feature(enable = "avx512f")]
+    fn regs<const N: usize>(seed: i32) -> [__m512i; N] {
+        std::array::from_fn(|i| _mm512_set1_epi32(seed.wrapping_add(i as i32)))
+    }
+
+    /// The registers XORed into one.
+    #[target_feature(enable = "avx512f")]
+    fn fold(regs: &[__m512i]) -> __m512i {
+        regs.iter()
+            .fold(_mm512_set1_epi32(0), |a, x| _mm512_xor_si512(a, *x))
+    }
+
+    /// `iters` × 10 rounds of `vaesenc` on `N` independent registers.
+    #[target_feature(enable = "avx512f,vaes")]
+    pub fn vaes<const N: usize>(iters: u64, seed: i32) -> __m512i {
+        let mut x = regs::<N>(seed);
+        let k = _mm512_set1_epi32(seed ^ 0x5a5a);
+        for _ in 0..iters {
+            for _ in 0..10 {
+                for x in x.iter_mut() {
+                    *x = _mm512_aesenc_epi128(*x, k);
+                }
+            }
+        }
+        fold(&x)
+    }
+
+    /// `iters` × 10 zmm `vpclmulqdq` on `N` independent registers.
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    pub fn clmul_zmm<const N: usize>(iters: u64, seed: i32) -> __m512i {
+        let mut x = regs::<N>(seed);
+        let k = _mm512_set1_epi32(seed ^ 0x5a5a);
+        for _ in 0..iters {
+            for _ in 0..10 {
+                for x in x.iter_mut() {
+                    *x = _mm512_clmulepi64_epi128::<0x01>(*x, k);
+                }
+            }
+        }
+        fold(&x)
+    }
+
+    /// `iters` × 10 ymm `vpclmulqdq` on `N` independent registers.
+    #[target_feature(enable = "avx2,vpclmulqdq")]
+    pub fn clmul_ymm<const N: usize>(iters: u64, seed: i32) -> __m256i {
+        let mut x: [__m256i; N] =
+            std::array::from_fn(|i| _mm256_set1_epi32(seed.wrapping_add(i as i32)));
+        let k = _mm256_set1_epi32(seed ^ 0x5a5a);
+        for _ in 0..iters {
+            for _ in 0..10 {
+                for x in x.iter_mut() {
+                    *x = _mm256_clmulepi64_epi128::<0x01>(*x, k);
+                }
+            }
+        }
+        x.iter()
+            .fold(_mm256_set1_epi32(0), |a, x| _mm256_xor_si256(a, *x))
+    }
+
+    /// The kernel's vector instructions in two steps (1024 bytes) beside
+    /// the VAES rounds, counted in its compiled loop: VPCLMULQDQ (GHASH's
+    /// 50 products), VPSHUFB (the byte reversals), VPUNPCK[LH]QDQ
+    /// (Karatsuba's sums two registers at a time), VPXORD (the first round
+    /// key, the text, the sums), VPADDD (the counters), VPTERNLOGD (the
+    /// products added two at a time, the reduction), VPSHUFD and lane
+    /// extracts (the reduction).
+    pub const MIX: [usize; 7] = [50, 18, 16, 44, 17, 27, 4];
+
+    /// `iters` × two steps under `NR` rounds: 8 registers through the
+    /// rounds (the chains of the kernel's 8 registers of counter blocks),
+    /// and with `GHASH` [`MIX`]'s instructions (with `ALL`, else the
+    /// products alone) spread evenly over the `2 NR` rounds, each kind on
+    /// registers of its own (no dependencies).
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    pub fn mix<const NR: usize, const GHASH: bool, const ALL: bool>(
+        iters: u64,
+        _seed: i32,
+    ) -> __m512i {
+        // SAFETY: the instructions need AVX-512F/BW, VAES and VPCLMULQDQ
+        // (enabled); they write only the registers declared clobbered.
+        unsafe {
+            core::arch::asm!(
+                "2:",
+                ".set gcm_r, 0",
+                ".rept 2 * {nr}",
+                "vaesenc zmm0, zmm0, zmm31",
+                "vaesenc zmm1, zmm1, zmm31",
+                "vaesenc zmm2, zmm2, zmm31",
+                "vaesenc zmm3, zmm3, zmm31",
+                "vaesenc zmm4, zmm4, zmm31",
+                "vaesenc zmm5, zmm5, zmm31",
+                "vaesenc zmm6, zmm6, zmm31",
+                "vaesenc zmm7, zmm7, zmm31",
+                // Of each kind, as many after round `r` as bring its
+                // count to round `r + 1`'s share of the total.
+                ".rept ((gcm_r + 1) * {clmul} / (2 * {nr})) - (gcm_r * {clmul} / (2 * {nr}))",
+                "vpclmulqdq zmm16, zmm8, zmm30, 0x11",
+                ".endr",
+                ".rept ((gcm_r + 1) * {shufb} / (2 * {nr})) - (gcm_r * {shufb} / (2 * {nr}))",
+                "vpshufb zmm17, zmm9, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {unpck} / (2 * {nr})) - (gcm_r * {unpck} / (2 * {nr}))",
+                "vpunpcklqdq zmm18, zmm10, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {xor} / (2 * {nr})) - (gcm_r * {xor} / (2 * {nr}))",
+                "vpxord zmm19, zmm11, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {add} / (2 * {nr})) - (gcm_r * {add} / (2 * {nr}))",
+                "vpaddd zmm20, zmm12, zmm30",
+                ".endr",
+                ".rept ((gcm_r + 1) * {tern} / (2 * {nr})) - (gcm_r * {tern} / (2 * {nr}))",
+                "vpternlogd zmm21, zmm13, zmm30, 0x96",
+                ".endr",
+                ".rept ((gcm_r + 1) * {shuf} / (2 * {nr})) - (gcm_r * {shuf} / (2 * {nr}))",
+                "vpshufd zmm22, zmm14, 0x4e",
+                ".endr",
+                ".set gcm_r, gcm_r + 1",
+                ".endr",
+                "dec {n}",
+                "jnz 2b",
+                n = inout(reg) iters => _,
+                nr = const NR,
+                clmul = const if GHASH { MIX[0] } else { 0 },
+                shufb = const if ALL { MIX[1] } else { 0 },
+                unpck = const if ALL { MIX[2] } else { 0 },
+                xor = const if ALL { MIX[3] } else { 0 },
+                add = const if ALL { MIX[4] } else { 0 },
+                tern = const if ALL { MIX[5] } else { 0 },
+                shuf = const if ALL { MIX[6] } else { 0 },
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _,
+                options(nostack),
+            );
+        }
+        _mm512_setzero_si512()
+    }
+}
+
+/// Calls per timed iteration.
+const ITERS: u64 = 1000;
+
+#[cfg(target_arch = "x86_64")]
+fn bound(c: &mut Criterion) {
+    if !x86::available() {
+        eprintln!("gcm-bound: SKIPPED: the CPU lacks AVX-512BW, VAES or VPCLMULQDQ");
+        return;
+    }
+    let seed = black_box(0x1234_5678);
+    macro_rules! each {
+        ($group:literal, $per_iter:expr, $($name:literal => $f:expr),+ $(,)?) => {{
+            let mut g = c.benchmark_group($group);
+            $(
+                g.throughput($per_iter($name));
+                // SAFETY: the CPU runs AVX-512F/BW, VAES and VPCLMULQDQ
+                // (checked above).
+                g.bench_function($name, |b| b.iter(|| unsafe { $f(black_box(ITERS), seed) }));
+            )+
+            g.finish();
+        }};
+    }
+    let instructions = |n: &str| Throughput::Elements(ITERS * 10 * n.parse::<u64>().expect("N"));
+    each!("gcm-bound-vaes-zmm", instructions,
+        "1" => x86::vaes::<1>, "2" => x86::vaes::<2>, "4" => x86::vaes::<4>, "8" => x86::vaes::<8>);
+    each!("gcm-bound-vpclmulqdq-zmm", instructions,
+        "1" => x86::clmul_zmm::<1>, "4" => x86::clmul_zmm::<4>, "8" => x86::clmul_zmm::<8>);
+    each!("gcm-bound-vpclmulqdq-ymm", instructions,
+        "1" => x86::clmul_ymm::<1>, "4" => x86::clmul_ymm::<4>, "8" => x86::clmul_ymm::<8>);
+    let bytes = |_: &str| Throughput::Bytes(ITERS * 1024);
+    each!("gcm-bound-mix", bytes,
+        "aes-gcm-mix-128" => x86::mix::<10, true, true>,
+        "aes-gcm-mix-256" => x86::mix::<14, true, true>,
+        "aes-gcm-arith-128" => x86::mix::<10, true, false>,
+        "aes-gcm-arith-256" => x86::mix::<14, true, false>,
+        "aes-ctr-128" => x86::mix::<10, false, false>);
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn bound(_: &mut Criterion) {
+    eprintln!("gcm-bound: SKIPPED: x86-64 only");
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bound
+}
+criterion_main!(benches);
