@@ -469,19 +469,7 @@ impl<W: Write> Write for ArmoredWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Deterministic bytes (xorshift), so that no test needs randomness.
-    fn bytes(len: usize, seed: u64) -> Vec<u8> {
-        let mut state = seed | 1;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect()
-    }
+    use simdcrypt_testsupport::bytes;
 
     fn armor(data: &[u8]) -> Vec<u8> {
         let mut writer = ArmoredWriter::new(Vec::new());
@@ -531,7 +519,7 @@ mod tests {
             3 * BATCH_BYTES + 17,
         ];
         for len in (0..=200).chain(long).chain([1 << 20]) {
-            let data = bytes(len, len as u64);
+            let data = bytes(len as u64, len);
             let text = armor(&data);
             assert_eq!(text, expected(&data), "length {len}");
             assert_eq!(dearmor(&text).unwrap(), data, "length {len}");
@@ -540,7 +528,7 @@ mod tests {
 
     #[test]
     fn writes_in_small_pieces_like_in_one() {
-        let data = bytes(BATCH_BYTES * 2 + 100, 7);
+        let data = bytes(7, BATCH_BYTES * 2 + 100);
         let mut writer = ArmoredWriter::new(Vec::new());
         for piece in data.chunks(1000) {
             writer.write_all(piece).unwrap();
@@ -550,7 +538,7 @@ mod tests {
 
     #[test]
     fn reads_one_byte_at_a_time() {
-        let data = bytes(5000, 3);
+        let data = bytes(3, 5000);
         let text = armor(&data);
         let mut reader = ArmoredReader::new(io::BufReader::with_capacity(1, &text[..]));
         let mut out = Vec::new();
@@ -587,7 +575,7 @@ mod tests {
 
     #[test]
     fn crlf_and_surrounding_whitespace_are_accepted() {
-        let data = bytes(100, 5);
+        let data = bytes(5, 100);
         let text = String::from_utf8(armor(&data)).unwrap();
         let crlf = text.replace('\n', "\r\n");
         assert_eq!(dearmor(crlf.as_bytes()).unwrap(), data);
@@ -614,7 +602,7 @@ mod tests {
 
     #[test]
     fn decoded_bytes_come_before_a_late_error_which_sticks() {
-        let data = bytes(100, 9);
+        let data = bytes(9, 100);
         let text = [armor(&data), b"garbage\n".to_vec()].concat();
         let mut reader = ArmoredReader::new(&text[..]);
         let mut out = vec![0u8; 200];

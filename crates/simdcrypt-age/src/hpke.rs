@@ -124,7 +124,7 @@ fn labeled_expand<const L: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hex;
+    use simdcrypt_testsupport::unhex as hex;
 
     /// The key schedule and first encryption of the MLKEM768-X25519,
     /// HKDF-SHA256, ChaCha20Poly1305 vector of draft-ietf-hpke-pq (as in

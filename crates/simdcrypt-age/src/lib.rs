@@ -162,15 +162,6 @@ pub trait Identity {
     }
 }
 
-/// The bytes of a hex string (the unit tests' vectors).
-#[cfg(test)]
-pub(crate) fn hex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 /// Fills an array from the operating system's CSPRNG (`getrandom`).
 pub(crate) fn random<const N: usize>() -> Result<[u8; N], Error> {
     let mut bytes = [0u8; N];

@@ -273,8 +273,8 @@ impl crate::Recipient for Recipient {
 mod tests {
     use super::*;
     use crate::Recipient as _;
-    use crate::hex;
     use crate::pq::ML_KEM_CT_LEN;
+    use simdcrypt_testsupport::unhex as hex;
 
     /// The classic recipient of age's test plugin (`age-plugin-tagtest`).
     const CLASSIC_RECIPIENT: &str = include_str!("../tests/data/tagtest-classic.txt");

@@ -166,11 +166,7 @@ mod tests {
     use super::*;
 
     fn hex32(s: &str) -> [u8; 32] {
-        let bytes: Vec<u8> = (0..64)
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect();
-        bytes.try_into().unwrap()
+        simdcrypt_testsupport::unhex(s).try_into().unwrap()
     }
 
     /// RFC 7748 §6.1's Alice and Bob, and the table form against the
