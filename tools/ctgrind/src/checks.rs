@@ -468,72 +468,61 @@ fn typed(cov: &mut Coverage, rng: &mut Rng) {
     crate::checks::scrypt(cov, rng);
 }
 
-/// AES-128-GCM on the rungs `a` and `g`: sealed, opened, and opened with
-/// a changed tag.
-fn gcm(
-    rng: &mut Rng,
-    a: simdcrypt::aes::Rung,
-    g: simdcrypt::ghash::Rung,
-    len: usize,
-) -> Result<(), String> {
-    use simdcrypt::aead::Aes128Gcm;
-    let key: [u8; 16] = rng.array();
-    let nonce: [u8; 12] = rng.array();
-    let (aad, message) = (rng.bytes(len % 23), rng.bytes(len));
-    let want = Aes128Gcm::new(&key).encrypt(&nonce, &aad, &message);
-    let mut key = key;
-    ct::poison(&mut key);
-    let aead = Aes128Gcm::new(&key)
-        .with_rung(a, g)
-        .map_err(|e| e.to_string())?;
-    let sealed = aead.encrypt(&nonce, &aad, &poisoned(&message));
-    same("the sealed message", &public(&sealed), &want)?;
-    let opened = aead
-        .decrypt(&nonce, &aad, &sealed)
-        .map_err(|e| e.to_string())?;
-    same("the opened message", &public(&opened), &message)?;
-    let mut bad = sealed;
-    let last = bad.len() - 1;
-    bad[last] ^= 1;
-    match aead.decrypt(&nonce, &aad, &bad) {
-        Err(simdcrypt::Error::AuthenticationFailed) => Ok(()),
-        other => Err(format!("a changed tag gave {:?}", other.map(|m| m.len()))),
-    }
+/// An AES-GCM-family AEAD (`$aead`, keys of `$key_len` bytes) on the
+/// rungs `a` and `g`, key and message secret: sealed, opened, and opened
+/// with byte `$flip` of the sealed message changed (`$what`).
+macro_rules! aead_case {
+    ($(#[$doc:meta])* $name:ident, $aead:ty, $key_len:literal, $flip:expr, $what:literal) => {
+        $(#[$doc])*
+        fn $name(
+            rng: &mut Rng,
+            a: simdcrypt::aes::Rung,
+            g: simdcrypt::ghash::Rung,
+            len: usize,
+        ) -> Result<(), String> {
+            let key: [u8; $key_len] = rng.array();
+            let nonce: [u8; 12] = rng.array();
+            let (aad, message) = (rng.bytes(len % 23), rng.bytes(len));
+            let want = <$aead>::new(&key).encrypt(&nonce, &aad, &message);
+            let mut key = key;
+            ct::poison(&mut key);
+            let aead = <$aead>::new(&key)
+                .with_rung(a, g)
+                .map_err(|e| e.to_string())?;
+            let sealed = aead.encrypt(&nonce, &aad, &poisoned(&message));
+            same("the sealed message", &public(&sealed), &want)?;
+            let opened = aead
+                .decrypt(&nonce, &aad, &sealed)
+                .map_err(|e| e.to_string())?;
+            same("the opened message", &public(&opened), &message)?;
+            let mut bad = sealed;
+            let at: fn(usize) -> usize = $flip;
+            let i = at(bad.len());
+            bad[i] ^= 1;
+            match aead.decrypt(&nonce, &aad, &bad) {
+                Err(simdcrypt::Error::AuthenticationFailed) => Ok(()),
+                other => Err(format!(concat!("a changed ", $what, " gave {:?}"), other.map(|m| m.len()))),
+            }
+        }
+    };
 }
 
-/// AES-256-GCM-SIV on the rungs `a` and `g`, as [`gcm`].
-fn gcm_siv(
-    rng: &mut Rng,
-    a: simdcrypt::aes::Rung,
-    g: simdcrypt::ghash::Rung,
-    len: usize,
-) -> Result<(), String> {
-    use simdcrypt::aead::Aes256GcmSiv;
-    let key: [u8; 32] = rng.array();
-    let nonce: [u8; 12] = rng.array();
-    let (aad, message) = (rng.bytes(len % 23), rng.bytes(len));
-    let want = Aes256GcmSiv::new(&key).encrypt(&nonce, &aad, &message);
-    let mut key = key;
-    ct::poison(&mut key);
-    let aead = Aes256GcmSiv::new(&key)
-        .with_rung(a, g)
-        .map_err(|e| e.to_string())?;
-    let sealed = aead.encrypt(&nonce, &aad, &poisoned(&message));
-    same("the sealed message", &public(&sealed), &want)?;
-    let opened = aead
-        .decrypt(&nonce, &aad, &sealed)
-        .map_err(|e| e.to_string())?;
-    same("the opened message", &public(&opened), &message)?;
-    let mut bad = sealed;
-    bad[0] ^= 1;
-    match aead.decrypt(&nonce, &aad, &bad) {
-        Err(simdcrypt::Error::AuthenticationFailed) => Ok(()),
-        other => Err(format!(
-            "a changed ciphertext gave {:?}",
-            other.map(|m| m.len())
-        )),
-    }
-}
+aead_case!(
+    /// AES-128-GCM, its tag's last byte changed.
+    gcm,
+    simdcrypt::aead::Aes128Gcm,
+    16,
+    |len| len - 1,
+    "tag"
+);
+aead_case!(
+    /// AES-256-GCM-SIV, its first byte changed.
+    gcm_siv,
+    simdcrypt::aead::Aes256GcmSiv,
+    32,
+    |_| 0,
+    "ciphertext"
+);
 
 /// Poly1305 on rung `r`: the right tag verifies, a changed one does not.
 fn poly1305_verify(rng: &mut Rng, r: simdcrypt::poly1305::Rung, len: usize) -> Result<(), String> {

@@ -29,6 +29,20 @@ struct Run {
     log: PathBuf,
 }
 
+impl Run {
+    /// Its exit status, error count, time and log, in one line.
+    fn outcome(&self) -> String {
+        format!(
+            "exit status {:?}, {} memcheck error(s), {:.1} s ({})",
+            self.status,
+            self.errors
+                .map_or("no count of".to_owned(), |n| n.to_string()),
+            self.seconds,
+            self.log.display()
+        )
+    }
+}
+
 /// Runs `args` of this program under memcheck, its log in `logs`.
 fn child(valgrind: &str, logs: &Path, name: &str, args: &[&str]) -> Result<Run, String> {
     let exe = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
@@ -131,14 +145,7 @@ pub fn main() -> ExitCode {
         Ok(run) => {
             indented(&run.stdout);
             indented(&run.stderr);
-            println!(
-                "  exit status {:?}, {} memcheck error(s), {:.1} s ({})",
-                run.status,
-                run.errors
-                    .map_or("no count of".to_owned(), |n| n.to_string()),
-                run.seconds,
-                run.log.display()
-            );
+            println!("  {}", run.outcome());
             let done = run
                 .stdout
                 .lines()
@@ -172,14 +179,7 @@ pub fn main() -> ExitCode {
             for report in &run.reports {
                 show(report, 12);
             }
-            println!(
-                "  exit status {:?}, {} memcheck error(s), {:.1} s ({})",
-                run.status,
-                run.errors
-                    .map_or("no count of".to_owned(), |n| n.to_string()),
-                run.seconds,
-                run.log.display()
-            );
+            println!("  {}", run.outcome());
             if let Some(line) = run
                 .stdout
                 .lines()

@@ -138,6 +138,23 @@ impl GcmKernel {
         }
     }
 
+    /// The kernel, if this CPU runs it; for `primitive`'s error otherwise.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
+    pub(crate) fn require(self, primitive: &'static str) -> Result<GcmKernel, Error> {
+        if self.is_available() {
+            Ok(self)
+        } else {
+            Err(Error::RungUnavailable {
+                primitive,
+                name: self.name(),
+                needs: self.needs(),
+            })
+        }
+    }
+
     /// The kernel [`AesGcm::new`] picks: `vaes512` wherever it runs (on
     /// every CPU with AVX-512 measured so far the zmm kernel is the faster:
     /// `bench/NOTES.md`, `aes-gcm-zmm`), else `vaes`, else none.
@@ -225,14 +242,7 @@ impl<K: KeySize> AesGcm<K> {
     ///
     /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
     pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
-        if !kernel.is_available() {
-            return Err(Error::RungUnavailable {
-                primitive: name::<K>(),
-                name: kernel.name(),
-                needs: kernel.needs(),
-            });
-        }
-        Ok(self.on_kernel(Some(kernel)))
+        Ok(self.on_kernel(Some(kernel.require(name::<K>())?)))
     }
 
     /// The same key with AES on rung `aes` and GHASH on rung `ghash`,

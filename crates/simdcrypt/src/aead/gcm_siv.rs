@@ -119,14 +119,7 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     ///
     /// [`Error::RungUnavailable`] when the CPU lacks the kernel.
     pub fn with_kernel(self, kernel: GcmKernel) -> Result<Self, Error> {
-        if !kernel.is_available() {
-            return Err(Error::RungUnavailable {
-                primitive: name::<K>(),
-                name: kernel.name(),
-                needs: kernel.needs(),
-            });
-        }
-        match kernel {
+        match kernel.require(name::<K>())? {
             GcmKernel::Vaes => self.with_rung(aes::Rung::Vaes, ghash::Rung::Vpclmul),
             GcmKernel::Vaes512 => Ok(AesGcmSiv { wide: true, ..self }),
         }

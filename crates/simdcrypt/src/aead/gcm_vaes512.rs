@@ -932,7 +932,7 @@ unsafe fn ctr_le<const NR: usize>(keys: &[[u8; 16]], counter: &[u8; 16], data: I
     let len = data.len();
     let (input, output, _) = data.into_raw();
     let mut done = 0;
-    while len - done >= STEP {
+    while done < len {
         let ks = step!(
             &k,
             NR,
@@ -943,33 +943,21 @@ unsafe fn ctr_le<const NR: usize>(keys: &[[u8; 16]], counter: &[u8; 16], data: I
             &mut no_w,
             &mut no_s
         );
-        // SAFETY: `STEP` bytes from `done` are within the input and the
-        // output; every register is read before any is written.
+        let n = (len - done).min(STEP);
+        // SAFETY: `n` bytes from `done` are within the input and the
+        // output (a whole step, or the rest under a mask); every register
+        // is read before any is written.
         unsafe {
-            let x = load::<V>(input.add(done));
-            store(output.add(done), &xor(&x, &ks));
+            if n == STEP {
+                let x = load::<V>(input.add(done));
+                store(output.add(done), &xor(&x, &ks));
+            } else {
+                let x = load_masked::<V>(input.add(done), n);
+                store_masked(output.add(done), n, &xor(&x, &ks));
+            }
         }
         next = _mm512_add_epi32(next, _mm512_maskz_set1_epi32(0x1111, BLOCKS as i32));
-        done += STEP;
-    }
-    let rest = len - done;
-    if rest > 0 {
-        let ks = step!(
-            &k,
-            NR,
-            blocks(next),
-            &unused,
-            (&unused, &[zero; V / 2]),
-            NO_HASH,
-            &mut no_w,
-            &mut no_s
-        );
-        // SAFETY: `rest` bytes from `done` are the rest of the input and
-        // the output.
-        unsafe {
-            let x = load_masked::<V>(input.add(done), rest);
-            store_masked(output.add(done), rest, &xor(&x, &ks));
-        }
+        done += n;
     }
     // The round keys' broadcast copies on the stack are wiped.
     k = [zero; 15];
