@@ -5,7 +5,6 @@
 //! opening writes nothing unless the tag verifies.
 
 use std::io::Read;
-use std::path::PathBuf;
 
 use simdcrypt::dynamic::AeadConstructor;
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
@@ -41,17 +40,8 @@ pub struct Args {
     #[arg(short, long)]
     pub decrypt: bool,
 
-    /// Input file, `-` for stdin.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub input: PathBuf,
-
-    /// Output file, `-` for stdout; written whole or not at all.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-
-    /// Overwrite an existing output file.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub files: crate::io::Files,
 }
 
 impl Subcommand for Args {
@@ -93,8 +83,8 @@ fn run(args: &Args) -> Result<(), CliError> {
     drop(key);
 
     let mut message = Vec::new();
-    let mut input = Input::open(&args.input)?;
-    let path = (args.input.as_os_str() != "-").then_some(args.input.as_path());
+    let mut input = Input::open(&args.files.input)?;
+    let path = (args.files.input.as_os_str() != "-").then_some(args.files.input.as_path());
     // One byte past the limit tells a message that is too long.
     (&mut input)
         .take(MAX_MESSAGE + 1)
@@ -154,7 +144,7 @@ fn run(args: &Args) -> Result<(), CliError> {
         }
         0..message.len()
     };
-    let mut output = Output::open(&args.output, args.force, Content::Binary)?;
+    let mut output = Output::open(&args.files.output, args.files.force, Content::Binary)?;
     output.write_all(&message[result])?;
     zeroize::Zeroize::zeroize(&mut message);
     output.finish()

@@ -5,7 +5,6 @@
 use simdcrypt::block::Padding;
 use simdcrypt::dynamic::{Direction, DynMode, ModeOptions, Params};
 use simdcrypt::ladder::{self, Construct, Kind, Primitive};
-use std::path::PathBuf;
 
 use crate::command::{Context, Subcommand};
 use crate::diag::Diag;
@@ -44,17 +43,8 @@ pub struct Args {
     #[arg(long, visible_alias = "impl", value_name = "NAME")]
     pub rung: Option<String>,
 
-    /// Input file, `-` for stdin.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub input: PathBuf,
-
-    /// Output file, `-` for stdout; written whole or not at all.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-
-    /// Overwrite an existing output file.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub files: crate::io::Files,
 }
 
 impl Subcommand for Args {
@@ -124,8 +114,8 @@ fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliEr
     let mut mode = primitive.new_mode(&key, &iv, &options)?;
     drop(key);
 
-    let mut input = Input::open(&args.input)?;
-    let mut output = Output::open(&args.output, args.force, Content::Binary)?;
+    let mut input = Input::open(&args.files.input)?;
+    let mut output = Output::open(&args.files.output, args.files.force, Content::Binary)?;
     diag.warning(format_args!(
         "{} output is not authenticated; anyone can change it undetected (use an AEAD or `encrypt`)",
         primitive.name

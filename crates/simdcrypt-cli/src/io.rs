@@ -272,3 +272,20 @@ pub fn terminal_line(terminal: &mut impl Read) -> io::Result<Option<zeroize::Zer
 pub fn read_secret(prompt: &str) -> io::Result<zeroize::Zeroizing<String>> {
     rpassword::prompt_password(prompt).map(zeroize::Zeroizing::new)
 }
+
+/// The input and output files of `stream`, `enc` and `aead`: their
+/// `--input`, `--output` and `--force`, one declaration for the three.
+#[derive(Debug, clap::Args)]
+pub struct Files {
+    /// Input file, `-` for stdin.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+
+    /// Output file, `-` for stdout; written whole or not at all.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// Overwrite an existing output file.
+    #[arg(long)]
+    pub force: bool,
+}

@@ -2,7 +2,6 @@
 //! memory.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::str::FromStr;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -62,17 +61,8 @@ pub struct Args {
     #[arg(long, value_name = "FORM")]
     pub xor: Option<String>,
 
-    /// Input file, `-` for stdin.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub input: PathBuf,
-
-    /// Output file, `-` for stdout; written whole or not at all.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-
-    /// Overwrite an existing output file.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub files: crate::io::Files,
 }
 
 impl Subcommand for Args {
@@ -119,14 +109,14 @@ fn run(args: &Args, params: &[(String, String)], diag: Diag) -> Result<(), CliEr
     let start = u128::from(args.counter) * primitive.block_len as u128;
     cipher.seek(start)?;
 
-    let mut input = Input::open(&args.input)?;
+    let mut input = Input::open(&args.files.input)?;
     if let Some(len) = input.len() {
         // Refuse a file that runs past the end of the keystream up front,
         // rather than after writing part of the output.
         cipher.seek(start + u128::from(len))?;
         cipher.seek(start)?;
     }
-    let mut output = Output::open(&args.output, args.force, Content::Binary)?;
+    let mut output = Output::open(&args.files.output, args.files.force, Content::Binary)?;
 
     diag.warning(format_args!(
         "raw stream output is not authenticated; anyone can flip bits undetected"
