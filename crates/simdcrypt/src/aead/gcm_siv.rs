@@ -169,14 +169,17 @@ impl<K: SivKeySize> AesGcmSiv<K> {
     fn derive(&self, nonce: &[u8; NONCE_LEN]) -> Result<MessageKeys<K>, Error> {
         let mut halves = [0u8; 48];
         let n = 2 + K::LEN / 8;
-        for (i, half) in halves[..8 * n].chunks_exact_mut(8).enumerate() {
-            let mut block = [0u8; 16];
+        // The n blocks enciphered at once (ECB), not one after another.
+        let mut blocks = [0u8; 16 * 6];
+        for (i, block) in blocks[..16 * n].chunks_exact_mut(16).enumerate() {
             block[..4].copy_from_slice(&(i as u32).to_le_bytes());
             block[4..].copy_from_slice(nonce);
-            self.aes.encrypt_block(&mut block);
-            half.copy_from_slice(&block[..8]);
-            block.zeroize();
         }
+        BlockCipher::encrypt_blocks(&self.aes, &mut blocks[..16 * n]).expect("whole blocks");
+        for (half, block) in halves[..8 * n].chunks_exact_mut(8).zip(blocks.chunks_exact(16)) {
+            half.copy_from_slice(&block[..8]);
+        }
+        crate::ct::wipe(&mut blocks);
         let auth: [u8; 16] = halves[..16].try_into().expect("16 bytes");
         let keys = Aes::<K>::from_slice(&halves[16..8 * n])
             .and_then(|aes| {

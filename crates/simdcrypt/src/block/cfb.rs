@@ -6,14 +6,9 @@
 //! blocks: each block's gamma is the cipher of the ciphertext block z
 //! before it ([`Cfb::with_iv_register`]).
 
-use zeroize::Zeroize;
-
-use super::{BlockCipher, iv_register, shift_in, xor_feedback};
+use super::{BlockCipher, iv_register, shift_in, with_scratch, xor_feedback};
 use crate::xor::InOut;
 use crate::{Error, Xor};
-
-/// The most bytes decryption enciphers at once on the stack.
-const BATCH: usize = 1024;
 
 /// Full-block CFB over the block cipher `C`, resumable at any byte as
 /// OpenSSL's is: calls of 5 and 70 bytes equal one of 75.
@@ -202,22 +197,22 @@ impl<C: BlockCipher> Cfb<C> {
         let bl = C::BLOCK_LEN;
         let whole = data.len() / bl * bl;
         let (blocks, rest) = data.split_at(whole);
-        let mut keystream = [0u8; BATCH];
-        for chunk in blocks.chunks(BATCH) {
-            let len = chunk.len();
-            keystream[..len].fill(0);
-            xor_feedback(&mut keystream[..len], &self.register, chunk.input());
-            shift_in(&mut self.register, chunk.input());
-            self.cipher.encrypt(InOut::in_place(&mut keystream[..len]));
-            Xor::Simd128.apply(chunk, &keystream[..len]);
-        }
-        keystream.zeroize();
+        with_scratch(blocks.len(), |keystream| {
+            for chunk in blocks.chunks(keystream.len() / bl * bl) {
+                let len = chunk.len();
+                keystream[..len].fill(0);
+                xor_feedback(&mut keystream[..len], &self.register, chunk.input());
+                shift_in(&mut self.register, chunk.input());
+                self.cipher.encrypt(InOut::in_place(&mut keystream[..len]));
+                Xor::Simd128.apply(chunk, &keystream[..len]);
+            }
+        });
         rest
     }
 }
 
 impl<C: BlockCipher> Drop for Cfb<C> {
     fn drop(&mut self) {
-        self.pad.as_mut().zeroize();
+        crate::ct::wipe(self.pad.as_mut());
     }
 }

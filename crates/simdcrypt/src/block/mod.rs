@@ -247,6 +247,30 @@ pub(crate) fn whole_blocks<C: BlockCipher>(len: usize) -> Result<(), Error> {
 /// The most bytes the generic mode helpers hold on the stack at once.
 const BATCH: usize = 4096;
 
+/// The stack buffer a short run gets instead of a whole [`BATCH`].
+const SHORT_BATCH: usize = 256;
+
+/// Runs `f` on a zeroed stack buffer for a run of `len` bytes —
+/// [`SHORT_BATCH`] bytes for a short one, else [`BATCH`] — and wipes it
+/// afterwards: the generic helpers' scratch space (keystream, a batch's
+/// counters or ciphertext). Zeroing and wiping a whole 4 KiB batch was
+/// most of a 64-byte message's time (`bench/NOTES.md`,
+/// `aes-short-messages`).
+#[inline]
+pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    fn on<const N: usize, R>(f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let mut buf = [0u8; N];
+        let r = f(&mut buf);
+        crate::ct::wipe(&mut buf);
+        r
+    }
+    if len <= SHORT_BATCH {
+        on::<SHORT_BATCH, R>(f)
+    } else {
+        on::<BATCH, R>(f)
+    }
+}
+
 /// Adds `n` to the big-endian integer `block`, modulo 2^(8·`block.len()`).
 #[inline]
 pub(crate) fn add_be(block: &mut [u8], n: u128) {
@@ -286,15 +310,15 @@ pub(crate) fn ctr_by_blocks<C: BlockCipher>(cipher: &C, counter: &[u8], data: In
 /// [`ctr_by_blocks`] and [`ctr32_by_blocks`].
 fn ctr_with<C: BlockCipher>(cipher: &C, data: InOut<'_>, mut fill: impl FnMut(&mut [u8])) {
     let bl = C::BLOCK_LEN;
-    let batch = BATCH / bl * bl;
-    let mut keystream = [0u8; BATCH];
-    for chunk in data.chunks(batch) {
-        let len = chunk.len().div_ceil(bl) * bl;
-        fill(&mut keystream[..len]);
-        cipher.encrypt(InOut::in_place(&mut keystream[..len]));
-        Xor::Simd128.apply(chunk, &keystream[..len]);
-    }
-    crate::ct::wipe(&mut keystream);
+    with_scratch(data.len(), |keystream| {
+        let batch = keystream.len() / bl * bl;
+        for chunk in data.chunks(batch) {
+            let len = chunk.len().div_ceil(bl) * bl;
+            fill(&mut keystream[..len]);
+            cipher.encrypt(InOut::in_place(&mut keystream[..len]));
+            Xor::Simd128.apply(chunk, &keystream[..len]);
+        }
+    });
 }
 
 /// CBC encryption one block at a time (SP 800-38A §6.2; GOST R 34.13-2015
@@ -320,19 +344,20 @@ pub(crate) fn cbc_encrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8]
 /// ciphertext is kept on the stack first (it is public).
 pub(crate) fn cbc_decrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8], data: InOut<'_>) {
     let bl = C::BLOCK_LEN;
-    let batch = (cipher.par_blocks() * bl).clamp(bl, BATCH) / bl * bl;
-    let mut saved = [0u8; BATCH];
-    for chunk in data.chunks(batch) {
-        let len = chunk.len();
-        saved[..len].copy_from_slice(chunk.input());
-        let output = {
-            let mut chunk = chunk;
-            cipher.decrypt(chunk.reborrow());
-            chunk.into_output()
-        };
-        xor_feedback(output, chain, &saved[..len]);
-        shift_in(chain, &saved[..len]);
-    }
+    with_scratch(data.len(), |saved| {
+        let batch = (cipher.par_blocks() * bl).clamp(bl, saved.len()) / bl * bl;
+        for chunk in data.chunks(batch) {
+            let len = chunk.len();
+            saved[..len].copy_from_slice(chunk.input());
+            let output = {
+                let mut chunk = chunk;
+                cipher.decrypt(chunk.reborrow());
+                chunk.into_output()
+            };
+            xor_feedback(output, chain, &saved[..len]);
+            shift_in(chain, &saved[..len]);
+        }
+    });
 }
 
 /// The shift register of GOST R 34.13-2015's modes (§5.3–§5.5) from an

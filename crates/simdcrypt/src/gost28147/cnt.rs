@@ -14,6 +14,7 @@ use zeroize::Zeroize;
 
 use super::meshing::{SECTION, mesh};
 use super::{BLOCK_LEN, Gost28147, Rung, KEY_LEN, SBox};
+use crate::block::with_scratch;
 use crate::xor::InOut;
 use crate::{Error, KeyStream, Xor};
 
@@ -28,8 +29,6 @@ const SECTION_BLOCKS: u64 = (SECTION / BLOCK_LEN) as u64;
 /// The last block before the pair (N3, N4) comes round again: N3 runs
 /// through 2^32 values and N4 through 2^32 − 1 (C1 is prime to it).
 const LAST_BLOCK: u128 = (1u128 << 32) * M as u128 - 1;
-/// The most bytes of gamma enciphered at once on the stack.
-const BATCH: usize = 1024;
 
 /// GOST 28147-89 in counter mode ("gamma", RFC 5830 §6), with CryptoPro
 /// key meshing unless turned off: a [`KeyStream`], resumable at any byte and
@@ -164,32 +163,32 @@ impl Gost28147Cnt {
     /// from byte `offset` of block `t`, into `data`.
     fn xor_section(&self, mut t: u64, mut offset: usize, data: InOut<'_>) {
         let engine = self.cipher.engine();
-        let batch = (engine.rung().par_blocks() * BLOCK_LEN).clamp(BLOCK_LEN, BATCH);
-        let mut gamma = [0u8; BATCH];
-        let mut rest = data;
-        while !rest.is_empty() {
-            let n = (offset + rest.len())
-                .div_ceil(BLOCK_LEN)
-                .min(batch / BLOCK_LEN);
-            // The batch's first pair from its index, the others by the
-            // standard's steps (cheaper than the index's divisions).
-            let [mut n3, mut n4] = pair(&counter_block(self.base, t));
-            for block in gamma[..n * BLOCK_LEN].chunks_exact_mut(BLOCK_LEN) {
-                block.copy_from_slice(&(u64::from(n4) << 32 | u64::from(n3)).to_le_bytes());
-                [n3, n4] = step([n3, n4]);
+        with_scratch(offset + data.len(), |gamma| {
+            let batch = (engine.rung().par_blocks() * BLOCK_LEN).clamp(BLOCK_LEN, gamma.len());
+            let mut rest = data;
+            while !rest.is_empty() {
+                let n = (offset + rest.len())
+                    .div_ceil(BLOCK_LEN)
+                    .min(batch / BLOCK_LEN);
+                // The batch's first pair from its index, the others by the
+                // standard's steps (cheaper than the index's divisions).
+                let [mut n3, mut n4] = pair(&counter_block(self.base, t));
+                for block in gamma[..n * BLOCK_LEN].chunks_exact_mut(BLOCK_LEN) {
+                    block.copy_from_slice(&(u64::from(n4) << 32 | u64::from(n3)).to_le_bytes());
+                    [n3, n4] = step([n3, n4]);
+                }
+                engine.crypt(
+                    &engine.schedule().enc,
+                    InOut::in_place(&mut gamma[..n * BLOCK_LEN]),
+                );
+                let take = (n * BLOCK_LEN - offset).min(rest.len());
+                let (head, tail) = rest.split_at(take);
+                Xor::Simd128.apply(head, &gamma[offset..offset + take]);
+                t += n as u64;
+                offset = 0;
+                rest = tail;
             }
-            engine.crypt(
-                &engine.schedule().enc,
-                InOut::in_place(&mut gamma[..n * BLOCK_LEN]),
-            );
-            let take = (n * BLOCK_LEN - offset).min(rest.len());
-            let (head, tail) = rest.split_at(take);
-            Xor::Simd128.apply(head, &gamma[offset..offset + take]);
-            t += n as u64;
-            offset = 0;
-            rest = tail;
-        }
-        gamma.zeroize();
+        });
     }
 
     fn apply(&mut self, data: InOut<'_>) -> Result<(), Error> {
