@@ -13,6 +13,7 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 
 pub mod gcm;
 pub mod peers;
+pub mod table;
 
 /// The message sizes every bench runs, with ids that sort in size order.
 pub const SIZES: [(&str, usize); 4] = [
