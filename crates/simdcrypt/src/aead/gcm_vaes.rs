@@ -301,15 +301,10 @@ fn absorb_padded(powers: &[u128; 8], s: __m128i, bytes: &[u8]) -> __m128i {
         &last[..rest.len().div_ceil(16) * 16],
         pclmul::byte_order(true),
     );
-    wipe(&mut last);
+    crate::ct::wipe(&mut last);
     s
 }
 
-/// Overwrites a stack buffer that held message bytes or keystream.
-fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
-    std::hint::black_box(buf);
-}
 
 /// Encrypts (`$open` false) or decrypts a run of `32N` bytes at `$at`
 /// (input and output pointers) of the message: AES on its `2N` counter
@@ -483,8 +478,8 @@ macro_rules! gcm_run {
             for group in hashed[..16 * (blocks + 1)].chunks(128) {
                 s = pclmul::absorb(last8, s, group, rev128);
             }
-            wipe(&mut text);
-            wipe(&mut hashed);
+            crate::ct::wipe(&mut text);
+            crate::ct::wipe(&mut hashed);
 
             // The round keys' broadcast copies on the stack are wiped (the
             // vector registers are not, as in the library's other kernels).

@@ -215,14 +215,6 @@ fn short_keystream(
     Ok(end)
 }
 
-/// Overwrites the keystream in the short path's buffer with zeros:
-/// word-wide stores, kept because `black_box` makes the buffer observable
-/// afterwards. (`Zeroize` on a byte slice writes one volatile byte at a
-/// time: 128 stores for a 64-byte message, a fifth of the whole seal.)
-fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
-    std::hint::black_box(buf);
-}
 
 /// The one-time Poly1305 key: the first 32 bytes of `keystream`. (The MAC
 /// is built where it is used: it is several hundred bytes, too many to
@@ -255,7 +247,7 @@ fn seal(
         let end = short_keystream(&mut cipher, layout, len, &mut buf)?;
         let mut mac = Poly1305::new(poly1305_key(&buf));
         Xor::Simd128.apply(data.reborrow(), &buf[layout.message_start()..end]);
-        wipe(&mut buf[..end]);
+        crate::ct::wipe(&mut buf[..end]);
         layout.mac(&mut mac, aad, data.into_output());
         return Ok(mac.finalize());
     }
@@ -295,7 +287,7 @@ fn open(
             Ok(()) => Xor::Simd128.apply(data, &buf[layout.message_start()..end]),
             Err(_) => data.into_output().zeroize(),
         }
-        wipe(&mut buf[..end]);
+        crate::ct::wipe(&mut buf[..end]);
         return verdict;
     }
     let mut opened = || {

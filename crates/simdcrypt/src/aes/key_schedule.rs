@@ -82,8 +82,8 @@ impl Keys {
 
 impl Drop for Keys {
     fn drop(&mut self) {
-        self.enc.zeroize();
-        self.dec.zeroize();
+        crate::ct::wipe(self.enc.as_flattened_mut());
+        crate::ct::wipe(self.dec.as_flattened_mut());
     }
 }
 

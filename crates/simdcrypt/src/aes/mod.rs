@@ -146,6 +146,24 @@ impl Rung {
     }
 }
 
+impl Rung {
+    /// The rung that runs a parallel mode (ECB, CTR, CBC decryption) on
+    /// `len` bytes: a wide rung's kernel starts at a batch of four
+    /// registers, so a shorter message goes straight to the narrower rung
+    /// that has one for it, rather than through the wide kernel's set-up
+    /// and hand-down (`bench/NOTES.md`, `aes-short-messages`).
+    #[inline]
+    fn for_len(self, len: usize) -> Rung {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Rung::Vaes512 if len < 4 * 64 => Rung::Vaes.for_len(len),
+            #[cfg(target_arch = "x86_64")]
+            Rung::Vaes if len < 4 * 32 => Rung::Aesni,
+            rung => rung,
+        }
+    }
+}
+
 /// The key sizes of AES: the number of key words `Nk` and rounds `Nr`
 /// (FIPS 197 §5, Figure 4). Sealed; the three are [`Bits128`],
 /// [`Bits192`] and [`Bits256`].
@@ -465,7 +483,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, parallel encrypt(&self.keys, blocks))
+                instruction_rungs!(self.imp.for_len(blocks.len()), parallel encrypt(&self.keys, blocks))
             }
         }
     }
@@ -481,7 +499,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, parallel decrypt(&self.keys, blocks))
+                instruction_rungs!(self.imp.for_len(blocks.len()), parallel decrypt(&self.keys, blocks))
             }
         }
     }
@@ -524,7 +542,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, parallel ctr(&self.keys, counter_block(counter), data))
+                let rung = self.imp.for_len(data.len());
+                instruction_rungs!(rung, parallel ctr(&self.keys, counter_block(counter), data))
             }
         }
     }
@@ -548,7 +567,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, parallel cbc_decrypt(&self.keys, one(chain), data))
+                let rung = self.imp.for_len(data.len());
+                instruction_rungs!(rung, parallel cbc_decrypt(&self.keys, one(chain), data))
             }
         }
     }

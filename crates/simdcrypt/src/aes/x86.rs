@@ -556,7 +556,7 @@ pub(super) unsafe fn ctr<'a, V: Lanes>(
                     block[..len].copy_from_slice(rest.input());
                     ctr_batches::<V, NR, 1>(&k, counter, InOut::in_place(&mut block));
                     rest.into_output().copy_from_slice(&block[..len]);
-                    zeroize::Zeroize::zeroize(&mut block);
+                    crate::ct::wipe(&mut block);
                 }
                 InOut::in_place(&mut [])
             } else {

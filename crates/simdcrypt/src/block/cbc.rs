@@ -100,6 +100,29 @@ impl<C: BlockCipher> Cbc<C> {
         &self.cipher
     }
 
+    /// Starts a new message under the same key from the one-block `iv`
+    /// (a register of z blocks becomes one of one). The key schedule is
+    /// kept, neither recomputed nor copied, and nothing is allocated.
+    ///
+    /// ```
+    /// use simdcrypt::aes::Aes128Cbc;
+    ///
+    /// let mut cbc = Aes128Cbc::new(&[7; 16], &[1; 16]);
+    /// let mut first = [0u8; 32];
+    /// cbc.encrypt(&mut first)?;
+    /// cbc.set_iv(&[2; 16]);
+    /// let mut second = [0u8; 32];
+    /// cbc.encrypt(&mut second)?;
+    /// let mut fresh = [0u8; 32];
+    /// Aes128Cbc::new(&[7; 16], &[2; 16]).encrypt(&mut fresh)?;
+    /// assert_eq!(second, fresh);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    #[inline]
+    pub fn set_iv(&mut self, iv: &C::Block) {
+        super::set_register::<C>(&mut self.chain, iv);
+    }
+
     /// The chaining register: the IV, then the last z ciphertext blocks
     /// (the last one for a one-block IV).
     pub fn chain(&self) -> &[u8] {

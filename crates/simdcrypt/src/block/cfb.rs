@@ -90,6 +90,15 @@ impl<C: BlockCipher> Cfb<C> {
         &self.cipher
     }
 
+    /// Starts a new message under the same key from the one-block `iv`
+    /// (a register of z blocks becomes one of one), at a block boundary.
+    /// The key schedule is kept, neither recomputed nor copied.
+    pub fn set_iv(&mut self, iv: &C::Block) {
+        super::set_register::<C>(&mut self.register, iv);
+        crate::ct::wipe(self.pad.as_mut());
+        self.used = C::BLOCK_LEN;
+    }
+
     /// The same key on rung `imp`; see [`BlockCipher::with_rung`].
     ///
     /// # Errors

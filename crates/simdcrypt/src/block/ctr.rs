@@ -98,7 +98,7 @@ impl<C: BlockCipher, W: CounterWidth> BlockKeystream for CtrCore<C, W> {
         let mut block = self.at(counter);
         self.cipher.encrypt_block(&mut block);
         data.xor_bytewise(&block.as_ref()[offset..]);
-        zeroize::Zeroize::zeroize(block.as_mut());
+        crate::ct::wipe(block.as_mut());
     }
 }
 
@@ -186,6 +186,33 @@ impl<C: BlockCipher, W: CounterWidth> Ctr<C, W> {
     /// The block cipher.
     pub fn cipher(&self) -> &C {
         &self.core.cipher
+    }
+}
+
+impl<C: BlockCipher> Ctr<C> {
+    /// Starts a new message under the same key: the initial counter block
+    /// `iv`, the keystream at byte 0. The key schedule is kept, neither
+    /// recomputed nor copied: what a caller sending many messages under one
+    /// key does between them.
+    ///
+    /// ```
+    /// use simdcrypt::aes::Aes128Ctr;
+    ///
+    /// let mut ctr = Aes128Ctr::new(&[7; 16], &[1; 16]);
+    /// let mut first = [0u8; 40];
+    /// ctr.apply_keystream(&mut first)?;
+    /// ctr.set_iv(&[2; 16]);
+    /// let mut second = [0u8; 40];
+    /// ctr.apply_keystream(&mut second)?;
+    /// let mut fresh = [0u8; 40];
+    /// Aes128Ctr::new(&[7; 16], &[2; 16]).apply_keystream(&mut fresh)?;
+    /// assert_eq!(second, fresh);
+    /// # Ok::<(), simdcrypt::Error>(())
+    /// ```
+    #[inline]
+    pub fn set_iv(&mut self, iv: &C::Block) {
+        self.core.iv = *iv;
+        self.position = Position::default();
     }
 }
 

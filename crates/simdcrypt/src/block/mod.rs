@@ -294,7 +294,7 @@ fn ctr_with<C: BlockCipher>(cipher: &C, data: InOut<'_>, mut fill: impl FnMut(&m
         cipher.encrypt(InOut::in_place(&mut keystream[..len]));
         Xor::Simd128.apply(chunk, &keystream[..len]);
     }
-    zeroize::Zeroize::zeroize(&mut keystream);
+    crate::ct::wipe(&mut keystream);
 }
 
 /// CBC encryption one block at a time (SP 800-38A §6.2; GOST R 34.13-2015
@@ -347,6 +347,21 @@ pub(crate) fn iv_register<C: BlockCipher>(iv: &[u8]) -> Result<Vec<u8>, Error> {
         });
     }
     Ok(iv.to_vec())
+}
+
+/// Makes `register` the one-block IV `iv` of a new message, the old
+/// contents overwritten or wiped, its allocation kept. (The usual case, a
+/// register of one block, is one fixed-size copy.)
+#[inline]
+pub(crate) fn set_register<C: BlockCipher>(register: &mut Vec<u8>, iv: &C::Block) {
+    let iv = iv.as_ref();
+    if register.len() == C::BLOCK_LEN {
+        register.copy_from_slice(iv);
+    } else {
+        crate::ct::wipe(register);
+        register.clear();
+        register.extend_from_slice(iv);
+    }
 }
 
 /// The register after the whole blocks `blocks` have gone in at its end:

@@ -62,6 +62,14 @@ impl<C: BlockCipher> Ofb<C> {
         &self.cipher
     }
 
+    /// Starts a new message under the same key from the one-block `iv`
+    /// (a register of z blocks becomes one of one). The key schedule is
+    /// kept, neither recomputed nor copied.
+    pub fn set_iv(&mut self, iv: &C::Block) {
+        super::set_register::<C>(&mut self.register, iv);
+        self.used = C::BLOCK_LEN;
+    }
+
     /// The same key on rung `imp`; see [`BlockCipher::with_rung`].
     ///
     /// # Errors
