@@ -81,7 +81,9 @@ done
 
 echo
 echo "simdcrypt per message, default build and -C target-cpu=native; $rounds rounds each, alternating"
-echo "($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1))"
+awk -F ': *' '$1 ~ /^model name/ { n = $2 } $1 ~ /^cpu family/ { f = $2 }
+    $1 ~ /^model[[:space:]]*$/ { m = $2 }
+    END { if (n != "") printf "(%s, family %s, model %s)\n", n, f, m }' /proc/cpuinfo 2>/dev/null || true
 echo
 awk -F '\t' '
 function sort(a, n,    i, j, t) {
