@@ -19,35 +19,32 @@
 //! without AVX-512: `bench/NOTES.md`, `aes-gcm-zmm`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use simdcrypt_bench::gcm::{Contender, Timer, check, gcm, gcm_siv};
+use simdcrypt_bench::gcm::{Contender, check, gcm, gcm_siv, open_row, opening, seal_row, sealing};
+use simdcrypt_bench::table::Timer;
 use simdcrypt_bench::{SIZES, config};
 
 /// Checks `list`, then benches sealing in `{name}-seal` and opening in
 /// `{name}-open`, ids `group/size/contender`.
 fn run(c: &mut Criterion, name: &str, list: &[Contender]) {
     check(name, list);
-    let mut g = c.benchmark_group(format!("{name}-seal"));
-    for &(label, len) in &SIZES {
-        g.throughput(Throughput::Bytes(len as u64));
-        for contender in list {
-            let mut timer = Timer::new(contender, len);
-            g.bench_function(BenchmarkId::new(label, contender.name), |b| {
-                b.iter_custom(|iters| timer.seal(contender, iters))
-            });
+    for (what, open) in [("seal", false), ("open", true)] {
+        let mut g = c.benchmark_group(format!("{name}-{what}"));
+        for &(label, len) in &SIZES {
+            g.throughput(Throughput::Bytes(len as u64));
+            let (row, contenders) = if open {
+                (open_row(&list[0], label, len), opening(list))
+            } else {
+                (seal_row(label, len), sealing(list))
+            };
+            for mut contender in contenders {
+                let mut timer = Timer::new(&row);
+                g.bench_function(BenchmarkId::new(label, contender.name), |b| {
+                    b.iter_custom(|iters| timer.time(&mut *contender.message, iters))
+                });
+            }
         }
+        g.finish();
     }
-    g.finish();
-    let mut g = c.benchmark_group(format!("{name}-open"));
-    for &(label, len) in &SIZES {
-        g.throughput(Throughput::Bytes(len as u64));
-        for contender in list {
-            let mut timer = Timer::new(contender, len);
-            g.bench_function(BenchmarkId::new(label, contender.name), |b| {
-                b.iter_custom(|iters| timer.open(contender, iters))
-            });
-        }
-    }
-    g.finish();
 }
 
 fn benches_gcm(c: &mut Criterion) {

@@ -8,15 +8,14 @@
 //! first, inside the timed call (the copy is theirs: the API forces it).
 
 use std::ffi::c_int;
-use std::hint::black_box;
 use std::ptr;
-use std::time::{Duration, Instant};
 
 use aes_gcm::aead::generic_array::GenericArray;
 use aes_gcm::aead::{AeadInPlace, KeyInit};
 use openssl_sys as ffi;
 use simdcrypt::aead::{Aes128Gcm, Aes128GcmSiv, Aes256Gcm, Aes256GcmSiv, GcmKernel};
 
+use crate::table::{self, Row};
 use crate::{SIZES, pattern};
 
 /// `EVP_CTRL_AEAD_GET_TAG`.
@@ -397,75 +396,52 @@ pub fn check(group: &str, list: &[Contender]) {
     eprintln!("{group}: {} agree", names.join(", "));
 }
 
-/// One contender's buffers at one message length, allocated and touched
-/// once, outside the timed calls: the message, the sealed output, and the
-/// messages sealed beforehand for the opening loop (as many as fit in
-/// 256 KiB, at least 2 and at most 64, each under its own nonce).
-pub struct Timer {
-    input: Vec<u8>,
-    output: Vec<u8>,
-    messages: Vec<Vec<u8>>,
-    /// The next message's number: its nonce when sealing, the message
-    /// (modulo their number) when opening.
-    next: u64,
+/// `list` sealing into [`table`] contenders: message `i` under
+/// [`nonce`]`(i)`, from the input into the output (16 bytes longer).
+pub fn sealing(list: &[Contender]) -> Vec<table::Contender<'_>> {
+    list.iter()
+        .map(|c| {
+            table::Contender::new(c.name, move |i, pt: &[u8], sealed: &mut [u8]| {
+                c.aead.seal(&nonce(i), pt, sealed);
+            })
+        })
+        .collect()
 }
 
-impl Timer {
-    /// `c`'s buffers for messages of `len` bytes.
-    pub fn new(c: &Contender, len: usize) -> Timer {
-        let count = ((256 << 10) / len).clamp(2, 64);
-        let messages = (0..count as u64)
-            .map(|i| {
-                let mut sealed = vec![0; len + 16];
-                c.aead.seal(&nonce(i), &pattern(len), &mut sealed);
-                sealed
+/// `list` opening into [`table`] contenders: each input is a nonce and
+/// the message sealed under it ([`open_row`]); a refused tag panics.
+pub fn opening(list: &[Contender]) -> Vec<table::Contender<'_>> {
+    list.iter()
+        .map(|c| {
+            table::Contender::new(c.name, move |_, input: &[u8], pt: &mut [u8]| {
+                let (n, sealed) = input.split_at(12);
+                let ok = c.aead.open(n.try_into().expect("12 bytes"), sealed, pt);
+                assert!(ok, "{} opens what it sealed", c.name);
             })
-            .collect();
-        Timer {
-            input: pattern(len),
-            output: vec![0xff; len + 16],
-            messages,
-            next: 1 << 32,
-        }
-    }
+        })
+        .collect()
+}
 
-    /// Times `iters` chained seals, each under a new nonce.
-    pub fn seal(&mut self, c: &Contender, iters: u64) -> Duration {
-        let len = self.input.len();
-        let mask = black_box(0usize);
-        let mut last = 0u8;
-        let start = Instant::now();
-        for _ in 0..iters {
-            let at = usize::from(last) & mask;
-            c.aead.seal(
-                &nonce(self.next),
-                black_box(&self.input[at..at + len]),
-                black_box(&mut self.output),
-            );
-            self.next += 1;
-            last = self.output[len + 15];
-        }
-        start.elapsed()
-    }
+/// The row of sealing `len`-byte messages.
+pub fn seal_row(label: &str, len: usize) -> Row {
+    Row::bytes(label, len, len + 16)
+}
 
-    /// Times `iters` chained opens of the sealed messages in turn.
-    pub fn open(&mut self, c: &Contender, iters: u64) -> Duration {
-        let len = self.input.len();
-        let count = self.messages.len() as u64;
-        let mask = black_box(0usize);
-        let mut last = 0u8;
-        let start = Instant::now();
-        for _ in 0..iters {
-            let k = self.next % count;
-            let at = usize::from(last) & mask;
-            let ok = c.aead.open(
-                &nonce(k),
-                black_box(&self.messages[k as usize][at..]),
-                black_box(&mut self.output[..len]),
-            );
-            self.next += 1;
-            last = self.output[len - 1] ^ u8::from(!ok);
-        }
-        start.elapsed()
+/// The row of opening `len`-byte messages: as many as fit in 256 KiB (at
+/// least 2, at most 64), sealed beforehand by `c`, each under its own
+/// nonce, which precedes it in the input (see [`opening`]).
+pub fn open_row(c: &Contender, label: &str, len: usize) -> Row {
+    let count = ((256 << 10) / len).clamp(2, 64) as u64;
+    let inputs = (0..count)
+        .map(|i| {
+            let mut input = vec![0; 12 + len + 16];
+            input[..12].copy_from_slice(&nonce(i));
+            c.aead.seal(&nonce(i), &pattern(len), &mut input[12..]);
+            input
+        })
+        .collect();
+    Row {
+        inputs,
+        ..Row::bytes(label, len, len)
     }
 }

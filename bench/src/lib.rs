@@ -3,7 +3,10 @@
 //! that every bench file compares the same way. Two shapes of contender:
 //! in place ([`Contender`], [`run`]) and out of place ([`OutContender`],
 //! [`run_out_of_place`]: the message read from one buffer, the result
-//! written to another).
+//! written to another). Their contenders include the key set-up in every
+//! call (a fresh key schedule, nonce set-up, HMAC pads …, as the one-shot
+//! C APIs do); the consecutive calls are chained as in [`table`], whose
+//! harness keys each contender once instead.
 
 use std::fmt::Debug;
 use std::hint::black_box;
@@ -13,6 +16,7 @@ use criterion::{BenchmarkId, Criterion, Throughput};
 
 pub mod gcm;
 pub mod peers;
+pub mod table;
 
 /// The message sizes every bench runs, with ids that sort in size order.
 pub const SIZES: [(&str, usize); 4] = [
@@ -55,7 +59,7 @@ pub fn pattern(len: usize) -> Vec<u8> {
 pub type Op<R> = Box<dyn Fn(&mut [u8]) -> R>;
 
 /// One implementation under test: its id in the bench names and its
-/// operation, which includes key setup.
+/// operation, which includes key setup (every call keys afresh).
 pub struct Contender<R> {
     /// A rung's CLI name, `simdcrypt-best`, or the peer's name.
     pub name: String,
@@ -122,10 +126,37 @@ pub fn check<R: PartialEq + Debug>(
     );
 }
 
+/// A contender's result, through which consecutive calls are chained:
+/// its last byte, if it has bytes.
+pub trait Chained {
+    /// The last byte, if any.
+    fn last_byte(&self) -> Option<u8>;
+}
+
+impl Chained for () {
+    fn last_byte(&self) -> Option<u8> {
+        None
+    }
+}
+
+impl<const N: usize> Chained for [u8; N] {
+    fn last_byte(&self) -> Option<u8> {
+        self.last().copied()
+    }
+}
+
+impl Chained for Vec<u8> {
+    fn last_byte(&self) -> Option<u8> {
+        self.last().copied()
+    }
+}
+
 /// Checks `contenders` against `reference`, then benches each in group
 /// `group` at `sizes`, ids `group/size/name`, so that a filter such as
-/// `^chacha20/16kib` selects one size.
-pub fn run<R: PartialEq + Debug>(
+/// `^chacha20/16kib` selects one size. Each call's buffer address depends
+/// on the last byte of the call before (its result's, else the buffer's):
+/// `&mut buf[usize::from(last) & mask..]`, `mask` a `black_box`ed zero.
+pub fn run<R: PartialEq + Debug + Chained>(
     c: &mut Criterion,
     group: &str,
     sizes: &[(&str, usize)],
@@ -138,8 +169,15 @@ pub fn run<R: PartialEq + Debug>(
         g.throughput(Throughput::Bytes(len as u64));
         let mut buf = pattern(len);
         for contender in contenders {
+            let mask = black_box(0usize);
+            let mut last = 0u8;
             g.bench_function(BenchmarkId::new(label, &contender.name), |b| {
-                b.iter(|| (contender.op)(black_box(&mut buf)))
+                b.iter(|| {
+                    let at = usize::from(last) & mask;
+                    let r = (contender.op)(black_box(&mut buf[at..]));
+                    last = r.last_byte().or_else(|| buf.last().copied()).unwrap_or(0);
+                    r
+                })
             });
         }
     }
@@ -155,7 +193,7 @@ pub fn run<R: PartialEq + Debug>(
 pub type OutOp = Box<dyn Fn(&[u8], &mut [u8])>;
 
 /// One out-of-place implementation under test: its id and its operation,
-/// key setup included.
+/// key setup included in every call.
 pub struct OutContender {
     /// A rung's CLI name, `simdcrypt-best`, or the peer's name; in-place
     /// forms end in `-in-place`.
@@ -264,7 +302,9 @@ pub fn check_out_of_place(
 
 /// [`run`] out of place: checks `contenders` against `reference`, then
 /// benches each in `group` at `sizes`, the input and the output (longer
-/// by `pad`) two separate allocations, ids `group/size/name`.
+/// by `pad`) two separate allocations, ids `group/size/name`; each call's
+/// input address depends on the last byte of the output the call before
+/// wrote, as in [`run`].
 pub fn run_out_of_place(
     c: &mut Criterion,
     group: &str,
@@ -280,8 +320,14 @@ pub fn run_out_of_place(
         let input = pattern(len);
         let mut output = output_for(&input, pad);
         for contender in contenders {
+            let mask = black_box(0usize);
+            let mut last = 0u8;
             g.bench_function(BenchmarkId::new(label, &contender.name), |b| {
-                b.iter(|| (contender.op)(black_box(&input), black_box(&mut output)))
+                b.iter(|| {
+                    let at = usize::from(last) & mask;
+                    (contender.op)(black_box(&input[at..]), black_box(&mut output));
+                    last = output.last().copied().unwrap_or(0);
+                })
             });
         }
     }

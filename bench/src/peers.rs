@@ -16,7 +16,10 @@
 //! A call is a whole one-shot operation, key setup included, as libsodium's
 //! API has it. Where a peer needs a context object (OpenSSL), one per thread
 //! is kept and re-initialised with the key on every call, so no allocation
-//! is timed: the peer's best showing.
+//! is timed: the peer's best showing. The exceptions are the types keyed
+//! once for `benches/messages.rs` (`openssl::KeyedCipher`,
+//! `openssl::KeyedHmac`, `libsodium::KeyedHmac`), whose messages set only
+//! the IV or restart from the keyed pads.
 
 /// RustCrypto's crates (`salsa20`, `chacha20`, `poly1305`,
 /// `chacha20poly1305`, `xsalsa20poly1305`, `md-5`, `sha1`, `sha2`,
@@ -230,6 +233,29 @@ pub mod libsodium {
             (out: *mut u8, m: *const u8, mlen: u64) -> i32:
             crypto_hash_sha256,
             crypto_hash_sha512
+        );
+
+        unsafe extern "C" {
+            pub fn crypto_auth_hmacsha256_statebytes() -> usize;
+            pub fn crypto_auth_hmacsha512_statebytes() -> usize;
+        }
+
+        extern_fns!(
+            (state: *mut u64, key: *const u8, keylen: usize) -> i32:
+            crypto_auth_hmacsha256_init,
+            crypto_auth_hmacsha512_init
+        );
+
+        extern_fns!(
+            (state: *mut u64, m: *const u8, mlen: u64) -> i32:
+            crypto_auth_hmacsha256_update,
+            crypto_auth_hmacsha512_update
+        );
+
+        extern_fns!(
+            (state: *mut u64, out: *mut u8) -> i32:
+            crypto_auth_hmacsha256_final,
+            crypto_auth_hmacsha512_final
         );
 
         unsafe extern "C" {
@@ -568,25 +594,127 @@ pub mod libsodium {
     /// The signature of libsodium's one-shot hashes.
     type HashFn = unsafe extern "C" fn(*mut u8, *const u8, u64) -> i32;
 
-    /// Hashes `msg` with `f`, whose digest is `N` bytes.
-    fn hash<const N: usize>(f: HashFn, msg: &[u8]) -> Vec<u8> {
+    /// Hashes `msg` with `f` into `out`, the length of `f`'s digest.
+    fn hash(f: HashFn, msg: &[u8], out: &mut [u8]) {
         init();
-        let mut out = [0u8; N];
-        // SAFETY: every `HashFn` passed here writes an `N`-byte digest into
-        // `out` and reads `msg.len()` bytes of `msg`.
+        // SAFETY: every `HashFn` passed here writes a digest of the length
+        // its caller gives `out` and reads `msg.len()` bytes of `msg`.
         let rc = unsafe { f(out.as_mut_ptr(), msg.as_ptr(), msg.len() as u64) };
         assert_eq!(rc, 0, "libsodium hash failed");
-        out.to_vec()
     }
 
     /// SHA-256 (`crypto_hash_sha256`).
     pub fn sha256(msg: &[u8]) -> Vec<u8> {
-        hash::<32>(ffi::crypto_hash_sha256, msg)
+        let mut out = vec![0; 32];
+        sha256_into(msg, &mut out);
+        out
     }
 
     /// SHA-512 (`crypto_hash_sha512`).
     pub fn sha512(msg: &[u8]) -> Vec<u8> {
-        hash::<64>(ffi::crypto_hash_sha512, msg)
+        let mut out = vec![0; 64];
+        sha512_into(msg, &mut out);
+        out
+    }
+
+    /// SHA-256 (`crypto_hash_sha256`) into `out` (32 bytes).
+    pub fn sha256_into(msg: &[u8], out: &mut [u8]) {
+        assert_eq!(out.len(), 32, "a 32-byte digest");
+        hash(ffi::crypto_hash_sha256, msg, out);
+    }
+
+    /// SHA-512 (`crypto_hash_sha512`) into `out` (64 bytes).
+    pub fn sha512_into(msg: &[u8], out: &mut [u8]) {
+        assert_eq!(out.len(), 64, "a 64-byte digest");
+        hash(ffi::crypto_hash_sha512, msg, out);
+    }
+
+    /// libsodium's HMAC-SHA-256 or HMAC-SHA-512 keyed once
+    /// (`crypto_auth_hmacsha{256,512}_init`): each message copies the keyed
+    /// state (`W` words, the C struct, which holds the two keyed hashes),
+    /// then `_update` and `_final`.
+    pub struct KeyedHmac<const W: usize> {
+        keyed: [u64; W],
+        tag_len: usize,
+        update: HmacUpdate,
+        finish: HmacFinal,
+    }
+
+    /// The signature of `crypto_auth_hmacsha{256,512}_update`.
+    type HmacUpdate = unsafe extern "C" fn(*mut u64, *const u8, u64) -> i32;
+    /// The signature of `crypto_auth_hmacsha{256,512}_final`.
+    type HmacFinal = unsafe extern "C" fn(*mut u64, *mut u8) -> i32;
+
+    /// HMAC-SHA-256 under `key`.
+    pub fn hmac_sha256(key: &[u8]) -> KeyedHmac<26> {
+        init();
+        // SAFETY: takes no arguments.
+        let bytes = unsafe { ffi::crypto_auth_hmacsha256_statebytes() };
+        KeyedHmac::new(
+            bytes,
+            32,
+            ffi::crypto_auth_hmacsha256_init,
+            ffi::crypto_auth_hmacsha256_update,
+            ffi::crypto_auth_hmacsha256_final,
+            key,
+        )
+    }
+
+    /// HMAC-SHA-512 under `key`.
+    pub fn hmac_sha512(key: &[u8]) -> KeyedHmac<52> {
+        init();
+        // SAFETY: takes no arguments.
+        let bytes = unsafe { ffi::crypto_auth_hmacsha512_statebytes() };
+        KeyedHmac::new(
+            bytes,
+            64,
+            ffi::crypto_auth_hmacsha512_init,
+            ffi::crypto_auth_hmacsha512_update,
+            ffi::crypto_auth_hmacsha512_final,
+            key,
+        )
+    }
+
+    impl<const W: usize> KeyedHmac<W> {
+        /// The state keyed by `init` under `key`; `bytes` is the state's
+        /// size, which must be `W` words, `tag_len` the tag's.
+        fn new(
+            bytes: usize,
+            tag_len: usize,
+            init: unsafe extern "C" fn(*mut u64, *const u8, usize) -> i32,
+            update: HmacUpdate,
+            finish: HmacFinal,
+            key: &[u8],
+        ) -> Self {
+            assert_eq!(bytes, 8 * W, "libsodium's HMAC state size");
+            let mut keyed = [0u64; W];
+            // SAFETY: `keyed` has the state's size (asserted), aligned for
+            // its 64-bit words; the init reads `key.len()` bytes of `key`.
+            let rc = unsafe { init(keyed.as_mut_ptr(), key.as_ptr(), key.len()) };
+            assert_eq!(rc, 0, "crypto_auth_hmacsha*_init failed");
+            KeyedHmac {
+                keyed,
+                tag_len,
+                update,
+                finish,
+            }
+        }
+
+        /// The tag of `msg` into `out` (32 or 64 bytes, as the hash).
+        pub fn mac(&self, msg: &[u8], out: &mut [u8]) {
+            assert_eq!(out.len(), self.tag_len, "the tag length");
+            let mut state = self.keyed;
+            // SAFETY: `state` is a copy of a keyed state (plain data);
+            // update reads `msg.len()` bytes; final writes the tag,
+            // `out.len()` bytes (asserted).
+            unsafe {
+                assert_eq!(
+                    (self.update)(state.as_mut_ptr(), msg.as_ptr(), msg.len() as u64),
+                    0
+                );
+                assert_eq!((self.finish)(state.as_mut_ptr(), out.as_mut_ptr()), 0);
+            }
+        }
     }
 
     /// scrypt with N = 2^`log_n` (`crypto_pwhash_scryptsalsa208sha256_ll`).
@@ -758,8 +886,14 @@ pub mod openssl {
 
     /// The digest `md` of `msg`.
     fn digest(md: Md, msg: &[u8]) -> Vec<u8> {
+        let mut out = [0u8; 64];
+        let len = digest_into(md, msg, &mut out);
+        out[..len].to_vec()
+    }
+
+    /// The digest `md` of `msg` written to the start of `out`; its length.
+    fn digest_into(md: Md, msg: &[u8], out: &mut [u8; 64]) -> usize {
         DIGEST.with_borrow(|d| {
-            let mut out = [0u8; 64];
             let mut len = 0u32;
             // SAFETY: `d.ctx` is a live context and `d.mds[md]` a fetched
             // digest; update reads `msg.len()` bytes; final writes at most
@@ -778,8 +912,21 @@ pub mod openssl {
                     1
                 );
             }
-            out[..len as usize].to_vec()
+            len as usize
         })
+    }
+
+    /// SHA-256 of `msg` into `out` (32 bytes), without allocating.
+    pub fn sha256_into(msg: &[u8], out: &mut [u8]) {
+        let mut d = [0u8; 64];
+        let len = digest_into(Md::Sha256, msg, &mut d);
+        out.copy_from_slice(&d[..len]);
+    }
+
+    /// SHA-512 of `msg` into `out` (64 bytes), without allocating.
+    pub fn sha512_into(msg: &[u8], out: &mut [u8]) {
+        let out: &mut [u8; 64] = out.try_into().expect("64 bytes");
+        digest_into(Md::Sha512, msg, out);
     }
 
     /// MD5 (`EVP_DigestInit_ex` … `Final_ex`).
@@ -1111,6 +1258,161 @@ pub mod openssl {
     /// AES-CBC decryption of whole blocks, no padding.
     pub fn aes_cbc_decrypt(key: &[u8], iv: &[u8; 16], data: &mut [u8]) {
         aes(true, key, iv, data, false);
+    }
+
+    /// A cipher fetched by name (`AES-128-CTR`, `AES-128-CBC`,
+    /// `ChaCha20` …) in a context keyed once, padding off, for one
+    /// direction: each message sets only its IV (`EVP_CipherInit_ex` with
+    /// a null cipher and key), then one `EVP_CipherUpdate` from the input
+    /// into the output and `EVP_CipherFinal`, which writes nothing.
+    pub struct KeyedCipher {
+        ctx: CipherCtx,
+        cipher: *mut ffi::EVP_CIPHER,
+    }
+
+    impl KeyedCipher {
+        /// The cipher `name` under `key` (of its key length), encrypting
+        /// or (`encrypt` false) decrypting.
+        pub fn new(name: &std::ffi::CStr, key: &[u8], encrypt: bool) -> Self {
+            let ctx = CipherCtx::new();
+            // SAFETY: fetches a cipher by a NUL-terminated name (checked
+            // for null), whose key length is checked before the init reads
+            // that many bytes of `key`; no IV yet.
+            unsafe {
+                let cipher = ffi::EVP_CIPHER_fetch(ptr::null_mut(), name.as_ptr(), ptr::null());
+                assert!(!cipher.is_null(), "EVP_CIPHER_fetch({name:?}) failed");
+                assert_eq!(ffi::EVP_CIPHER_get_key_length(cipher) as usize, key.len());
+                assert_eq!(
+                    ffi::EVP_CipherInit_ex(
+                        ctx.0,
+                        cipher,
+                        ptr::null_mut(),
+                        key.as_ptr(),
+                        ptr::null(),
+                        c_int::from(encrypt)
+                    ),
+                    1
+                );
+                assert_eq!(ffi::EVP_CIPHER_CTX_set_padding(ctx.0, 0), 1);
+                KeyedCipher { ctx, cipher }
+            }
+        }
+
+        /// One message from `iv` (the cipher's IV length), `input` into
+        /// `output` (as long; whole blocks for CBC).
+        pub fn run(&mut self, iv: &[u8], input: &[u8], output: &mut [u8]) {
+            assert_eq!(input.len(), output.len(), "equal lengths");
+            let ctx = self.ctx.0;
+            let out = output.as_mut_ptr();
+            let (mut outl, mut finl): (c_int, c_int) = (0, 0);
+            // SAFETY: `ctx` was keyed in `new` and keeps its cipher and
+            // direction (null cipher and key, enc −1); the IV is the
+            // cipher's length (checked); the update reads `input.len()`
+            // bytes and writes as many at `out`, apart; without padding
+            // (and on whole blocks for CBC) the final call writes nothing.
+            unsafe {
+                assert_eq!(
+                    ffi::EVP_CIPHER_get_iv_length(self.cipher) as usize,
+                    iv.len()
+                );
+                assert_eq!(
+                    ffi::EVP_CipherInit_ex(
+                        ctx,
+                        ptr::null(),
+                        ptr::null_mut(),
+                        ptr::null(),
+                        iv.as_ptr(),
+                        -1
+                    ),
+                    1
+                );
+                assert_eq!(
+                    ffi::EVP_CipherUpdate(
+                        ctx,
+                        out,
+                        &mut outl,
+                        input.as_ptr(),
+                        input.len() as c_int
+                    ),
+                    1
+                );
+                assert_eq!(
+                    ffi::EVP_CipherFinal(ctx, out.add(outl as usize), &mut finl),
+                    1
+                );
+            }
+            assert_eq!((outl as usize, finl), (input.len(), 0), "EVP wrote it all");
+        }
+    }
+
+    impl Drop for KeyedCipher {
+        fn drop(&mut self) {
+            // SAFETY: the pointer came from EVP_CIPHER_fetch and is freed
+            // once (the context, dropped after, holds its own reference).
+            unsafe { ffi::EVP_CIPHER_free(self.cipher) };
+        }
+    }
+
+    /// HMAC over a fetched digest (`SHA256`, `SHA512`), keyed once
+    /// (`HMAC_Init_ex` with the key): each message restarts from the
+    /// keyed pads (`HMAC_Init_ex` with a null key), then `HMAC_Update`
+    /// and `HMAC_Final`.
+    pub struct KeyedHmac {
+        ctx: *mut ffi::HMAC_CTX,
+        md: *mut ffi::EVP_MD,
+        len: usize,
+    }
+
+    impl KeyedHmac {
+        /// HMAC over the digest `name` under `key`.
+        pub fn new(name: &std::ffi::CStr, key: &[u8]) -> Self {
+            ffi::init();
+            // SAFETY: fetches a digest by a NUL-terminated name and
+            // allocates a context, both checked for null; the init reads
+            // `key.len()` bytes of `key`; `len` is the digest's size.
+            unsafe {
+                let md = ffi::EVP_MD_fetch(ptr::null_mut(), name.as_ptr(), ptr::null());
+                assert!(!md.is_null(), "EVP_MD_fetch({name:?}) failed");
+                let len = ffi::EVP_MD_get_size(md) as usize;
+                let ctx = ffi::HMAC_CTX_new();
+                assert!(!ctx.is_null(), "HMAC_CTX_new failed");
+                let klen = c_int::try_from(key.len()).expect("a short key");
+                assert_eq!(
+                    ffi::HMAC_Init_ex(ctx, key.as_ptr().cast(), klen, md, ptr::null_mut()),
+                    1
+                );
+                KeyedHmac { ctx, md, len }
+            }
+        }
+
+        /// The tag of `msg` into `out` (the tag length).
+        pub fn mac(&mut self, msg: &[u8], out: &mut [u8]) {
+            assert_eq!(out.len(), self.len, "the tag length");
+            let mut len = 0u32;
+            // SAFETY: `ctx` was keyed in `new`; a null key and digest
+            // restart it from the kept pads; update reads `msg.len()`
+            // bytes; final writes the digest's length, `out.len()`.
+            unsafe {
+                assert_eq!(
+                    ffi::HMAC_Init_ex(self.ctx, ptr::null(), 0, ptr::null(), ptr::null_mut()),
+                    1
+                );
+                assert_eq!(ffi::HMAC_Update(self.ctx, msg.as_ptr(), msg.len()), 1);
+                assert_eq!(ffi::HMAC_Final(self.ctx, out.as_mut_ptr(), &mut len), 1);
+            }
+            assert_eq!(len as usize, self.len, "the tag length");
+        }
+    }
+
+    impl Drop for KeyedHmac {
+        fn drop(&mut self) {
+            // SAFETY: the pointers came from HMAC_CTX_new and EVP_MD_fetch
+            // and are freed once.
+            unsafe {
+                ffi::HMAC_CTX_free(self.ctx);
+                ffi::EVP_MD_free(self.md);
+            }
+        }
     }
 
     // `OSSL_PROVIDER_load` and `EVP_CIPHER_CTX_reset`, which `openssl-sys`
