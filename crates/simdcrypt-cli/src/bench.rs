@@ -59,7 +59,7 @@ pub struct Args {
     )]
     pub reps: Option<u64>,
 
-    /// Measure decryption: a block-cipher mode's whose decryption is not
+    /// Measure decryption: of a block-cipher mode whose decryption is not
     /// its encryption (ECB, CBC, CFB), or an AEAD's opening of a message
     /// sealed beforehand, out of place.
     #[arg(long, conflicts_with = "leak")]
@@ -622,7 +622,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             .iter()
             .filter(|r| r.available)
             .map(|r| plot::Series {
-                name: r.name,
+                name: r.name.to_owned(),
+                peer: false,
                 points: cells
                     .iter()
                     .filter(|c| c.imp == *r)
@@ -639,7 +640,9 @@ fn run(args: &Args) -> Result<(), CliError> {
             subject.name(),
             plot::cpu_name()
         );
-        output.write_all(plot::svg(&title, &series)?.as_bytes())?;
+        let svg =
+            plot::svg(&title, &series).ok_or(CliError::Internal("drawing the plot failed"))?;
+        output.write_all(svg.as_bytes())?;
         output.finish()?;
     }
     Ok(())

@@ -1,14 +1,19 @@
 //! `bench --plot`: each rung's GB/s against message size, one line per
 //! rung on a log-scale size axis, as SVG (plotters' SVG backend only).
+//!
+//! The bench crate's `examples/plot.rs` draws its plots, the rungs beside
+//! the peers, with this file too (by path: the tool is not a library), so
+//! it depends on plotters alone.
 
 use plotters::prelude::*;
 
-use crate::error::CliError;
-
-/// One rung's measurements: (message size in bytes, GB/s).
+/// One contender's measurements: (message size in bytes, GB/s).
 pub struct Series {
-    /// The rung.
-    pub name: &'static str,
+    /// A rung, or a peer.
+    pub name: String,
+    /// Whether it is a peer's (drawn dashed, with hollow triangles) rather
+    /// than a rung's (solid, with dots).
+    pub peer: bool,
     /// Its points, by size.
     pub points: Vec<(u64, f64)>,
 }
@@ -16,15 +21,12 @@ pub struct Series {
 /// The plot's size in pixels.
 const SIZE: (u32, u32) = (960, 600);
 
-/// The SVG document of `series` under `title`.
-///
-/// # Errors
-///
-/// When drawing fails (it draws into memory, so only on a bug).
-pub fn svg(title: &str, series: &[Series]) -> Result<String, CliError> {
+/// The SVG document of `series` under `title`: `None` when drawing fails
+/// (it draws into memory, so only on a bug).
+pub fn svg(title: &str, series: &[Series]) -> Option<String> {
     let mut text = String::new();
-    draw(&mut text, title, series).map_err(|_| CliError::Internal("drawing the plot failed"))?;
-    Ok(text)
+    draw(&mut text, title, series).ok()?;
+    Some(text)
 }
 
 fn draw<'a>(
@@ -62,11 +64,23 @@ fn draw<'a>(
     for (i, s) in series.iter().enumerate() {
         let colour = Palette99::pick(i).to_rgba();
         let line = s.points.iter().filter(|p| p.1.is_finite()).copied();
-        chart
-            .draw_series(LineSeries::new(line.clone(), colour.stroke_width(2)))?
-            .label(s.name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)));
-        chart.draw_series(line.map(|p| Circle::new(p, 3, colour.filled())))?;
+        let drawn = if s.peer {
+            chart.draw_series(line.clone().map(|p| TriangleMarker::new(p, 4, colour)))?;
+            chart.draw_series(DashedLineSeries::new(line, 6, 4, colour.stroke_width(2)))?
+        } else {
+            chart.draw_series(line.clone().map(|p| Circle::new(p, 3, colour.filled())))?;
+            chart.draw_series(LineSeries::new(line, colour.stroke_width(2)))?
+        };
+        let peer = s.peer;
+        drawn.label(&s.name).legend(move |(x, y)| {
+            let path = PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2));
+            let mark: DynElement<_, _> = if peer {
+                TriangleMarker::new((x + 10, y), 4, colour).into_dyn()
+            } else {
+                Circle::new((x + 10, y), 3, colour.filled()).into_dyn()
+            };
+            EmptyElement::at((0, 0)) + path + mark
+        });
     }
     chart
         .configure_series_labels()
