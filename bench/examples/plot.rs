@@ -106,20 +106,21 @@ fn rung_series(doc: &Value) -> (String, Vec<Series>) {
     (title, by_rung)
 }
 
-/// The bytes one iteration processes and the GB/s of the fastest sample,
+/// The bytes one iteration processes and the GB/s of the fastest sample
+/// (`sample.json`: each sample's total `times` in ns over its `iters`),
 /// of one criterion benchmark's directory.
 fn criterion_point(dir: &Path) -> Result<(u64, f64), String> {
     let sample = read_json(&dir.join("new/sample.json"))?;
     let benchmark = read_json(&dir.join("new/benchmark.json"))?;
-    let per_iteration = |key: &str| {
+    let column = |key: &str| {
         sample[key]
             .as_array()
             .into_iter()
             .flatten()
             .map(Value::as_f64)
     };
-    let ns = per_iteration("times")
-        .zip(per_iteration("iters"))
+    let ns = column("times")
+        .zip(column("iters"))
         .filter_map(|(t, n)| Some(t? / n?))
         .filter(|ns| ns.is_finite())
         .reduce(f64::min)
