@@ -6,7 +6,7 @@
 # CPU. Drawn by examples/plot.rs. Run it on a quiet machine: the medians of
 # a shared one move 10-25 %.
 #
-#   bench/plots.sh            measure everything (about 15 minutes), then draw
+#   bench/plots.sh            measure everything (about 10 minutes), then draw
 #   bench/plots.sh --reuse    draw from the results already in
 #                             target/criterion and target/plots, measuring
 #                             only what is missing there
