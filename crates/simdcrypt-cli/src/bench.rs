@@ -173,8 +173,20 @@ struct Subject {
 /// (for an AEAD that takes associated data).
 const AAD: [u8; 13] = [0x17; 13];
 
-/// The fixed key bytes every keyed subject is keyed with.
-const KEY: [u8; 64] = [0x42; 64];
+/// The fixed key bytes every keyed subject is keyed with: all different,
+/// for a key of equal words makes Magma an involution, its decryption its
+/// encryption (GOST 28147-89's schedule reverses only the order of the
+/// subkeys), which [`Subject::decryption_is_encryption`] would take for a
+/// keystream mode.
+const KEY: [u8; 64] = {
+    let mut key = [0; 64];
+    let mut i = 0;
+    while i < key.len() {
+        key[i] = 0x42 ^ (i as u8).wrapping_mul(37);
+        i += 1;
+    }
+    key
+};
 
 /// The fixed nonce bytes.
 const NONCE: [u8; 64] = [0x24; 64];
