@@ -1,6 +1,6 @@
 //! `simdcrypt bench`: TSC ticks per byte and GB/s of every rung of a cipher,
-//! of Poly1305, of an AEAD's seal or of a hash at several message sizes, and
-//! for the ciphers the time of one block.
+//! of Poly1305, of an AEAD's seal (or, `--decrypt`, its opening) or of a
+//! hash at several message sizes, and for the ciphers the time of one block.
 //!
 //! Method: a warm-up, then many timed repetitions (as many as fit in about
 //! 0.2 s per cell, or `--reps`); each repetition times a few calls between two
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use simdcrypt::Error;
 use simdcrypt::block::Padding;
-use simdcrypt::dynamic::{MacOptions, ModeOptions, StreamOptions};
+use simdcrypt::dynamic::{Direction, DynMode, MacOptions, ModeOptions, StreamOptions};
 use simdcrypt::ladder::{self, Construct, Ladder, Primitive};
 use simdcrypt::timer::{self, UNIT, Unit};
 
@@ -58,6 +58,12 @@ pub struct Args {
         value_parser = clap::value_parser!(u64).range(1..=100_000_000),
     )]
     pub reps: Option<u64>,
+
+    /// Measure decryption: of a block-cipher mode whose decryption is not
+    /// its encryption (ECB, CBC, CFB), or an AEAD's opening of a message
+    /// sealed beforehand, out of place.
+    #[arg(long, conflicts_with = "leak")]
+    pub decrypt: bool,
 
     /// Print JSON on stdout.
     #[arg(long, conflicts_with = "csv")]
@@ -158,14 +164,29 @@ struct Stats {
 struct Subject {
     ladder: &'static Ladder,
     primitive: &'static Primitive,
+    /// Which way a cipher runs: decryption only for a mode or an AEAD
+    /// ([`Subject::decrypting`]).
+    direction: Direction,
 }
 
 /// The associated data of an AEAD seal: a TLS 1.2 record header's length
 /// (for an AEAD that takes associated data).
 const AAD: [u8; 13] = [0x17; 13];
 
-/// The fixed key bytes every keyed subject is keyed with.
-const KEY: [u8; 64] = [0x42; 64];
+/// The fixed key bytes every keyed subject is keyed with: all different,
+/// for a key of equal words makes Magma an involution, its decryption its
+/// encryption (GOST 28147-89's schedule reverses only the order of the
+/// subkeys), which [`Subject::decryption_is_encryption`] would take for a
+/// keystream mode.
+const KEY: [u8; 64] = {
+    let mut key = [0; 64];
+    let mut i = 0;
+    while i < key.len() {
+        key[i] = 0x42 ^ (i as u8).wrapping_mul(37);
+        i += 1;
+    }
+    key
+};
 
 /// The fixed nonce bytes.
 const NONCE: [u8; 64] = [0x24; 64];
@@ -188,10 +209,19 @@ struct Rung {
 const DEFAULT_RUNG: &str = "default";
 
 impl Subject {
+    /// `primitive` of `ladder`, encrypting.
+    fn new(ladder: &'static Ladder, primitive: &'static Primitive) -> Subject {
+        Subject {
+            ladder,
+            primitive,
+            direction: Direction::Encrypt,
+        }
+    }
+
     fn from_name(name: &str) -> Result<Subject, CliError> {
         ladder::find(name)
             .filter(|(_, p)| benchable(p))
-            .map(|(ladder, primitive)| Subject { ladder, primitive })
+            .map(|(ladder, primitive)| Subject::new(ladder, primitive))
             .ok_or_else(|| CliError::UnknownCipher {
                 flag: "--algo",
                 name: name.to_owned(),
@@ -211,7 +241,7 @@ impl Subject {
             .filter(|l| l.name == name)
             .find_map(|l| l.primitives.iter().find(|p| benchable(p)).map(|p| (l, p)));
         match of_ladder {
-            Some((ladder, primitive)) => Ok(Subject { ladder, primitive }),
+            Some((ladder, primitive)) => Ok(Subject::new(ladder, primitive)),
             None => Subject::from_name(name),
         }
     }
@@ -221,12 +251,109 @@ impl Subject {
     fn first_stream_cipher() -> Result<Subject, CliError> {
         ladder::primitives()
             .find(|(_, p)| matches!(p.construct, Construct::Stream(_)))
-            .map(|(ladder, primitive)| Subject { ladder, primitive })
+            .map(|(ladder, primitive)| Subject::new(ladder, primitive))
             .ok_or(CliError::Internal("the table has no stream cipher"))
     }
 
     fn name(self) -> &'static str {
         self.primitive.name
+    }
+
+    /// This subject decrypting, or why it cannot: only a mode whose
+    /// decryption differs from its encryption, and an AEAD, decrypt.
+    fn decrypting(self) -> Result<Subject, CliError> {
+        let refuse = |message| {
+            Err(CliError::BadArg {
+                flag: "--decrypt",
+                message,
+            })
+        };
+        let name = self.name();
+        match self.primitive.construct {
+            Construct::Aead { .. } => {}
+            Construct::Mode(_) if !self.decryption_is_encryption()? => {}
+            Construct::Mode(_) | Construct::Stream(_) => {
+                return refuse(format!(
+                    "{name} decrypts with the same keystream XOR it encrypts with: \
+                     measure it without --decrypt"
+                ));
+            }
+            _ => {
+                return refuse(format!(
+                    "{name} is a {}, with nothing to decrypt: expected a block-cipher \
+                     mode (ECB, CBC, CFB) or an AEAD",
+                    self.primitive.kind.name()
+                ));
+            }
+        }
+        Ok(Subject {
+            direction: Direction::Decrypt,
+            ..self
+        })
+    }
+
+    /// Whether the mode's decryption is its encryption (CTR and OFB XOR a
+    /// keystream both ways): both directions, on the same eight blocks
+    /// (past a GOST CFB's IV register of several blocks), write the same.
+    fn decryption_is_encryption(self) -> Result<bool, CliError> {
+        let input: Vec<u8> = (0..8 * self.primitive.block_len).map(|i| i as u8).collect();
+        let run = |direction| -> Result<Vec<u8>, CliError> {
+            let mut output = vec![0; input.len()];
+            self.new_mode(None, direction)?
+                .update(&input, &mut output)?;
+            Ok(output)
+        };
+        Ok(run(Direction::Encrypt)? == run(Direction::Decrypt)?)
+    }
+
+    /// The mode on `rung` (or its best), keyed with fixed bytes, running
+    /// `direction` without padding.
+    fn new_mode(
+        self,
+        rung: Option<&str>,
+        direction: Direction,
+    ) -> Result<Box<dyn DynMode>, CliError> {
+        let options = ModeOptions {
+            direction,
+            padding: Padding::None,
+            rung,
+            ..Default::default()
+        };
+        Ok(self
+            .primitive
+            .new_mode(&KEY[..self.key_len()], self.nonce(), &options)?)
+    }
+
+    /// The fixed nonce or IV of its length.
+    fn nonce(self) -> &'static [u8] {
+        &NONCE[..self.primitive.nonce_len.unwrap_or(0)]
+    }
+
+    /// Which way it was measured, as the JSON and CSV say it: none for a
+    /// hash or a MAC.
+    fn direction_name(self) -> Option<&'static str> {
+        match self.primitive.construct {
+            Construct::Hash(_) | Construct::Mac(_) => None,
+            _ if self.direction == Direction::Decrypt => Some("decrypt"),
+            _ => Some("encrypt"),
+        }
+    }
+
+    /// Where the output goes, as the JSON and CSV say it: over the input
+    /// (stream ciphers, AEAD seals), into a buffer of its own (modes), or,
+    /// opening an AEAD, into a buffer of its own by a copy of the sealed
+    /// message opened in place there (the library's dynamic interface
+    /// opens in place only); none for a hash or a MAC.
+    fn placement(self) -> Option<&'static str> {
+        match self.primitive.construct {
+            Construct::Stream(_) => Some("in-place"),
+            Construct::Mode(_) => Some("out-of-place"),
+            Construct::Aead { .. } if self.direction == Direction::Decrypt => {
+                Some("copy-then-in-place")
+            }
+            Construct::Aead { .. } => Some("in-place"),
+            _ => None,
+        }
     }
 
     /// What the header says is measured.
@@ -235,14 +362,27 @@ impl Subject {
             Construct::Stream(_) => "keystream XORed in place from byte 0".to_owned(),
             Construct::Hash(_) => "one-shot digest".to_owned(),
             Construct::Mac(_) => "one-shot MAC from a fresh key".to_owned(),
-            Construct::Mode(_) => {
-                "encryption from input to output, continuing one message, no padding".to_owned()
-            }
-            _ if self.aead_aad().is_empty() => "seal in place, detached tag, keyed once".to_owned(),
-            _ => format!(
-                "seal in place with {} bytes of associated data, detached tag, keyed once",
-                AAD.len()
+            Construct::Mode(_) => format!(
+                "{} from input to output, continuing one message, no padding",
+                match self.direction {
+                    Direction::Encrypt => "encryption",
+                    Direction::Decrypt => "decryption",
+                }
             ),
+            _ => {
+                let what = if self.direction == Direction::Decrypt {
+                    "open out of place (a message sealed beforehand, copied from its \
+                     buffer and opened in place in another)"
+                } else {
+                    "seal in place"
+                };
+                match self.aead_aad().len() {
+                    0 => format!("{what}, detached tag, keyed once"),
+                    n => format!(
+                        "{what} with {n} bytes of associated data, detached tag, keyed once"
+                    ),
+                }
+            }
         };
         format!("{}: {} ({how})", self.name(), self.primitive.summary)
     }
@@ -293,7 +433,7 @@ impl Subject {
     /// The operation on `rung`, keyed with fixed bytes.
     fn op(self, rung: &'static str) -> Result<Op, CliError> {
         let key = &KEY[..self.key_len()];
-        let nonce = &NONCE[..self.primitive.nonce_len.unwrap_or(0)];
+        let nonce = self.nonce();
         let out_len = self.primitive.output_len.unwrap_or(0);
         let imp = (rung != DEFAULT_RUNG || !self.ladder.rungs().is_empty()).then_some(rung);
         Ok(match self.primitive.construct {
@@ -343,6 +483,24 @@ impl Subject {
                 let aead = new(key)?;
                 let mut tag = [0u8; 16];
                 let tag_len = aead.tag_len();
+                if self.direction == Direction::Decrypt {
+                    // Sealed once per message length, before the calls
+                    // timed at that length open it.
+                    let mut sealed = Vec::new();
+                    return Ok(Box::new(move |buf| {
+                        if sealed.len() != buf.len() {
+                            sealed = vec![0; buf.len()];
+                            aead.encrypt_in_place_detached(
+                                nonce,
+                                aad,
+                                &mut sealed,
+                                &mut tag[..tag_len],
+                            )?;
+                        }
+                        buf.copy_from_slice(&sealed);
+                        aead.decrypt_in_place_detached(nonce, aad, buf, &tag[..tag_len])
+                    }));
+                }
                 Box::new(move |buf| {
                     aead.encrypt_in_place_detached(nonce, aad, buf, &mut tag[..tag_len])?;
                     black_box(&tag);
@@ -350,12 +508,7 @@ impl Subject {
                 })
             }
             Construct::Mode(_) => {
-                let options = ModeOptions {
-                    padding: Padding::None,
-                    rung: imp,
-                    ..Default::default()
-                };
-                let mut mode = self.primitive.new_mode(key, nonce, &options)?;
+                let mut mode = self.new_mode(imp, self.direction)?;
                 let mut out = Vec::new();
                 Box::new(move |buf| {
                     out.resize(buf.len(), 0);
@@ -408,6 +561,11 @@ fn run(args: &Args) -> Result<(), CliError> {
         Some(name) if args.leak.is_some() => Subject::from_ladder_or_name(name)?,
         Some(name) => Subject::from_name(name)?,
         None => Subject::first_stream_cipher()?,
+    };
+    let subject = if args.decrypt {
+        subject.decrypting()?
+    } else {
+        subject
     };
     let all = subject.rungs();
     let rungs: Vec<Rung> = if args.rung == "all" {
@@ -466,7 +624,7 @@ fn run(args: &Args) -> Result<(), CliError> {
     if args.json {
         print_json(&mut out, subject, &clock, &cells, &per_block, &skipped)?;
     } else if args.csv {
-        print_csv(&mut out, &clock, &cells, &per_block)?;
+        print_csv(&mut out, subject, &clock, &cells, &per_block)?;
     } else {
         print_text(&mut out, subject, &clock, &cells, &per_block, &skipped)?;
     }
@@ -476,7 +634,8 @@ fn run(args: &Args) -> Result<(), CliError> {
             .iter()
             .filter(|r| r.available)
             .map(|r| plot::Series {
-                name: r.name,
+                name: r.name.to_owned(),
+                peer: false,
                 points: cells
                     .iter()
                     .filter(|c| c.imp == *r)
@@ -484,12 +643,18 @@ fn run(args: &Args) -> Result<(), CliError> {
                     .collect(),
             })
             .collect();
+        let direction = match subject.direction {
+            Direction::Decrypt => " decryption",
+            Direction::Encrypt => "",
+        };
         let title = format!(
-            "simdcrypt bench: {} on {}",
+            "simdcrypt bench: {}{direction} on {}",
             subject.name(),
             plot::cpu_name()
         );
-        output.write_all(plot::svg(&title, &series)?.as_bytes())?;
+        let svg =
+            plot::svg(&title, &series).ok_or(CliError::Internal("drawing the plot failed"))?;
+        output.write_all(svg.as_bytes())?;
         output.finish()?;
     }
     Ok(())
@@ -721,6 +886,7 @@ fn print_text(
 
 fn print_csv(
     out: &mut impl Write,
+    subject: Subject,
     clock: &Clock,
     cells: &[Cell],
     per_block: &[PerBlock],
@@ -729,14 +895,14 @@ fn print_csv(
     writeln!(
         out,
         "impl,size_bytes,{u}_per_byte_min,{u}_per_byte_median,gb_per_s_median,reps,\
-         ns_per_block_median,block_batch"
+         ns_per_block_median,block_batch,direction,placement"
     )?;
     for c in cells {
         let block = per_block.iter().find(|b| b.imp == c.imp);
         let size = c.size as f64;
         writeln!(
             out,
-            "{},{},{:.4},{:.4},{:.4},{},{},{}",
+            "{},{},{:.4},{:.4},{:.4},{},{},{},{},{}",
             c.imp.name,
             c.size,
             c.stats.min / size,
@@ -748,6 +914,8 @@ fn print_csv(
                 clock.ns(b.stats.median)
             )),
             block.map_or(String::new(), |b| b.batch.to_string()),
+            subject.direction_name().unwrap_or_default(),
+            subject.placement().unwrap_or_default(),
         )?;
     }
     Ok(())
@@ -806,6 +974,8 @@ fn print_json(
     let doc = json!({
         "algo": subject.name(),
         "what": subject.describe(),
+        "direction": subject.direction_name(),
+        "placement": subject.placement(),
         "params": params,
         "timer": timer,
         "results": results,

@@ -566,9 +566,10 @@ fn bench_csv_and_json_parse() {
     for row in &rows {
         assert_eq!(row.len(), header.len());
         assert_eq!(row[1], "64");
-        for cell in &row[2..] {
+        for cell in &row[2..row.len() - 2] {
             cell.parse::<f64>().unwrap();
         }
+        assert_eq!(row[row.len() - 2..], ["encrypt", "in-place"]);
     }
 
     let out = run(
@@ -723,6 +724,103 @@ fn bench_plots_each_rung_as_svg() {
         b"",
     );
     assert_error(&out, &["exists", "--force"]);
+}
+
+/// `bench --decrypt`: a mode's decryption and an AEAD's opening of a
+/// message sealed beforehand run (an opening that failed authentication
+/// would fail the command), under `--calls` too, and the JSON and CSV say
+/// which way and where the output went; a subject whose decryption is its
+/// encryption, or that has nothing to decrypt, is refused in one line.
+#[test]
+fn bench_decrypt_measures_and_says_so() {
+    let bench = |algo: &str, extra: &[&str]| {
+        let mut args = vec![
+            "bench", "--algo", algo, "--size", "64", "1024", "--reps", "2",
+        ];
+        args.extend_from_slice(extra);
+        run(&args, b"")
+    };
+    for (algo, placement) in [
+        ("aes-128-cbc", "out-of-place"),
+        ("magma-cfb", "out-of-place"),
+        // Decrypting is not encrypting under the bench's key, though it is
+        // under a key of equal words.
+        ("magma-ecb", "out-of-place"),
+        ("aes-128-gcm", "copy-then-in-place"),
+        ("xsalsa20-poly1305", "copy-then-in-place"),
+    ] {
+        let out = bench(algo, &["--decrypt", "--json"]);
+        assert!(out.status.success(), "{algo}: {}", stderr(&out));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["direction"], "decrypt", "{algo}");
+        assert_eq!(doc["placement"], placement, "{algo}");
+        assert!(
+            doc["what"]
+                .as_str()
+                .unwrap()
+                .contains("from input to output")
+                || doc["what"].as_str().unwrap().contains("open out of place"),
+            "{algo}"
+        );
+        let results = doc["results"].as_array().unwrap();
+        assert!(!results.is_empty(), "{algo}");
+        for r in results {
+            assert!(r["gb_per_s_median"].as_f64().unwrap() > 0.0, "{algo}: {r}");
+        }
+        let out = run(
+            &[
+                "bench",
+                "--algo",
+                algo,
+                "--size",
+                "64",
+                "--decrypt",
+                "--calls",
+                "3",
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{algo} --calls: {}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+    let out = bench("aes-128-cbc", &["--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["direction"], "encrypt");
+    let out = bench("sha256", &["--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        doc["direction"].is_null() && doc["placement"].is_null(),
+        "{doc}"
+    );
+
+    let out = bench("aes-128-gcm", &["--decrypt", "--csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[header.len() - 2..], ["direction", "placement"]);
+    for line in lines {
+        assert!(line.ends_with(",decrypt,copy-then-in-place"), "{line}");
+    }
+
+    for algo in ["aes-128-ctr", "magma-ofb", "chacha20"] {
+        assert_error(
+            &bench(algo, &["--decrypt"]),
+            &["--decrypt", algo, "same keystream XOR", "without --decrypt"],
+        );
+    }
+    for (algo, kind) in [("sha256", "hash"), ("poly1305", "MAC")] {
+        assert_error(
+            &bench(algo, &["--decrypt"]),
+            &[
+                "--decrypt",
+                algo,
+                kind,
+                "expected a block-cipher mode",
+                "or an AEAD",
+            ],
+        );
+    }
 }
 
 /// Every name of the library's table of ladders reaches the tool through
