@@ -340,17 +340,14 @@ impl Subject {
     }
 
     /// Where the output goes, as the JSON and CSV say it: over the input
-    /// (stream ciphers, AEAD seals), into a buffer of its own (modes), or,
-    /// opening an AEAD, into a buffer of its own by a copy of the sealed
-    /// message opened in place there (the library's dynamic interface
-    /// opens in place only); none for a hash or a MAC.
+    /// (stream ciphers, AEAD seals), or into a buffer of its own (modes,
+    /// AEAD opens: the sealed message read from one buffer, the plaintext
+    /// written to another); none for a hash or a MAC.
     fn placement(self) -> Option<&'static str> {
         match self.primitive.construct {
             Construct::Stream(_) => Some("in-place"),
             Construct::Mode(_) => Some("out-of-place"),
-            Construct::Aead { .. } if self.direction == Direction::Decrypt => {
-                Some("copy-then-in-place")
-            }
+            Construct::Aead { .. } if self.direction == Direction::Decrypt => Some("out-of-place"),
             Construct::Aead { .. } => Some("in-place"),
             _ => None,
         }
@@ -497,8 +494,7 @@ impl Subject {
                                 &mut tag[..tag_len],
                             )?;
                         }
-                        buf.copy_from_slice(&sealed);
-                        aead.decrypt_in_place_detached(nonce, aad, buf, &tag[..tag_len])
+                        aead.decrypt_detached_into(nonce, aad, &sealed, buf, &tag[..tag_len])
                     }));
                 }
                 Box::new(move |buf| {

@@ -194,6 +194,24 @@ pub trait DynAead: Send + Sync {
         tag: &[u8],
     ) -> Result<(), Error>;
 
+    /// Checks `tag` and decrypts `input` into `output` (as long), read and
+    /// written in one pass: the out-of-place form of
+    /// [`decrypt_in_place_detached`](DynAead::decrypt_in_place_detached).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`] when the buffers differ in length;
+    /// otherwise as the in-place form (`output` zeroed when the tag does
+    /// not match).
+    fn decrypt_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error>;
+
     /// Whether the type's own `encrypt` puts the tag before the ciphertext
     /// (XSalsa20-Poly1305, as NaCl's `crypto_secretbox_easy`) rather than
     /// after it (the IETF AEADs).

@@ -74,3 +74,51 @@ fn sealed_messages_shorter_than_a_tag_are_refused() {
         );
     }
 }
+
+/// The table's AEADs open out of place as in place: the plaintext in the
+/// output and the sealed message untouched; with a tag that does not
+/// match, an error and zeros in the output; with buffers of two lengths,
+/// an error and nothing written.
+#[test]
+fn every_aead_of_the_table_opens_out_of_place() {
+    for (_, p) in ladder::primitives() {
+        let Construct::Aead { new, .. } = p.construct else {
+            continue;
+        };
+        let aead = new(&vec![3; p.key_lens[0]]).expect("a key of its length");
+        let nonce = &[4; 24][..p.nonce_len.expect("a nonce")];
+        let mut sealed = *b"a message of 32 bytes, sealed...";
+        let mut tag = vec![0u8; aead.tag_len()];
+        aead.encrypt_in_place_detached(nonce, &[], &mut sealed, &mut tag)
+            .expect("sealed");
+        let copy = sealed;
+        let mut out = [0xff; 32];
+        aead.decrypt_detached_into(nonce, &[], &sealed, &mut out, &tag)
+            .expect("opened");
+        assert_eq!(
+            (&out, &sealed),
+            (b"a message of 32 bytes, sealed...", &copy),
+            "{}",
+            p.name
+        );
+        tag[0] ^= 1;
+        let mut out = [0xff; 32];
+        assert_eq!(
+            aead.decrypt_detached_into(nonce, &[], &sealed, &mut out, &tag),
+            Err(Error::AuthenticationFailed),
+            "{}",
+            p.name
+        );
+        assert_eq!(out, [0; 32], "{}: zeros after a failed open", p.name);
+        let mut short = [0xff; 31];
+        assert!(
+            matches!(
+                aead.decrypt_detached_into(nonce, &[], &sealed, &mut short, &tag),
+                Err(Error::LengthMismatch { .. })
+            ),
+            "{}",
+            p.name
+        );
+        assert_eq!(short, [0xff; 31], "{}: nothing written", p.name);
+    }
+}

@@ -120,6 +120,18 @@ macro_rules! dyn_aead {
                 let tag = exact($name, "tag", tag)?;
                 self.open_inout(nonce, aad, InOut::in_place(data), tag)
             }
+            fn decrypt_detached_into(
+                &self,
+                nonce: &[u8],
+                aad: &[u8],
+                input: &[u8],
+                output: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
+                let nonce = exact($name, "nonce", nonce)?;
+                let tag = exact($name, "tag", tag)?;
+                self.open_inout(nonce, aad, InOut::apart(input, output)?, tag)
+            }
             fn tag_first(&self) -> bool {
                 crate::aead::$t::TAG_FIRST
             }

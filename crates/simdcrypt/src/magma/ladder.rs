@@ -197,4 +197,17 @@ impl DynAead for MagmaMgm {
         let tag = exact("magma-mgm", "tag", tag)?;
         self.open_inout(nonce, aad, InOut::in_place(data), tag)
     }
+
+    fn decrypt_detached_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let nonce = exact("magma-mgm", "nonce", nonce)?;
+        let tag = exact("magma-mgm", "tag", tag)?;
+        self.open_inout(nonce, aad, InOut::apart(input, output)?, tag)
+    }
 }
