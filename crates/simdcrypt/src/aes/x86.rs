@@ -403,23 +403,26 @@ pub(super) unsafe fn decrypt_lanes<V: Lanes, const NR: usize, const W: usize>(
     }
 }
 
-/// Runs `batch(src, dst)` on each whole batch of `W` registers of `data`
-/// (`src` read, `dst` written, the same address in place); returns the
-/// rest, shorter than a batch.
-#[inline(always)]
-fn batches<'a, V: Lanes, const W: usize>(
-    data: InOut<'a>,
-    mut batch: impl FnMut(*const u8, *mut u8),
-) -> InOut<'a> {
-    let step = W * V::BYTES;
-    let mut rest = data;
-    while rest.len() >= step {
-        let (this, next) = rest.split_at(step);
-        let (src, dst, _) = this.into_raw();
-        batch(src, dst);
-        rest = next;
-    }
-    rest
+/// Runs `$body` on each whole batch of `$step` bytes of `$data`, with
+/// `$src` read and `$dst` written (the same address in place); evaluates
+/// to the rest, shorter than a batch. A macro, not a function taking a
+/// closure: a closure is a function of its own, compiled without the
+/// caller's target features, and where LLVM left it out of line (a batch
+/// size used at two call sites) each AES instruction in it became a call
+/// — one CTR block took 72 ns instead of 12 (`bench/NOTES.md`,
+/// `aes-short-messages`).
+macro_rules! batches {
+    ($data:expr, $step:expr, |$src:ident, $dst:ident| $body:block) => {{
+        let step = $step;
+        let mut rest = $data;
+        while rest.len() >= step {
+            let (this, next) = rest.split_at(step);
+            let ($src, $dst, _) = this.into_raw();
+            $body
+            rest = next;
+        }
+        rest
+    }};
 }
 
 /// ECB of whole blocks, batches of `W` registers: the cipher, or with
@@ -433,7 +436,7 @@ unsafe fn ecb_batches<'a, V: Lanes, const NR: usize, const W: usize, const DEC: 
     k: &RoundKeys<V>,
     data: InOut<'a>,
 ) -> InOut<'a> {
-    batches::<V, W>(data, |src, dst| {
+    batches!(data, W * V::BYTES, |src, dst| {
         // SAFETY: a batch is `W * V::BYTES` bytes readable at `src` and
         // writable at `dst` (`InOut::into_raw`), each register read before
         // it is written; the caller promises `V`'s features.
@@ -501,7 +504,7 @@ unsafe fn ctr_batches<'a, V: Lanes, const NR: usize, const W: usize>(
     data: InOut<'a>,
 ) -> InOut<'a> {
     let blocks = (W * V::BLOCKS) as u64;
-    batches::<V, W>(data, |src, dst| {
+    batches!(data, W * V::BYTES, |src, dst| {
         let first = *counter;
         // SAFETY: as in `ecb_batches`; the caller promises `V`'s
         // features.
@@ -581,7 +584,7 @@ unsafe fn cbc_decrypt_batches<'a, V: Lanes, const NR: usize, const W: usize>(
     chain: &mut V,
     data: InOut<'a>,
 ) -> InOut<'a> {
-    batches::<V, W>(data, |src, dst| {
+    batches!(data, W * V::BYTES, |src, dst| {
         // SAFETY: as in `ecb_batches` (every register of the batch is read
         // before any is written); the caller promises `V`'s features.
         unsafe {
