@@ -131,8 +131,9 @@ pub(crate) fn wipe(bytes: &mut [u8]) {
     std::hint::black_box(bytes);
 }
 
-/// A message being hashed: the chaining state, a partial block, and the
-/// length so far. Zeroized on drop, since HMAC keys its hashes with secrets.
+/// A message being hashed: the chaining state, the bytes not compressed yet
+/// (up to a block), and the length so far. Zeroized on drop, since HMAC
+/// keys its hashes with secrets.
 #[derive(Clone)]
 pub(crate) struct Engine<F: Family<BLOCK>, const BLOCK: usize> {
     imp: F::Rung,
@@ -170,7 +171,9 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
     }
 
     /// Absorbs `data`: calls of 5 and 70 bytes equal one of 75. Whole
-    /// blocks are read straight from `data`, in one call of the rung.
+    /// blocks are read straight from `data`, in one call of the rung, but
+    /// for a last one with nothing after it, which is buffered (a full
+    /// buffer).
     pub(crate) fn update(&mut self, data: &[u8]) {
         let mut data = data;
         self.length = self.length.wrapping_add(data.len() as u128);
@@ -186,7 +189,16 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
             self.state.compress(self.imp, &[block]);
             self.buffered = 0;
         }
-        let (blocks, rest) = data.as_chunks::<BLOCK>();
+        let (mut blocks, mut rest) = data.as_chunks::<BLOCK>();
+        // A last whole block stays buffered, so that `finalize` hands it
+        // to the rung with the padding in one call (HMAC's inner hash of a
+        // one-block message); the next `update` compresses it.
+        if rest.is_empty()
+            && let Some((last, before)) = blocks.split_last()
+        {
+            blocks = before;
+            rest = last;
+        }
         if !blocks.is_empty() {
             self.state.compress(self.imp, blocks);
         }
@@ -197,12 +209,23 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
     }
 
     /// Writes the digest to `out` (as many bytes as it takes), the
-    /// buffered tail padded on the stack by [`digest_from`]. The state is
+    /// buffered bytes (a partial block, or a whole last one) padded on the
+    /// stack by [`digest_from`]. The state is
     /// spent: call [`Engine::reset`] before hashing again.
     pub(crate) fn finalize_into(&mut self, out: &mut [u8]) {
         let prefix = self.length.wrapping_sub(self.buffered as u128);
         let tail = &self.buffer[..self.buffered];
         digest_from(self.state, self.imp, prefix, tail, out);
+    }
+
+    /// Absorbs `data` (whole blocks: HMAC's key block) and compresses it
+    /// now, leaving nothing buffered, as [`Engine::digest_after`] and
+    /// [`Engine::finalize_restart`] need of their keyed state.
+    pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
+        debug_assert!(self.buffered == 0 && data.len().is_multiple_of(BLOCK));
+        let (blocks, _) = data.as_chunks::<BLOCK>();
+        self.state.compress(self.imp, blocks);
+        self.length = self.length.wrapping_add(data.len() as u128);
     }
 
     /// Writes to `out` the digest of everything absorbed (whole blocks:

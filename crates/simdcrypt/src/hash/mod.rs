@@ -96,6 +96,9 @@ pub(crate) mod sealed {
     /// public API: a MAC keyed once reuses its keyed states without
     /// copying whole hashers.
     pub trait Sealed {
+        /// Absorbs `blocks` (a whole number of blocks, on a hash that holds
+        /// no partial one) and compresses them now: HMAC's keyed states.
+        fn absorb_blocks(&mut self, blocks: &[u8]);
         /// The digest of everything absorbed (whole blocks, as HMAC's key
         /// block) followed by `data`; `self` is unchanged.
         fn digest_after(&self, data: &[u8]) -> <Self as Hash>::Digest
@@ -230,6 +233,9 @@ macro_rules! hasher {
         }
 
         impl sealed::Sealed for $Name {
+            fn absorb_blocks(&mut self, blocks: &[u8]) {
+                self.0.absorb_blocks(blocks);
+            }
             fn digest_after(&self, data: &[u8]) -> [u8; $out] {
                 let mut out = [0u8; $out];
                 self.0.digest_after(data, &mut out);

@@ -118,7 +118,7 @@ impl<H: Hash> Hmac<H> {
         let keyed = |k0: &mut [u8], pad: u8| {
             k0.iter_mut().for_each(|b| *b ^= pad);
             let mut h = hash.clone();
-            h.update(k0);
+            h.absorb_blocks(k0);
             k0.iter_mut().for_each(|b| *b ^= pad);
             h
         };
