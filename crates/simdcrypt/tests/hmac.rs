@@ -111,6 +111,46 @@ fn truncation<H: Hash>() {
     }
 }
 
+/// A MAC keyed once and reused through `finalize_reset` (the keyed
+/// inner and outer states restored, not rehashed) equals a fresh MAC on
+/// the hash's reference rung, at every message length from 0 to 300, whole
+/// and in two pieces, for keys shorter than, equal to and longer than the
+/// block.
+fn reused_equals_reference<H: Hash, R: simdcrypt::RungSet>(with: fn(H, R) -> H) {
+    let reference = || with(H::new(), R::all()[0]);
+    let data = bytes(301, 300);
+    for key_len in [0, 20, H::BLOCK_LEN, 200] {
+        let key = bytes(key_len as u64, key_len);
+        let mut reused = Hmac::<H>::new(&key);
+        for len in 0..=data.len() {
+            let msg = &data[..len];
+            let mut fresh = Hmac::with_hash(reference(), &key);
+            fresh.update(msg);
+            let want = fresh.finalize();
+            reused.update(msg);
+            assert_eq!(reused.finalize_reset(), want, "key {key_len}, {len} bytes");
+            let (first, second) = msg.split_at(len / 3);
+            reused.update(first);
+            reused.update(second);
+            assert_eq!(
+                reused.finalize_reset(),
+                want,
+                "key {key_len}, {len} bytes split"
+            );
+        }
+    }
+}
+
+#[test]
+fn hmac_reused_equals_reference_at_every_length() {
+    reused_equals_reference::<Sha256, _>(|h, r: simdcrypt::hash::sha256::Rung| {
+        h.with_rung(r).unwrap()
+    });
+    reused_equals_reference::<Sha512, _>(|h, r: simdcrypt::hash::sha512::Rung| {
+        h.with_rung(r).unwrap()
+    });
+}
+
 #[test]
 fn hmac_streaming() {
     over_hashes!(streaming, every hash);

@@ -54,6 +54,7 @@ use std::sync::OnceLock;
 
 use crate::Error;
 use md::Engine;
+pub(crate) use md::wipe;
 
 /// What [`crate::hmac`] and [`crate::kdf`] need of a hash function; every
 /// hash type of this module implements it, and only those.
@@ -88,8 +89,27 @@ pub trait Hash: Clone + Default + fmt::Debug + sealed::Sealed {
     }
 }
 
-mod sealed {
-    pub trait Sealed {}
+pub(crate) mod sealed {
+    use super::Hash;
+
+    /// What [`crate::hmac`] needs of a hash beyond [`Hash`], out of the
+    /// public API: a MAC keyed once reuses its keyed states without
+    /// copying whole hashers.
+    pub trait Sealed {
+        /// Absorbs `blocks` (a whole number of blocks, on a hash that holds
+        /// no partial one) and compresses them now: HMAC's keyed states.
+        fn absorb_blocks(&mut self, blocks: &[u8]);
+        /// The digest of everything absorbed (whole blocks, as HMAC's key
+        /// block) followed by `data`; `self` is unchanged.
+        fn digest_after(&self, data: &[u8]) -> <Self as Hash>::Digest
+        where
+            Self: Hash;
+        /// The digest of everything absorbed; then starts over from where
+        /// `start` (whole blocks absorbed, on the same rung) is.
+        fn finalize_restart(&mut self, start: &Self) -> <Self as Hash>::Digest
+        where
+            Self: Hash;
+    }
 }
 
 /// Declares a public hash type over a family's [`md::Engine`], with its
@@ -110,10 +130,15 @@ macro_rules! hasher {
             /// Block length in bytes.
             pub const BLOCK_LEN: usize = $block;
 
-            /// An empty message, on the fastest rung (chosen once).
+            /// An empty message, on the fastest rung.
             pub fn new() -> Self {
+                $Name(Engine::with_rung($iv, Self::best()))
+            }
+
+            /// The fastest rung, chosen once.
+            fn best() -> $family::Rung {
                 static BEST: OnceLock<$family::Rung> = OnceLock::new();
-                $Name(Engine::with_rung($iv, *BEST.get_or_init($family::Rung::best)))
+                *BEST.get_or_init($family::Rung::best)
             }
 
             /// The same hash on the rung `imp`; data already absorbed
@@ -171,11 +196,12 @@ macro_rules! hasher {
                 self.0.reset();
             }
 
-            /// The digest of `data`, on the fastest rung.
+            /// The digest of `data`, on the fastest rung: whole blocks
+            /// straight from `data`, the last with the padding in one call.
             pub fn digest(data: &[u8]) -> [u8; $out] {
-                let mut h = Self::new();
-                h.update(data);
-                h.finalize()
+                let mut out = [0u8; $out];
+                md::digest_from($iv, Self::best(), 0, data, &mut out);
+                out
             }
         }
 
@@ -206,7 +232,21 @@ macro_rules! hasher {
             }
         }
 
-        impl sealed::Sealed for $Name {}
+        impl sealed::Sealed for $Name {
+            fn absorb_blocks(&mut self, blocks: &[u8]) {
+                self.0.absorb_blocks(blocks);
+            }
+            fn digest_after(&self, data: &[u8]) -> [u8; $out] {
+                let mut out = [0u8; $out];
+                self.0.digest_after(data, &mut out);
+                out
+            }
+            fn finalize_restart(&mut self, start: &Self) -> [u8; $out] {
+                let mut out = [0u8; $out];
+                self.0.finalize_restart(&start.0, &mut out);
+                out
+            }
+        }
 
         impl Hash for $Name {
             const NAME: &'static str = $display;
@@ -225,6 +265,9 @@ macro_rules! hasher {
             }
             fn reset(&mut self) {
                 $Name::reset(self);
+            }
+            fn digest(data: &[u8]) -> [u8; $out] {
+                $Name::digest(data)
             }
         }
     };

@@ -118,7 +118,7 @@ impl<H: Hash> Hmac<H> {
         let keyed = |k0: &mut [u8], pad: u8| {
             k0.iter_mut().for_each(|b| *b ^= pad);
             let mut h = hash.clone();
-            h.update(k0);
+            h.absorb_blocks(k0);
             k0.iter_mut().for_each(|b| *b ^= pad);
             h
         };
@@ -140,24 +140,19 @@ impl<H: Hash> Hmac<H> {
     }
 
     /// The tag of everything absorbed.
-    pub fn finalize(self) -> H::Digest {
-        Self::tag(self.inner, self.outer_keyed)
+    pub fn finalize(mut self) -> H::Digest {
+        self.finalize_reset()
     }
 
     /// The tag of everything absorbed; the MAC starts over with the same
-    /// key, without hashing it again.
+    /// key, without hashing it again: RFC 2104 §2 steps 5–9, the inner
+    /// hash restarted from its keyed state and the outer one finished from
+    /// its own, which stays as it is.
     pub fn finalize_reset(&mut self) -> H::Digest {
-        let inner = std::mem::replace(&mut self.inner, self.inner_keyed.clone());
-        Self::tag(inner, self.outer_keyed.clone())
-    }
-
-    /// RFC 2104 §2 steps 5–9 from the inner hash of the message and the
-    /// hash keyed with `K0 ⊕ opad`.
-    fn tag(inner: H, mut outer: H) -> H::Digest {
-        let mut inner_digest = inner.finalize();
-        outer.update(inner_digest.as_ref());
-        inner_digest.as_mut().zeroize();
-        outer.finalize()
+        let mut inner_digest = self.inner.finalize_restart(&self.inner_keyed);
+        let tag = self.outer_keyed.digest_after(inner_digest.as_ref());
+        crate::hash::wipe(inner_digest.as_mut());
+        tag
     }
 
     /// Starts over with an empty message and the same key.

@@ -38,6 +38,35 @@ macro_rules! hash_api_tests {
                 assert_eq!(<$Hash>::digest(b"abc"), first, "{imp}: digest");
             }
         }
+
+        /// At every length from 0 to 300 (across the padding's one- and
+        /// two-block cases and the one-shot path's whole blocks), the
+        /// one-shot `digest` and every rung fed whole or in two pieces,
+        /// reused through `finalize_reset`, equal the reference rung.
+        #[test]
+        fn one_shot_and_split_equal_the_reference_at_every_length() {
+            let data = $crate::common::bytes(300, 300);
+            let reference = |msg: &[u8]| {
+                let mut h = on(<$Rung>::ALL[0]);
+                h.update(msg);
+                h.finalize()
+            };
+            for imp in rungs("one_shot_and_split_equal_the_reference_at_every_length") {
+                let mut reused = on(imp);
+                for len in 0..=data.len() {
+                    let msg = &data[..len];
+                    let want = reference(msg);
+                    assert_eq!(<$Hash>::digest(msg), want, "digest, {len} bytes");
+                    reused.update(msg);
+                    assert_eq!(reused.finalize_reset(), want, "{imp}: {len} bytes");
+                    let (first, second) = msg.split_at(len / 3);
+                    let mut h = on(imp);
+                    h.update(first);
+                    h.update(second);
+                    assert_eq!(h.finalize(), want, "{imp}: {len} bytes split");
+                }
+            }
+        }
     };
 }
 pub(crate) use hash_api_tests;

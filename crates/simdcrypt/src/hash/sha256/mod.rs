@@ -24,8 +24,10 @@
 //! chosen with `OPENSSL_ia32cap`); RustCrypto `sha2` 0.10: 1.53 (SHA-NI),
 //! 9.0 (`force-soft`). With SHA-NI a block is one chain of 32 dependent
 //! `sha256rnds2` (about 98 ticks), whoever schedules it. At 64 B (two
-//! blocks, the message and its padding) about half of the time is the
-//! hash's buffering and padding, not the rung.
+//! blocks, the message and its padding) about half of the time was the
+//! hash's buffering and padding, not the rung; the one-shot `digest` now
+//! hands both blocks to the rung in one call (77 ns on Zen 5 against
+//! RustCrypto's 79–80: bench/NOTES.md, hash-short-zen5).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

@@ -8,8 +8,9 @@
 //! blocks' read the stored K + W alone; the last one to three blocks of a
 //! call fill the empty lanes with the last block again.
 //!
-//! Checked for correctness in an emulator only: this machine (Zen 3) has
-//! no AVX-512, so the rung is unmeasured.
+//! On Zen 5 it is slower than `avx2` at every length (its first block's
+//! rounds are plain Rust, not `asm!`, and its buffer twice as large), so
+//! it is not the default (bench/NOTES.md, hash-short-zen5).
 
 use core::arch::x86_64::{
     __m128i, __m512i, _mm_loadu_si128, _mm512_add_epi64, _mm512_alignr_epi8,

@@ -45,9 +45,14 @@ rungs! {
 }
 
 impl Rung {
-    /// The fastest rung this CPU runs.
+    /// The fastest rung this CPU runs: `avx2`, else `scalar`. `avx512`
+    /// (four blocks' schedule at once) is never faster: on Zen 5 `avx2`
+    /// leads it at every length (64 B 6.95 against 8.73 TSC ticks a byte,
+    /// 16 KiB 2.17 against 2.24: its first block's rounds are the
+    /// interleaved `asm!`, and it initialises half the buffer); on Zen 4
+    /// they were the same within noise (bench/NOTES.md, hash-short-zen5).
     pub fn best() -> Rung {
-        [Rung::Avx512, Rung::Avx2]
+        [Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(Rung::Scalar)

@@ -19,14 +19,22 @@ macro_rules! round {
         $h = $h
             .wrapping_add($wk)
             .wrapping_add((($f ^ $g) & $e) ^ $g)
-            .wrapping_add($e.rotate_right(14) ^ $e.rotate_right(18) ^ $e.rotate_right(41));
+            .wrapping_add(
+                $crate::hash::sha512::scalar::rotr::<14>($e)
+                    ^ $crate::hash::sha512::scalar::rotr::<18>($e)
+                    ^ $crate::hash::sha512::scalar::rotr::<41>($e),
+            );
         // e = d + T1.
         $d = $d.wrapping_add($h);
         // a = T1 + T2, T2 = Σ0(a) + Maj(a, b, c).
         let ab = $a ^ $b;
         $h = $h
             .wrapping_add((ab & $bc) ^ $b)
-            .wrapping_add($a.rotate_right(28) ^ $a.rotate_right(34) ^ $a.rotate_right(39));
+            .wrapping_add(
+                $crate::hash::sha512::scalar::rotr::<28>($a)
+                    ^ $crate::hash::sha512::scalar::rotr::<34>($a)
+                    ^ $crate::hash::sha512::scalar::rotr::<39>($a),
+            );
         // The next round's b ^ c.
         ab
     }};
@@ -61,16 +69,46 @@ macro_rules! sixteen_rounds {
 
 pub(super) use {round, sixteen_rounds};
 
+/// ROTR^N(x) (§3.2), on x86-64 one `ror` the compiler cannot take apart.
+///
+/// With AVX-512 enabled where the rounds are compiled (`-C
+/// target-cpu=native` on an AVX-512 CPU), LLVM's SLP vectoriser packs the
+/// independent rotations of Σ0, Σ1, σ0 and σ1 into `vprolvq`, moving the
+/// words between integer and vector registers (`vmovq`, `vpextrq`,
+/// `vpinsrq`) on the rounds' dependency chain: SHA-512 ran at 0.67× the
+/// default build on the `avx2` rung and 0.59× on `scalar` (Zen 5, 16 KiB;
+/// bench/NOTES.md, hash-short-zen5). An `asm!` rotation is opaque to it.
+#[inline(always)]
+pub(crate) fn rotr<const N: u32>(x: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let rotated;
+        // SAFETY: one register rotation of a copy of `x`; no memory, no
+        // stack.
+        unsafe {
+            core::arch::asm!(
+                "ror {x}, {n}",
+                x = inout(reg) x => rotated,
+                n = const N,
+                options(pure, nomem, nostack),
+            );
+        }
+        rotated
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    x.rotate_right(N)
+}
+
 /// σ0 (§4.1.3, (4.12)).
 #[inline(always)]
 fn small_sigma0(x: u64) -> u64 {
-    x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7)
+    rotr::<1>(x) ^ rotr::<8>(x) ^ (x >> 7)
 }
 
 /// σ1 (§4.1.3, (4.13)).
 #[inline(always)]
 fn small_sigma1(x: u64) -> u64 {
-    x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6)
+    rotr::<19>(x) ^ rotr::<61>(x) ^ (x >> 6)
 }
 
 /// Hashes whole 1024-bit blocks into the hash value `state` (§6.4.2).
