@@ -385,8 +385,10 @@ fn hchacha20_state(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u32; 16] {
 /// step is the shorter (on Zen 5 a vector add, xor or rotate takes 2
 /// cycles, the scalar one 1). XChaCha20 of 64 bytes on Zen 5: 212 ns with
 /// the SIMD rungs' one-block form, 172 ns so (bench/NOTES.md, section
-/// stream-short).
-#[inline]
+/// stream-short). Out of line: inlined into `XChaCha20::new`, a build for
+/// a CPU with AVX-512 kept four of the words in an xmm register across
+/// the loop (0.88 of the default build's speed; out of line 1.00).
+#[inline(never)]
 fn hchacha20_into_key(x: &mut [u32; 16]) {
     #[rustfmt::skip]
     let [
