@@ -77,3 +77,79 @@ fn reduced_round_variants_differ_from_salsa20() {
         .unwrap();
     assert!(a != b && b != c && a != c);
 }
+
+/// Short messages, the one-block path of the vertical rungs: every length
+/// from 0 to a few blocks, from block starts (the counter's low word about
+/// to carry among them) and from inside a block, in place and out of
+/// place, for Salsa20/20, /12, /8 and XSalsa20, against the reference rung.
+#[test]
+fn short_messages_match_the_reference() {
+    use simdcrypt::KeyStream;
+    use simdcrypt::salsa20::XSalsa20;
+    /// A cipher's name, the cipher by default, the cipher on a rung.
+    type Maker = (
+        &'static str,
+        fn() -> Box<dyn KeyStream>,
+        fn(Rung) -> Box<dyn KeyStream>,
+    );
+    let ciphers: [Maker; 4] = [
+        (
+            "salsa20",
+            || Box::new(Salsa20::new(&[3; 32], &[8; 8])),
+            |r| Box::new(Salsa20::new(&[3; 32], &[8; 8]).with_rung(r).unwrap()),
+        ),
+        (
+            "salsa20/12",
+            || Box::new(Salsa20_12::new(&[3; 32], &[8; 8])),
+            |r| Box::new(Salsa20_12::new(&[3; 32], &[8; 8]).with_rung(r).unwrap()),
+        ),
+        (
+            "salsa20/8",
+            || Box::new(Salsa20_8::new(&[3; 32], &[8; 8])),
+            |r| Box::new(Salsa20_8::new(&[3; 32], &[8; 8]).with_rung(r).unwrap()),
+        ),
+        (
+            "xsalsa20",
+            || Box::new(XSalsa20::new(&[3; 32], &[8; 24])),
+            |r| Box::new(XSalsa20::new(&[3; 32], &[8; 24]).with_rung(r).unwrap()),
+        ),
+    ];
+    let input: Vec<u8> = (0..260u32).map(|i| (i * 29 + 1) as u8).collect();
+    for imp in rungs("short_messages_match_the_reference") {
+        for (name, _, on) in &ciphers {
+            for at in [0, 64, 1, 63, 130, ((1u128 << 32) - 1) * 64] {
+                for len in 0..=input.len() {
+                    let mut want = input[..len].to_vec();
+                    let mut reference = on(Rung::Reference);
+                    reference.seek(at).unwrap();
+                    reference.apply_keystream(&mut want).unwrap();
+                    let mut c = on(imp);
+                    c.seek(at).unwrap();
+                    let mut out = vec![0; len];
+                    c.xor_into(&input[..len], &mut out).unwrap();
+                    assert_eq!(
+                        out, want,
+                        "{name} on {imp}, at {at}, {len} bytes out of place"
+                    );
+                    let mut c = on(imp);
+                    c.seek(at).unwrap();
+                    let mut data = input[..len].to_vec();
+                    c.apply_keystream(&mut data).unwrap();
+                    assert_eq!(data, want, "{name} on {imp}, at {at}, {len} bytes in place");
+                }
+            }
+        }
+        // The default rung's one-shot call, as a message is encrypted.
+        for (name, new, on) in &ciphers {
+            for len in 0..=input.len() {
+                let mut want = vec![0; len];
+                on(Rung::Reference)
+                    .xor_into(&input[..len], &mut want)
+                    .unwrap();
+                let mut out = vec![0; len];
+                new().xor_into(&input[..len], &mut out).unwrap();
+                assert_eq!(out, want, "{name} by default, {len} bytes");
+            }
+        }
+    }
+}

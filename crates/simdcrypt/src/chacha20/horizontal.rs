@@ -67,19 +67,6 @@ macro_rules! horizontal {
             ::std::array::from_fn(|i| words[i / 4][i % 4])
         }
 
-        /// HChaCha20 in place: the 20 rounds of `x`, whose words 0–3 and
-        /// 12–15 (rows 0 and 3, HChaCha20's output) then replace its key
-        /// words 4–11. The other rows never leave the registers, and the
-        /// key is overwritten, so nothing is left to zeroize.
-        #[inline]
-        #[target_feature(enable = $feature)]
-        pub(super) fn hchacha20_into_key(x: &mut [u32; 16]) {
-            let [[a, _, _, d]] = rounds([load_rows(x)]);
-            let (rows, _) = x.as_chunks_mut::<4>();
-            rows[1] = store_row(a);
-            rows[2] = store_row(d);
-        }
-
         /// The four words of a row.
         #[inline]
         #[target_feature(enable = $feature)]

@@ -68,7 +68,7 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use crate::rung::rungs;
-use crate::stream::{BlockKeystream, Position, stream_cipher};
+use crate::stream::{BlockKeystream, Position, in_registers, stream_cipher};
 use crate::vertical::Counter;
 use crate::xor::InOut;
 use crate::{Error, Xor};
@@ -250,19 +250,6 @@ impl Rung {
         on_one_block_form!(self, double_rounds(x), or reference::double_rounds(x, DOUBLE_ROUNDS))
     }
 
-    /// HChaCha20 in place on this rung: the 20 rounds of `x` (no final
-    /// addition), whose words 0–3 and 12–15 then replace the key words
-    /// 4–11 of `x`. Only called with rungs that passed [`Rung::require`].
-    #[inline]
-    fn hchacha20_into_key(self, x: &mut [u32; 16]) {
-        on_one_block_form!(self, hchacha20_into_key(x), or {
-            let mut z = reference::double_rounds(x, DOUBLE_ROUNDS);
-            x[4..8].copy_from_slice(&z[..4]);
-            x[8..12].copy_from_slice(&z[12..]);
-            z.zeroize();
-        })
-    }
-
     /// XORs keystream from block `block` of `state` (whose counter words,
     /// described by `counter`, are ignored) into `data`. Only called with
     /// rungs that passed [`Rung::require`].
@@ -349,8 +336,9 @@ fn keystream_block(z: &[u32; 16], x: &[u32; 16]) -> [u8; BLOCK_LEN] {
 
 /// HChaCha20 (draft-irtf-cfrg-xchacha-03 §2.2): the ChaCha20 state of `key`
 /// with the 16-byte `input` in words 12–15, 20 rounds, no final addition;
-/// the output is words 0–3 and 12–15, little-endian. Runs on the fastest
-/// single-block form; temporaries are zeroized.
+/// the output is words 0–3 and 12–15, little-endian. Runs in scalar code
+/// on every rung (one block's chain of steps is shorter there than in
+/// vector registers); temporaries are zeroized.
 ///
 /// ```
 /// use simdcrypt::chacha20::hchacha20;
@@ -373,28 +361,59 @@ pub fn hchacha20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
 }
 
 /// The state of `key` with `input` in words 12–15, after
-/// [`Rung::hchacha20_into_key`]: the HChaCha20 output in the key words
-/// 4–11 (the key itself overwritten), so XChaCha20's state but for words
-/// 12–15.
+/// [`hchacha20_into_key`]: the HChaCha20 output in the key words 4–11 (the
+/// key itself overwritten), so XChaCha20's state but for words 12–15.
 #[inline]
 fn hchacha20_state(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u32; 16] {
-    let imp = single_block();
     let (k, _) = key.as_chunks::<4>();
     let (n, _) = input.as_chunks::<4>();
     let mut x = initial_state(|i| u32::from_le_bytes(k[i]));
     for (w, n) in x[12..].iter_mut().zip(n) {
         *w = u32::from_le_bytes(*n);
     }
-    imp.hchacha20_into_key(&mut x);
+    hchacha20_into_key(&mut x);
     x
 }
 
-/// The fastest one-block form this CPU has: the horizontal code of the
-/// best rung (every SIMD rung's [`Rung::permute`] is one block horizontal;
-/// under `SIMDCRYPT_MAX_ISA=scalar` it is the reference).
-#[inline]
-fn single_block() -> Rung {
-    Rung::best()
+/// HChaCha20 in place: the 20 rounds of `x` (no final addition), whose
+/// words 0–3 and 12–15 then replace the key words 4–11 of `x`. The other
+/// words never leave the registers, and the key is overwritten, so nothing
+/// is left to zeroize.
+///
+/// Scalar, in sixteen variables, on every rung: HChaCha20 is one block
+/// whose output keys the next, a chain of dependent steps, and the scalar
+/// step is the shorter (on Zen 5 a vector add, xor or rotate takes 2
+/// cycles, the scalar one 1). XChaCha20 of 64 bytes on Zen 5: 212 ns with
+/// the SIMD rungs' one-block form, 172 ns so (bench/NOTES.md, section
+/// stream-short). Out of line: inlined into `XChaCha20::new`, a build for
+/// a CPU with AVX-512 kept four of the words in an xmm register across
+/// the loop (0.88 of the default build's speed; out of line 1.00).
+#[inline(never)]
+fn hchacha20_into_key(x: &mut [u32; 16]) {
+    #[rustfmt::skip]
+    let [
+        mut x0, mut x1, mut x2, mut x3, mut x4, mut x5, mut x6, mut x7,
+        mut x8, mut x9, mut x10, mut x11, mut x12, mut x13, mut x14, mut x15,
+    ] = *x;
+    let qr = reference::quarter_round;
+    for _ in 0..DOUBLE_ROUNDS {
+        (x0, x4, x8, x12) = qr(x0, x4, x8, x12);
+        (x1, x5, x9, x13) = qr(x1, x5, x9, x13);
+        (x2, x6, x10, x14) = qr(x2, x6, x10, x14);
+        (x3, x7, x11, x15) = qr(x3, x7, x11, x15);
+        (x0, x5, x10, x15) = qr(x0, x5, x10, x15);
+        (x1, x6, x11, x12) = qr(x1, x6, x11, x12);
+        (x2, x7, x8, x13) = qr(x2, x7, x8, x13);
+        (x3, x4, x9, x14) = qr(x3, x4, x9, x14);
+        // All sixteen words in general-purpose registers after every
+        // double round, so that the rounds are not vectorised.
+        in_registers([&mut x0, &mut x1, &mut x2, &mut x3]);
+        in_registers([&mut x4, &mut x5, &mut x6, &mut x7]);
+        in_registers([&mut x8, &mut x9, &mut x10, &mut x11]);
+        in_registers([&mut x12, &mut x13, &mut x14, &mut x15]);
+    }
+    x[4..8].copy_from_slice(&[x0, x1, x2, x3]);
+    x[8..12].copy_from_slice(&[x12, x13, x14, x15]);
 }
 
 /// The state of RFC 8439 §2.3 with the counter and nonce words zero:
@@ -767,7 +786,7 @@ mod tests {
         );
     }
 
-    /// HChaCha20 is the reference reading on every rung's one-block form.
+    /// HChaCha20 is the reference reading.
     #[test]
     fn hchacha20_matches_reference() {
         let key = [0x42; 32];
@@ -776,13 +795,11 @@ mod tests {
         assert_eq!(hchacha20(&key, &input), expected);
         let x: [u32; 16] = std::array::from_fn(|i| (i as u32 + 3).wrapping_mul(0x6a09_e667));
         let z = reference::double_rounds(&x, DOUBLE_ROUNDS);
-        for imp in Rung::available() {
-            let mut y = x;
-            imp.hchacha20_into_key(&mut y);
-            assert_eq!(y[..4], x[..4], "{imp}");
-            assert_eq!(y[4..8], z[..4], "{imp}");
-            assert_eq!(y[8..12], z[12..], "{imp}");
-            assert_eq!(y[12..], x[12..], "{imp}");
-        }
+        let mut y = x;
+        hchacha20_into_key(&mut y);
+        assert_eq!(y[..4], x[..4]);
+        assert_eq!(y[4..8], z[..4]);
+        assert_eq!(y[8..12], z[12..]);
+        assert_eq!(y[12..], x[12..]);
     }
 }

@@ -49,6 +49,7 @@ mod sse2_transpose;
 mod vertical;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use zeroize::Zeroize;
 
@@ -109,11 +110,18 @@ impl Rung {
     /// itself hands short tails down to narrower code; without AVX2, the
     /// fastest single-block rung, by measurement [`Rung::NoTranspose`] (see
     /// `SINGLE_BLOCK`).
+    ///
+    /// Chosen once and cached: every cipher asks, and a 64-byte message
+    /// should not pay for the feature checks.
+    #[inline]
     pub fn best() -> Rung {
-        [Rung::Avx512, Rung::Avx2]
-            .into_iter()
-            .find(|i| i.is_available())
-            .unwrap_or(SINGLE_BLOCK)
+        static BEST: OnceLock<Rung> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            [Rung::Avx512, Rung::Avx2]
+                .into_iter()
+                .find(|i| i.is_available())
+                .unwrap_or(SINGLE_BLOCK)
+        })
     }
 
     /// How many 64-byte blocks the rung computes at once.
@@ -242,6 +250,17 @@ fn xor_blocks(
     }
 }
 
+/// One block or less (every short message) on a vertical rung: the block
+/// whose state is `input` on the fastest single-block rung, XORed into
+/// `data` with [`Xor::Simd128`]. Its own function, so that it pays for none
+/// of the batches' length checks nor the tail's loop, with the number of
+/// double-rounds a constant.
+#[inline(never)]
+fn xor_one_block<const DOUBLE_ROUNDS: usize>(input: &[u32; 16], data: InOut<'_>) {
+    let ks = keystream_block(&no_transpose::double_rounds_in_turn::<DOUBLE_ROUNDS>(input), input);
+    Xor::Simd128.apply(data, &ks);
+}
+
 /// The tail of the vertical rungs, up to 3 blocks at a time (the last may be
 /// partial): one block on the fastest single-block rung, 2 or 3 as
 /// interleaved SSE2 states, so that no block is computed that nobody uses
@@ -306,7 +325,7 @@ pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
     for (i, w) in input.chunks_exact(4).enumerate() {
         x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     }
-    let mut z = SINGLE_BLOCK.permute(&x, 10);
+    let mut z = no_transpose::double_rounds_in_turn::<10>(&x);
     let mut out = [0u8; 32];
     for (o, i) in out.chunks_exact_mut(4).zip([0, 5, 10, 15, 6, 7, 8, 9]) {
         o.copy_from_slice(&z[i].to_le_bytes());
@@ -370,7 +389,11 @@ impl<const DOUBLE_ROUNDS: usize> BlockKeystream for Core<DOUBLE_ROUNDS> {
     // The counters below fit a u64: the position never passes LAST_BLOCK.
     fn xor_blocks(&self, counter: u128, data: InOut<'_>) {
         let x = self.at(counter as u64);
-        self.imp.xor_keystream(self.xor, &x, DOUBLE_ROUNDS, data);
+        if data.len() <= BLOCK_LEN && self.imp.par_blocks() > 1 {
+            xor_one_block::<DOUBLE_ROUNDS>(&x, data);
+        } else {
+            self.imp.xor_keystream(self.xor, &x, DOUBLE_ROUNDS, data);
+        }
     }
 
     fn xor_partial_block(&self, counter: u128, offset: usize, data: InOut<'_>) {

@@ -38,6 +38,37 @@ macro_rules! double_round {
 }
 pub(crate) use double_round;
 
+/// One double-round like [`double_round!`], but one quarter-round after the
+/// other: fewer words live at once, so fewer spills to the stack.
+macro_rules! double_round_in_turn {
+    (
+        $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident, $x5:ident, $x6:ident, $x7:ident,
+        $x8:ident, $x9:ident, $x10:ident, $x11:ident, $x12:ident, $x13:ident, $x14:ident, $x15:ident
+    ) => {
+        // columnround
+        quarterrounds!($x0 $x4 $x8 $x12);
+        quarterrounds!($x5 $x9 $x13 $x1);
+        quarterrounds!($x10 $x14 $x2 $x6);
+        quarterrounds!($x15 $x3 $x7 $x11);
+        // rowround
+        quarterrounds!($x0 $x1 $x2 $x3);
+        quarterrounds!($x5 $x6 $x7 $x4);
+        quarterrounds!($x10 $x11 $x8 $x9);
+        quarterrounds!($x15 $x12 $x13 $x14);
+    };
+}
+
+/// `DOUBLE_ROUNDS` double-rounds of the state, without the final addition,
+/// one quarter-round after the other.
+#[inline(always)]
+pub(crate) fn double_rounds_in_turn<const DOUBLE_ROUNDS: usize>(input: &[u32; 16]) -> [u32; 16] {
+    let [mut x0, mut x1, mut x2, mut x3, mut x4, mut x5, mut x6, mut x7, mut x8, mut x9, mut x10, mut x11, mut x12, mut x13, mut x14, mut x15] = *input;
+    for _ in 0..DOUBLE_ROUNDS {
+        double_round_in_turn!(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
+    }
+    [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15]
+}
+
 /// `double_rounds` double-rounds of the state, without the final addition.
 #[inline]
 pub(crate) fn double_rounds(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
