@@ -19,6 +19,12 @@
 //!   VPCLMULQDQ issue apart, but every other instruction competes with
 //!   them for the four vector pipes (`bench/NOTES.md`, `aes-gcm-zmm`).
 //! - `aes-ctr-128`: the AES rounds alone, the same way.
+//! - `gcm-bound-mem-16kib` and `-1024kib`: the mixes and the AES rounds
+//!   alone (`aes-ctr-*`: CTR without GHASH) over a 16 KiB or 1 MiB buffer
+//!   into another, out of place, each step loading its text, XORing the
+//!   AES output into it and storing it, as the kernel does ([`x86::mix_mem`]):
+//!   its memory traffic beside its instructions (at 1 MiB the two buffers
+//!   exceed Zen 5's 2 MiB L2), still without its dependencies.
 //!
 //! The mixes are written in assembly (`.rept` spreading each kind of
 //! instruction over the rounds), so that no compiler schedule makes the
@@ -126,8 +132,30 @@ mod x86 {
         iters: u64,
         _seed: i32,
     ) -> __m512i {
+        // SAFETY: without `MEM`, no memory is touched.
+        unsafe { mix_mem::<NR, GHASH, ALL, false>(iters, core::ptr::null(), core::ptr::null_mut()) }
+    }
+
+    /// [`mix`] over `src` into `dst` (1024 bytes per iteration): with
+    /// `MEM`, each step also loads its 512 bytes of text, XORs the AES
+    /// output with it (16 of [`MIX`]'s XORs) and stores the result, as the
+    /// kernel does — its memory traffic beside its instruction mix, still
+    /// without the dependencies between GHASH and AES. With neither
+    /// `GHASH` nor `ALL`, that is CTR alone on the kernel's buffers.
+    ///
+    /// # Safety
+    ///
+    /// With `MEM`, `1024 iters` bytes readable at `src` and writable at
+    /// `dst`.
+    #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
+    pub unsafe fn mix_mem<const NR: usize, const GHASH: bool, const ALL: bool, const MEM: bool>(
+        iters: u64,
+        src: *const u8,
+        dst: *mut u8,
+    ) -> __m512i {
         // SAFETY: the instructions need AVX-512F/BW, VAES and VPCLMULQDQ
-        // (enabled); they write only the registers declared clobbered.
+        // (enabled); they write only the registers declared clobbered, and
+        // with `MEM` the memory the caller vouches for.
         unsafe {
             core::arch::asm!(
                 "2:",
@@ -164,23 +192,37 @@ mod x86 {
                 ".rept ((gcm_r + 1) * {shuf} / (2 * {nr})) - (gcm_r * {shuf} / (2 * {nr}))",
                 "vpshufd zmm22, zmm14, 0x4e",
                 ".endr",
+                // After each step's last round: its text in and out.
+                ".if {mem} && (gcm_r % {nr} == {nr} - 1)",
+                ".irp j, 0, 1, 2, 3, 4, 5, 6, 7",
+                "vpxord zmm23, zmm\\j, [{src} + 512 * (gcm_r / {nr}) + 64 * \\j]",
+                "vmovdqu64 [{dst} + 512 * (gcm_r / {nr}) + 64 * \\j], zmm23",
+                ".endr",
+                ".endif",
                 ".set gcm_r, gcm_r + 1",
                 ".endr",
+                ".if {mem}",
+                "add {src}, 1024",
+                "add {dst}, 1024",
+                ".endif",
                 "dec {n}",
                 "jnz 2b",
                 n = inout(reg) iters => _,
+                src = inout(reg) src => _,
+                dst = inout(reg) dst => _,
+                mem = const MEM as usize,
                 nr = const NR,
                 clmul = const if GHASH { MIX[0] } else { 0 },
                 shufb = const if ALL { MIX[1] } else { 0 },
                 unpck = const if ALL { MIX[2] } else { 0 },
-                xor = const if ALL { MIX[3] } else { 0 },
+                xor = const if ALL { MIX[3] - if MEM { 16 } else { 0 } } else { 0 },
                 add = const if ALL { MIX[4] } else { 0 },
                 tern = const if ALL { MIX[5] } else { 0 },
                 shuf = const if ALL { MIX[6] } else { 0 },
                 out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
                 out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
                 out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                out("zmm20") _, out("zmm21") _, out("zmm22") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
                 options(nostack),
             );
         }
@@ -224,6 +266,31 @@ fn bound(c: &mut Criterion) {
         "aes-gcm-arith-128" => x86::mix::<10, true, false>,
         "aes-gcm-arith-256" => x86::mix::<14, true, false>,
         "aes-ctr-128" => x86::mix::<10, false, false>);
+    // The same over the kernel's buffers, out of place, as bytes per
+    // second: 16 KiB stays in L1/L2, two 1 MiB buffers exceed the L2.
+    for size in [16 << 10, 1 << 20] {
+        let (src, mut dst) = (vec![0x5a_u8; size], vec![0_u8; size]);
+        let mut g = c.benchmark_group(format!("gcm-bound-mem-{}kib", size >> 10));
+        g.throughput(Throughput::Bytes(size as u64));
+        macro_rules! over {
+            ($($name:literal => $f:expr),+ $(,)?) => {$(
+                // SAFETY: the CPU runs AVX-512F/BW, VAES and VPCLMULQDQ
+                // (checked above); `size` bytes, 1024 per iteration, at
+                // `src` and `dst`.
+                g.bench_function($name, |b| b.iter(|| unsafe {
+                    $f(black_box(size as u64 / 1024), src.as_ptr(), dst.as_mut_ptr())
+                }));
+            )+};
+        }
+        over!(
+            "aes-gcm-mix-128" => x86::mix_mem::<10, true, true, true>,
+            "aes-gcm-mix-256" => x86::mix_mem::<14, true, true, true>,
+            "aes-ctr-128" => x86::mix_mem::<10, false, false, true>,
+            "aes-ctr-256" => x86::mix_mem::<14, false, false, true>,
+        );
+        g.finish();
+        black_box(&mut dst);
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
