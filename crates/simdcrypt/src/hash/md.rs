@@ -120,15 +120,7 @@ pub(crate) fn digest_from<F: Family<BLOCK>, const BLOCK: usize>(
     state.compress(imp, &last.0[first..=count]);
     state.write_output(out);
     state.zeroize();
-    wipe(last.0.as_flattened_mut());
-}
-
-/// Overwrites `bytes` with zeros in word-wide stores that the compiler
-/// must keep (`black_box` makes the buffer observable): `Zeroize` on a
-/// byte array stores one byte at a time, a fifth of a short hash's time.
-pub(crate) fn wipe(bytes: &mut [u8]) {
-    bytes.fill(0);
-    std::hint::black_box(bytes);
+    crate::ct::wipe(last.0.as_flattened_mut());
 }
 
 /// A message being hashed: the chaining state, the bytes not compressed yet
@@ -259,7 +251,7 @@ impl<F: Family<BLOCK>, const BLOCK: usize> Engine<F, BLOCK> {
 impl<F: Family<BLOCK>, const BLOCK: usize> Drop for Engine<F, BLOCK> {
     fn drop(&mut self) {
         self.state.zeroize();
-        wipe(&mut self.buffer);
+        crate::ct::wipe(&mut self.buffer);
     }
 }
 

@@ -54,7 +54,6 @@ use std::sync::OnceLock;
 
 use crate::Error;
 use md::Engine;
-pub(crate) use md::wipe;
 
 /// What [`crate::hmac`] and [`crate::kdf`] need of a hash function; every
 /// hash type of this module implements it, and only those.

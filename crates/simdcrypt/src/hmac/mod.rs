@@ -151,7 +151,7 @@ impl<H: Hash> Hmac<H> {
     pub fn finalize_reset(&mut self) -> H::Digest {
         let mut inner_digest = self.inner.finalize_restart(&self.inner_keyed);
         let tag = self.outer_keyed.digest_after(inner_digest.as_ref());
-        crate::hash::wipe(inner_digest.as_mut());
+        crate::ct::wipe(inner_digest.as_mut());
         tag
     }
 
