@@ -28,38 +28,64 @@ use crate::xor::InOut;
 /// Blocks per batch.
 pub(super) const PAR_BLOCKS: usize = 8;
 
+// The parallel forms take their data as `InOut::into_raw`'s three parts,
+// in registers (`InOut::from_raw` says why); each is unsafe for that.
+
 /// Encrypts whole blocks (ECB).
+///
+/// # Safety
+///
+/// As [`InOut::from_raw`].
 #[target_feature(enable = "aes,ssse3")]
-pub(super) fn encrypt(keys: &Keys, data: InOut<'_>) {
-    // SAFETY: this function has AES-NI and SSSE3.
-    let rest = unsafe { x86::ecb::<__m128i, false>(keys, data) };
+pub(super) unsafe fn encrypt(keys: &Keys, src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: the caller passes `into_raw`'s parts; this function has
+    // AES-NI and SSSE3.
+    let rest = unsafe { x86::ecb::<__m128i, false>(keys, InOut::from_raw(src, dst, len)) };
     debug_assert!(rest.is_empty());
 }
 
 /// Decrypts whole blocks (ECB).
+///
+/// # Safety
+///
+/// As [`InOut::from_raw`].
 #[target_feature(enable = "aes,ssse3")]
-pub(super) fn decrypt(keys: &Keys, data: InOut<'_>) {
-    // SAFETY: this function has AES-NI and SSSE3.
-    let rest = unsafe { x86::ecb::<__m128i, true>(keys, data) };
+pub(super) unsafe fn decrypt(keys: &Keys, src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: as in `encrypt`.
+    let rest = unsafe { x86::ecb::<__m128i, true>(keys, InOut::from_raw(src, dst, len)) };
     debug_assert!(rest.is_empty());
 }
 
 /// CTR from the counter block `counter` (a big-endian integer), wrapping
-/// modulo 2^128; `data` may end inside a block.
+/// modulo 2^128; the data may end inside a block.
+///
+/// # Safety
+///
+/// As [`InOut::from_raw`].
 #[target_feature(enable = "aes,ssse3")]
-pub(super) fn ctr(keys: &Keys, counter: u128, data: InOut<'_>) {
+pub(super) unsafe fn ctr(keys: &Keys, counter: u128, src: *const u8, dst: *mut u8, len: usize) {
     let mut counter = counter;
-    // SAFETY: this function has AES-NI and SSSE3.
-    let rest = unsafe { x86::ctr::<__m128i>(keys, &mut counter, data) };
+    // SAFETY: as in `encrypt`.
+    let rest = unsafe { x86::ctr::<__m128i>(keys, &mut counter, InOut::from_raw(src, dst, len)) };
     debug_assert!(rest.is_empty());
 }
 
 /// CBC decryption of whole blocks, `chain` the ciphertext block before
 /// them (the IV at first), left holding the last one.
+///
+/// # Safety
+///
+/// As [`InOut::from_raw`].
 #[target_feature(enable = "aes,ssse3")]
-pub(super) fn cbc_decrypt(keys: &Keys, chain: &mut [u8; 16], data: InOut<'_>) {
-    // SAFETY: this function has AES-NI and SSSE3.
-    let rest = unsafe { x86::cbc_decrypt::<__m128i>(keys, chain, data) };
+pub(super) unsafe fn cbc_decrypt(
+    keys: &Keys,
+    chain: &mut [u8; 16],
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: as in `encrypt`.
+    let rest = unsafe { x86::cbc_decrypt::<__m128i>(keys, chain, InOut::from_raw(src, dst, len)) };
     debug_assert!(rest.is_empty());
 }
 

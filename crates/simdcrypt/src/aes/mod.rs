@@ -429,23 +429,25 @@ fn one(block: &mut [u8]) -> &mut [u8; 16] {
 
 /// The dispatch to the AES instruction rungs, for the arm
 /// `Rung::Aesni | Rung::Vaes | Rung::Vaes512` of a `match`: with
-/// `parallel`, `$f($args)` of the rung's own module; with `aesni::$f`,
-/// that one function for all three (the single-block forms and CBC
-/// encryption). Only rungs that are available come here (`Aes` holds
+/// `parallel`, `$f($args)` of the rung's own module, the data passed as
+/// `InOut::into_raw`'s parts (in registers: `InOut::from_raw` says why);
+/// with `aesni::$f`, that one function for all three (the single-block
+/// forms and CBC encryption). Only rungs that are available come here (`Aes` holds
 /// `best()` or a rung that passed `require()`), and none is off x86-64.
 macro_rules! instruction_rungs {
     ($imp:expr, parallel $f:ident($($arg:expr),*)) => {
         match $imp {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the rung is available: the CPU has AES-NI and SSSE3.
+            // SAFETY: the rung is available: the CPU has AES-NI and SSSE3;
+            // the data are `into_raw`'s parts of an `InOut` not used again.
             Rung::Aesni => unsafe { aesni::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has VAES, AES-NI and
-            // AVX2.
+            // AVX2; the data as above.
             Rung::Vaes => unsafe { vaes::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has VAES, AES-NI,
-            // AVX-512F and AVX-512BW.
+            // AVX-512F and AVX-512BW; the data as above.
             Rung::Vaes512 => unsafe { vaes512::$f($($arg),*) },
             _ => unreachable!("an unavailable AES rung"),
         }
@@ -483,7 +485,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp.for_len(blocks.len()), parallel encrypt(&self.keys, blocks))
+                let rung = self.imp.for_len(blocks.len());
+                let (src, dst, len) = blocks.into_raw();
+                instruction_rungs!(rung, parallel encrypt(&self.keys, src, dst, len))
             }
         }
     }
@@ -499,7 +503,9 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp.for_len(blocks.len()), parallel decrypt(&self.keys, blocks))
+                let rung = self.imp.for_len(blocks.len());
+                let (src, dst, len) = blocks.into_raw();
+                instruction_rungs!(rung, parallel decrypt(&self.keys, src, dst, len))
             }
         }
     }
@@ -543,7 +549,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 let rung = self.imp.for_len(data.len());
-                instruction_rungs!(rung, parallel ctr(&self.keys, counter_block(counter), data))
+                let (src, dst, len) = data.into_raw();
+                instruction_rungs!(rung, parallel ctr(&self.keys, counter_block(counter), src, dst, len))
             }
         }
     }
@@ -568,7 +575,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
                 let rung = self.imp.for_len(data.len());
-                instruction_rungs!(rung, parallel cbc_decrypt(&self.keys, one(chain), data))
+                let (src, dst, len) = data.into_raw();
+                instruction_rungs!(rung, parallel cbc_decrypt(&self.keys, one(chain), src, dst, len))
             }
         }
     }

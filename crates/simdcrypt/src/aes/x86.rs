@@ -648,38 +648,67 @@ macro_rules! wide_rung {
         use $crate::xor::InOut;
 
         /// Encrypts whole blocks (ECB).
+        /// # Safety
+        ///
+        /// As [`InOut::from_raw`].
         #[target_feature(enable = $features)]
-        pub(in crate::aes) fn encrypt(keys: &Keys, data: InOut<'_>) {
-            // SAFETY: this function is compiled for the register's features.
-            let rest = unsafe { x86::ecb::<$lanes, false>(keys, data) };
-            super::$narrower::encrypt(keys, rest);
+        pub(in crate::aes) unsafe fn encrypt(keys: &Keys, src: *const u8, dst: *mut u8, len: usize) {
+            // SAFETY: the caller passes `into_raw`'s parts; this function
+            // is compiled for the register's features.
+            let rest = unsafe { x86::ecb::<$lanes, false>(keys, InOut::from_raw(src, dst, len)) };
+            let (src, dst, len) = rest.into_raw();
+            // SAFETY: the rest's parts; the narrower rung needs a subset
+            // of these features.
+            unsafe { super::$narrower::encrypt(keys, src, dst, len) };
         }
 
-        /// Decrypts whole blocks (ECB).
+        /// # Safety
+        ///
+        /// As [`InOut::from_raw`].
         #[target_feature(enable = $features)]
-        pub(in crate::aes) fn decrypt(keys: &Keys, data: InOut<'_>) {
-            // SAFETY: this function is compiled for the register's features.
-            let rest = unsafe { x86::ecb::<$lanes, true>(keys, data) };
-            super::$narrower::decrypt(keys, rest);
+        pub(in crate::aes) unsafe fn decrypt(keys: &Keys, src: *const u8, dst: *mut u8, len: usize) {
+            // SAFETY: as in `encrypt`.
+            let rest = unsafe { x86::ecb::<$lanes, true>(keys, InOut::from_raw(src, dst, len)) };
+            let (src, dst, len) = rest.into_raw();
+            // SAFETY: as in `encrypt`.
+            unsafe { super::$narrower::decrypt(keys, src, dst, len) };
         }
 
-        /// CTR from the counter block `counter` (a big-endian integer),
-        /// wrapping modulo 2^128; `data` may end inside a block.
+        /// # Safety
+        ///
+        /// As [`InOut::from_raw`].
         #[target_feature(enable = $features)]
-        pub(in crate::aes) fn ctr(keys: &Keys, counter: u128, data: InOut<'_>) {
+        pub(in crate::aes) unsafe fn ctr(
+            keys: &Keys,
+            counter: u128,
+            src: *const u8,
+            dst: *mut u8,
+            len: usize,
+        ) {
             let mut counter = counter;
-            // SAFETY: this function is compiled for the register's features.
-            let rest = unsafe { x86::ctr::<$lanes>(keys, &mut counter, data) };
-            super::$narrower::ctr(keys, counter, rest);
+            // SAFETY: as in `encrypt`.
+            let rest = unsafe { x86::ctr::<$lanes>(keys, &mut counter, InOut::from_raw(src, dst, len)) };
+            let (src, dst, len) = rest.into_raw();
+            // SAFETY: as in `encrypt`.
+            unsafe { super::$narrower::ctr(keys, counter, src, dst, len) };
         }
 
-        /// CBC decryption of whole blocks, `chain` the ciphertext block
-        /// before them (the IV at first), left holding the last one.
+        /// # Safety
+        ///
+        /// As [`InOut::from_raw`].
         #[target_feature(enable = $features)]
-        pub(in crate::aes) fn cbc_decrypt(keys: &Keys, chain: &mut [u8; 16], data: InOut<'_>) {
-            // SAFETY: this function is compiled for the register's features.
-            let rest = unsafe { x86::cbc_decrypt::<$lanes>(keys, chain, data) };
-            super::$narrower::cbc_decrypt(keys, chain, rest);
+        pub(in crate::aes) unsafe fn cbc_decrypt(
+            keys: &Keys,
+            chain: &mut [u8; 16],
+            src: *const u8,
+            dst: *mut u8,
+            len: usize,
+        ) {
+            // SAFETY: as in `encrypt`.
+            let rest = unsafe { x86::cbc_decrypt::<$lanes>(keys, chain, InOut::from_raw(src, dst, len)) };
+            let (src, dst, len) = rest.into_raw();
+            // SAFETY: as in `encrypt`.
+            unsafe { super::$narrower::cbc_decrypt(keys, chain, src, dst, len) };
         }
     };
 }

@@ -148,6 +148,33 @@ impl<'a> InOut<'a> {
         }
     }
 
+    /// The `InOut` that [`InOut::into_raw`] gave `(src, dst, len)` for, again:
+    /// for a rung's entry point, which takes the three in registers where
+    /// an `InOut` by value would be copied through memory (a 16-byte
+    /// reload of a descriptor just written as 8-byte words, a
+    /// store-forwarding stall on a short message's critical path).
+    ///
+    /// # Safety
+    ///
+    /// `(src, dst, len)` came from `into_raw` of an `InOut` that lives for
+    /// `'a` and is not used otherwise meanwhile.
+    #[inline]
+    pub(crate) unsafe fn from_raw(src: *const u8, dst: *mut u8, len: usize) -> InOut<'a> {
+        // SAFETY: as `into_raw` promises for its parts, which the caller
+        // passes back unused: `dst` alone (in place) or the two buffers
+        // apart, each valid for `len` bytes for `'a`.
+        unsafe {
+            if src == dst.cast_const() {
+                InOut(Parts::InPlace(core::slice::from_raw_parts_mut(dst, len)))
+            } else {
+                InOut(Parts::Apart(
+                    core::slice::from_raw_parts(src, len),
+                    core::slice::from_raw_parts_mut(dst, len),
+                ))
+            }
+        }
+    }
+
     /// `output[i] = input[i] ^ keystream[i]` for every `i`, byte by byte;
     /// `keystream` must be at least as long.
     #[inline]
