@@ -193,6 +193,46 @@ pub fn detected() -> Features {
     *DETECTED.get_or_init(Features::detect)
 }
 
+/// Whether a chain of dependent vector steps (`vpaddd`, `vprold`,
+/// `vpxor`, each waiting on the last) runs at half the speed of the same
+/// chain in general-purpose registers: on AMD's Zen 5 (family 1Ah) each of
+/// those takes 2 cycles against 1 for `add`, `rol` and `xor` (measured:
+/// bench/NOTES.md, `stream-short` and `scrypt-zen5`), where on Zen 4 and
+/// Intel's cores they take 1. Code that is one such chain — a single lane
+/// of scrypt's ROMix — then runs faster as scalar code. Read from CPUID
+/// once; false off x86-64 and on every other CPU.
+pub(crate) fn slow_vector_chains() -> bool {
+    static SLOW: OnceLock<bool> = OnceLock::new();
+    *SLOW.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::__cpuid;
+            // Leaf 0: the vendor string in EBX, EDX, ECX; leaf 1: the
+            // family in EAX, base (bits 8–11) plus extended (bits 20–27)
+            // when the base is 0Fh.
+            let vendor = __cpuid(0);
+            let amd = (vendor.ebx, vendor.edx, vendor.ecx)
+                == (
+                    u32::from_le_bytes(*b"Auth"),
+                    u32::from_le_bytes(*b"enti"),
+                    u32::from_le_bytes(*b"cAMD"),
+                );
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xf;
+            let family = if base == 0xf {
+                base + ((eax >> 20) & 0xff)
+            } else {
+                base
+            };
+            amd && family == 0x1a
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
 /// The cap set by `SIMDCRYPT_MAX_ISA`, read once: `Ok(None)` when unset or
 /// empty.
 ///

@@ -542,7 +542,7 @@ fn ro_mix(
         done += groups * group_len;
     }
     if done < b.len() {
-        let (layout, run) = imp.group(1);
+        let (layout, run) = imp.one_lane().group(1);
         let scratch = scratches.get(1, two_r, n)?;
         for lane in b[done..].chunks_exact_mut(lane_len) {
             in_layout(layout, lane, blocks, |blocks| run(blocks, scratch, n));
@@ -552,6 +552,21 @@ fn ro_mix(
 }
 
 impl Rung {
+    /// The rung that runs a single or odd last lane of this one's ROMix:
+    /// itself, except `avx512` where a dependent vector step costs twice a
+    /// scalar one (Zen 5, [`cpu::slow_vector_chains`]): there its one lane
+    /// in xmm (each rotate one `vprold`, a quarter-round step of 3 cycles
+    /// on Zen 4) loses to the fastest one-lane rung, 27.7 against 18.4 ms
+    /// at N = 2^14 (bench/NOTES.md, `scrypt-zen5`).
+    ///
+    /// [`cpu::slow_vector_chains`]: crate::cpu::slow_vector_chains
+    fn one_lane(self) -> Rung {
+        match self {
+            Rung::Avx512 if crate::cpu::slow_vector_chains() => SINGLE_LANE,
+            rung => rung,
+        }
+    }
+
     /// The layout and the ROMix of a group of `width` lanes (one of
     /// [`Rung::lane_widths`], or 1) on this rung, which passed
     /// [`Rung::require`]: the one dispatch to the rungs' code.
