@@ -368,8 +368,8 @@ impl Subject {
             ),
             _ => {
                 let what = if self.direction == Direction::Decrypt {
-                    "open out of place (a message sealed beforehand, copied from its \
-                     buffer and opened in place in another)"
+                    "open out of place (a message sealed beforehand, read from its \
+                     buffer, the plaintext written to another)"
                 } else {
                     "seal in place"
                 };

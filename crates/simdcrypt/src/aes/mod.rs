@@ -144,9 +144,7 @@ impl Rung {
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => 1,
         }
     }
-}
 
-impl Rung {
     /// The rung that runs a parallel mode (ECB, CTR, CBC decryption) on
     /// `len` bytes: a wide rung's kernel starts at a batch of four
     /// registers, so a shorter message goes straight to the narrower rung

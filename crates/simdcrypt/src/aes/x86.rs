@@ -648,6 +648,7 @@ macro_rules! wide_rung {
         use $crate::xor::InOut;
 
         /// Encrypts whole blocks (ECB).
+        ///
         /// # Safety
         ///
         /// As [`InOut::from_raw`].
@@ -662,6 +663,8 @@ macro_rules! wide_rung {
             unsafe { super::$narrower::encrypt(keys, src, dst, len) };
         }
 
+        /// Decrypts whole blocks (ECB).
+        ///
         /// # Safety
         ///
         /// As [`InOut::from_raw`].
@@ -674,6 +677,9 @@ macro_rules! wide_rung {
             unsafe { super::$narrower::decrypt(keys, src, dst, len) };
         }
 
+        /// CTR from the counter block `counter` (a big-endian integer),
+        /// wrapping modulo 2^128; the data may end inside a block.
+        ///
         /// # Safety
         ///
         /// As [`InOut::from_raw`].
@@ -693,6 +699,9 @@ macro_rules! wide_rung {
             unsafe { super::$narrower::ctr(keys, counter, src, dst, len) };
         }
 
+        /// CBC decryption of whole blocks, `chain` the ciphertext block
+        /// before them (the IV at first), left holding the last one.
+        ///
         /// # Safety
         ///
         /// As [`InOut::from_raw`].

@@ -251,8 +251,8 @@ fn xor_blocks(
 }
 
 /// One block or less (every short message) on a vertical rung: the block
-/// whose state is `input` on the fastest single-block rung, XORed into
-/// `data` with [`Xor::Simd128`]. Its own function, so that it pays for none
+/// whose state is `input` in scalar code, one quarter-round after the
+/// other, XORed into `data` with [`Xor::Simd128`]. Its own function, so that it pays for none
 /// of the batches' length checks nor the tail's loop, with the number of
 /// double-rounds a constant.
 #[inline(never)]
