@@ -257,8 +257,12 @@ fn xor_blocks(
 /// double-rounds a constant.
 #[inline(never)]
 fn xor_one_block<const DOUBLE_ROUNDS: usize>(input: &[u32; 16], data: InOut<'_>) {
-    let ks = keystream_block(&no_transpose::double_rounds_in_turn::<DOUBLE_ROUNDS>(input), input);
-    Xor::Simd128.apply(data, &ks);
+    let z = no_transpose::double_rounds(input, DOUBLE_ROUNDS);
+    if data.len() == BLOCK_LEN {
+        data.xor_le_words(&feedforward(&z, input));
+    } else {
+        Xor::Simd128.apply(data, &keystream_block(&z, input));
+    }
 }
 
 /// The tail of the vertical rungs, up to 3 blocks at a time (the last may be
@@ -320,16 +324,25 @@ pub fn core(input: &[u32; 16], double_rounds: usize) -> [u32; 16] {
 /// assert_eq!(hex, "1b27556473e985d462cd51197a9a46c76009549eac6474f206c4ee0844f68389");
 /// ```
 pub fn hsalsa20(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u8; 32] {
+    let mut z = hsalsa20_words(key, input);
+    let mut out = [0u8; 32];
+    for (o, w) in out.chunks_exact_mut(4).zip(&z) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+    z.zeroize();
+    out
+}
+
+/// [`hsalsa20`]'s output as the eight words it is, for XSalsa20's key
+/// words without a round trip through bytes.
+fn hsalsa20_words(key: &[u8; KEY_LEN], input: &[u8; 16]) -> [u32; 8] {
     let (k0, k1) = halves(key);
     let mut x = initial_state(k0, reference::SIGMA, k1);
     for (i, w) in input.chunks_exact(4).enumerate() {
         x[6 + i] = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     }
     let mut z = no_transpose::double_rounds_in_turn::<10>(&x);
-    let mut out = [0u8; 32];
-    for (o, i) in out.chunks_exact_mut(4).zip([0, 5, 10, 15, 6, 7, 8, 9]) {
-        o.copy_from_slice(&z[i].to_le_bytes());
-    }
+    let out = [z[0], z[5], z[10], z[15], z[6], z[7], z[8], z[9]];
     x.zeroize();
     z.zeroize();
     out
@@ -345,16 +358,19 @@ const SINGLE_BLOCK: Rung = Rung::NoTranspose;
 /// The input state of spec §9/§10 with the nonce and counter words zero:
 /// constants on the diagonal, `k0` in words 1–4, `k1` in words 11–14.
 fn initial_state(k0: &[u8; 16], constants: [[u8; 4]; 4], k1: &[u8; 16]) -> [u32; 16] {
-    let (k0, _) = k0.as_chunks::<4>();
-    let (k1, _) = k1.as_chunks::<4>();
+    let words = |k: &[u8; 16]| -> [u32; 4] { std::array::from_fn(|i| u32::from_le_bytes(k.as_chunks::<4>().0[i])) };
+    state_of_words(words(k0), constants, words(k1))
+}
+
+/// [`initial_state`] of the key's words `k0` and `k1`.
+fn state_of_words(k0: [u32; 4], constants: [[u8; 4]; 4], k1: [u32; 4]) -> [u32; 16] {
     let c = constants.map(u32::from_le_bytes);
-    let k = |key: &[[u8; 4]], i: usize| u32::from_le_bytes(key[i]);
     #[rustfmt::skip]
     let x = [
-        c[0],     k(k0, 0), k(k0, 1), k(k0, 2),
-        k(k0, 3), c[1],     0,        0,
-        0,        0,        c[2],     k(k1, 0),
-        k(k1, 1), k(k1, 2), k(k1, 3), c[3],
+        c[0],  k0[0], k0[1], k0[2],
+        k0[3], c[1],  0,     0,
+        0,     0,     c[2],  k1[0],
+        k1[1], k1[2], k1[3], c[3],
     ];
     x
 }
@@ -534,9 +550,11 @@ impl XSalsa20 {
     pub fn new(key: &[u8; KEY_LEN], nonce: &[u8; XNONCE_LEN]) -> Self {
         let n0: [u8; 16] = std::array::from_fn(|i| nonce[i]);
         let n1: [u8; NONCE_LEN] = std::array::from_fn(|i| nonce[16 + i]);
-        let mut subkey = hsalsa20(key, &n0);
-        let Salsa20 { core, position } = Salsa20::new(&subkey, &n1);
+        let mut subkey = hsalsa20_words(key, &n0);
+        let half = |i: usize| std::array::from_fn(|j| subkey[4 * i + j]);
+        let state = state_of_words(half(0), reference::SIGMA, half(1));
         subkey.zeroize();
+        let Salsa20 { core, position } = Salsa20::from_state(state, &n1);
         XSalsa20 { core, position }
     }
 }

@@ -175,6 +175,36 @@ impl<'a> InOut<'a> {
         }
     }
 
+    /// `output = input ^ words`, `words` serialised little-endian, one
+    /// 32-bit load, XOR and store a word: for a whole block whose keystream
+    /// is still in general-purpose registers, which a store to memory and
+    /// 16-byte reloads would make wait on store forwarding. `self` must be
+    /// `4 * N` bytes long.
+    #[inline(always)]
+    pub(crate) fn xor_le_words<const N: usize>(self, words: &[u32; N]) {
+        fn whole<T, const N: usize>(words: &[[T; 4]]) -> &[[T; 4]; N] {
+            words.try_into().expect("4 * N bytes")
+        }
+        fn whole_mut<T, const N: usize>(words: &mut [[T; 4]]) -> &mut [[T; 4]; N] {
+            words.try_into().expect("4 * N bytes")
+        }
+        match self.0 {
+            Parts::InPlace(data) => {
+                let data = whole_mut::<u8, N>(data.as_chunks_mut::<4>().0);
+                for (d, w) in data.iter_mut().zip(words) {
+                    *d = (u32::from_le_bytes(*d) ^ w).to_le_bytes();
+                }
+            }
+            Parts::Apart(input, output) => {
+                let input = whole::<u8, N>(input.as_chunks::<4>().0);
+                let output = whole_mut::<u8, N>(output.as_chunks_mut::<4>().0);
+                for ((o, i), w) in output.iter_mut().zip(input).zip(words) {
+                    *o = (u32::from_le_bytes(*i) ^ w).to_le_bytes();
+                }
+            }
+        }
+    }
+
     /// `output[i] = input[i] ^ keystream[i]` for every `i`, byte by byte;
     /// `keystream` must be at least as long.
     #[inline]
