@@ -117,7 +117,7 @@ macro_rules! multi_block_rung {
             for group in 0..4 {
                 first_block_group!(v, x, buffer, group);
             }
-            sixteen_rounds!(v, read, buffer.0[4], 0);
+            sixteen_rounds!(rotr_bmi2; v, read, buffer.0[4], 0);
             for (h, x) in state.iter_mut().zip(v) {
                 *h = h.wrapping_add(x);
             }
@@ -125,7 +125,7 @@ macro_rules! multi_block_rung {
                 if count > $other {
                     let mut v = *state;
                     for group in &buffer.0 {
-                        sixteen_rounds!(v, read, group, $other);
+                        sixteen_rounds!(rotr_bmi2; v, read, group, $other);
                     }
                     for (h, x) in state.iter_mut().zip(v) {
                         *h = h.wrapping_add(x);

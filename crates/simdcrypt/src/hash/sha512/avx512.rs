@@ -126,7 +126,7 @@ macro_rules! first_block_group {
                 read!($buffer.0[$group], 0, $i)
             }};
         }
-        sixteen_rounds!($v, scheduling);
+        sixteen_rounds!(rotr_bmi2; $v, scheduling);
     }};
 }
 
