@@ -251,10 +251,11 @@ fn xor_blocks(
 }
 
 /// One block or less (every short message) on a vertical rung: the block
-/// whose state is `input` in scalar code, one quarter-round after the
-/// other, XORed into `data` with [`Xor::Simd128`]. Its own function, so that it pays for none
-/// of the batches' length checks nor the tail's loop, with the number of
-/// double-rounds a constant.
+/// whose state is `input` in scalar code (the quarter-rounds side by
+/// side), a whole block XORed into `data` word by word from registers, a
+/// partial one through [`Xor::Simd128`]. Its own function, so that it
+/// pays for none of the batches' length checks nor the tail's loop, with
+/// the number of double-rounds a constant (bench/NOTES.md, stream-short).
 #[inline(never)]
 fn xor_one_block<const DOUBLE_ROUNDS: usize>(input: &[u32; 16], data: InOut<'_>) {
     let z = no_transpose::double_rounds(input, DOUBLE_ROUNDS);
