@@ -27,7 +27,7 @@ use core::arch::x86_64::{
     _mm256_broadcastsi128_si256, _mm256_extracti128_si256, _mm256_loadu_si256,
     _mm256_permute2x128_si256, _mm256_set_epi64x, _mm256_shuffle_epi8, _mm256_storeu_si256,
     _mm256_xor_si256, _mm512_add_epi64, _mm512_aesdec_epi128, _mm512_aesdeclast_epi128,
-    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_alignr_epi64, _mm512_broadcast_i32x4,
+    _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
     _mm512_extracti32x4_epi32, _mm512_loadu_si512, _mm512_set_epi64, _mm512_shuffle_epi8,
     _mm512_storeu_si512, _mm512_xor_si512,
 };
@@ -104,6 +104,14 @@ pub(super) trait Lanes: Copy {
     /// The blocks one lane back: the last lane of `prev`, then the lanes of
     /// `self` but its last (CBC's preceding ciphertext blocks).
     unsafe fn shift_in(self, prev: Self) -> Self;
+    /// `self`, unchanged, once `done` is: on zmm, both go through an
+    /// empty `asm!` that LLVM must take as changing them, so that the
+    /// shifts it computes from the result stay after the rounds that
+    /// compute `done` (CBC decryption; bench/NOTES.md, cbc-shift-pin).
+    /// Elsewhere `self`: on xmm `shift_in` is no instruction, and on ymm
+    /// the barrier made the native build on Zen 5 2 % slower, not faster.
+    /// No instruction.
+    unsafe fn after(self, done: &mut Self) -> Self;
 }
 
 /// The `pshufb` control that reverses the 16 bytes of a lane.
@@ -120,6 +128,11 @@ fn halves(x: u128) -> (i64, i64) {
 }
 
 impl Lanes for __m128i {
+    #[inline(always)]
+    unsafe fn after(self, _done: &mut Self) -> Self {
+        self
+    }
+
     const BLOCKS: usize = 1;
 
     #[inline(always)]
@@ -188,6 +201,11 @@ impl Lanes for __m128i {
 }
 
 impl Lanes for __m256i {
+    #[inline(always)]
+    unsafe fn after(self, _done: &mut Self) -> Self {
+        self
+    }
+
     const BLOCKS: usize = 2;
 
     #[inline(always)]
@@ -261,6 +279,23 @@ impl Lanes for __m256i {
 }
 
 impl Lanes for __m512i {
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn after(self, done: &mut Self) -> Self {
+        let mut v = self;
+        // SAFETY: the template is a comment: no instruction runs, no
+        // register changes.
+        unsafe {
+            core::arch::asm!(
+                "/* {} {} */",
+                inout(zmm_reg) v,
+                inout(zmm_reg) *done,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        v
+    }
+
     const BLOCKS: usize = 4;
 
     #[inline(always)]
@@ -327,11 +362,24 @@ impl Lanes for __m512i {
         // broadcast).
         unsafe { _mm512_shuffle_epi8(self, Self::broadcast(reverse_bytes())) }
     }
-    #[inline(always)]
+    #[target_feature(enable = "avx512f")]
+    #[inline]
     unsafe fn shift_in(self, prev: Self) -> Self {
-        // SAFETY: the caller promises AVX-512F. The 64-bit words 6 and 7
-        // of `prev`, then words 0–5 of `self`.
-        unsafe { _mm512_alignr_epi64::<6>(self, prev) }
+        let shifted;
+        // SAFETY: AVX-512F is enabled. The 64-bit words 6 and 7 of
+        // `prev`, then words 0–5 of `self`: `valignq` written out, which
+        // LLVM otherwise turns into `vpermt2pd` and copies once the
+        // operands have been through `after`.
+        unsafe {
+            core::arch::asm!(
+                "valignq {d}, {a}, {b}, 6",
+                d = lateout(zmm_reg) shifted,
+                a = in(zmm_reg) self,
+                b = in(zmm_reg) prev,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        shifted
     }
 }
 
@@ -591,6 +639,11 @@ unsafe fn cbc_decrypt_batches<'a, V: Lanes, const NR: usize, const W: usize>(
             let c: [V; W] = core::array::from_fn(|i| V::load(src.add(i * V::BYTES)));
             let mut x = c;
             decrypt_lanes::<V, NR, W>(k, &mut x);
+            // The preceding ciphertext blocks' shifts after the rounds:
+            // LLVM's znver5 model (`-C target-cpu=native` on Zen 5) put
+            // them first, on the pipes VAES issues from, and 16 KiB took
+            // 1.12× the time (bench/NOTES.md, cbc-shift-pin).
+            let c: [V; W] = core::array::from_fn(|i| c[i].after(&mut x[i]));
             let mut prev = *chain;
             for (i, (x, c)) in x.iter().zip(&c).enumerate() {
                 x.xor(c.shift_in(prev)).store(dst.add(i * V::BYTES));
