@@ -175,34 +175,28 @@ impl<'a> InOut<'a> {
         }
     }
 
-    /// `output = input ^ words`, `words` serialised little-endian, one
-    /// 32-bit load, XOR and store a word: for a whole block whose keystream
-    /// is still in general-purpose registers, which a store to memory and
-    /// 16-byte reloads would make wait on store forwarding. `self` must be
-    /// `4 * N` bytes long.
+    /// `output = input ^ words`, the 16 words serialised little-endian,
+    /// one 32-bit load, XOR and store a word, written out (no loop for
+    /// the vectoriser to turn into a store of the words and 16-byte
+    /// reloads behind run-time overlap checks): a stream cipher's whole
+    /// 64-byte block whose keystream is still in general-purpose
+    /// registers. `self` must be 64 bytes long.
     #[inline(always)]
-    pub(crate) fn xor_le_words<const N: usize>(self, words: &[u32; N]) {
-        fn whole<T, const N: usize>(words: &[[T; 4]]) -> &[[T; 4]; N] {
-            words.try_into().expect("4 * N bytes")
-        }
-        fn whole_mut<T, const N: usize>(words: &mut [[T; 4]]) -> &mut [[T; 4]; N] {
-            words.try_into().expect("4 * N bytes")
-        }
-        match self.0 {
-            Parts::InPlace(data) => {
-                let data = whole_mut::<u8, N>(data.as_chunks_mut::<4>().0);
-                for (d, w) in data.iter_mut().zip(words) {
-                    *d = (u32::from_le_bytes(*d) ^ w).to_le_bytes();
+    pub(crate) fn xor_le_words(self, words: &[u32; 16]) {
+        let (src, dst, len) = self.into_raw();
+        assert_eq!(len, 64, "one 64-byte block");
+        macro_rules! each {
+            ($($i:literal)+) => {$(
+                // SAFETY: word `$i` of 16 is within the 64 bytes `src` and
+                // `dst` hold (asserted); read before it is written, so in
+                // place works; unaligned accesses.
+                unsafe {
+                    let x = src.add(4 * $i).cast::<u32>().read_unaligned();
+                    dst.add(4 * $i).cast::<u32>().write_unaligned(x ^ words[$i].to_le());
                 }
-            }
-            Parts::Apart(input, output) => {
-                let input = whole::<u8, N>(input.as_chunks::<4>().0);
-                let output = whole_mut::<u8, N>(output.as_chunks_mut::<4>().0);
-                for ((o, i), w) in output.iter_mut().zip(input).zip(words) {
-                    *o = (u32::from_le_bytes(*i) ^ w).to_le_bytes();
-                }
-            }
+            )+};
         }
+        each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     }
 
     /// `output[i] = input[i] ^ keystream[i]` for every `i`, byte by byte;
