@@ -11,11 +11,40 @@
 /// next step of any, so that the four independent chains sit side by side.
 macro_rules! quarterrounds {
     ($($y0:ident $y1:ident $y2:ident $y3:ident),+) => {
-        $( $y1 ^= $y0.wrapping_add($y3).rotate_left(7); )+
-        $( $y2 ^= $y1.wrapping_add($y0).rotate_left(9); )+
-        $( $y3 ^= $y2.wrapping_add($y1).rotate_left(13); )+
-        $( $y0 ^= $y3.wrapping_add($y2).rotate_left(18); )+
+        $( $y1 ^= $crate::salsa20::no_transpose::rotl::<7>($y0.wrapping_add($y3)); )+
+        $( $y2 ^= $crate::salsa20::no_transpose::rotl::<9>($y1.wrapping_add($y0)); )+
+        $( $y3 ^= $crate::salsa20::no_transpose::rotl::<13>($y2.wrapping_add($y1)); )+
+        $( $y0 ^= $crate::salsa20::no_transpose::rotl::<18>($y3.wrapping_add($y2)); )+
     };
+}
+
+/// `x <<< N` (spec §2), on x86-64 one `rol` the compiler cannot take
+/// apart. With AVX-512 enabled where the rounds are compiled (`-C
+/// target-cpu=native` on an AVX-512 CPU), LLVM's SLP vectoriser packed
+/// some of a round's independent steps into `vprolvd`, moving words
+/// between integer and vector registers (`vpinsrd`, `vpextrd`) on the
+/// chain: scrypt's `scalar-fused` lane ran at 0.76 of the default build
+/// (Zen 5; bench/NOTES.md, scrypt-native). An `asm!` rotation is opaque
+/// to it.
+#[inline(always)]
+pub(crate) fn rotl<const N: u32>(x: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let rotated;
+        // SAFETY: one register rotation of a copy of `x`; no memory, no
+        // stack.
+        unsafe {
+            core::arch::asm!(
+                "rol {x:e}, {n}",
+                x = inout(reg) x => rotated,
+                n = const N,
+                options(pure, nomem, nostack),
+            );
+        }
+        rotated
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    x.rotate_left(N)
 }
 pub(crate) use quarterrounds;
 

@@ -11,6 +11,7 @@
 
 use super::{Block, Scratch};
 use crate::salsa20::no_transpose::double_round;
+use crate::stream::in_registers;
 
 /// `x ⊕ y`, word by word.
 #[inline(always)]
@@ -41,6 +42,16 @@ fn salsa20_8(t: [u32; 16]) -> [u32; 16] {
         mut x14,
         mut x15,
     ] = t;
+    // The words in general-purpose registers (`stream::in_registers`):
+    // in a build for an AVX-512 CPU, LLVM's SLP vectoriser otherwise forms
+    // the XOR before this and the addition after it in vectors, moving
+    // the words in and out (`vpinsrd`, `vpextrd`) on the chain of cores
+    // (bench/NOTES.md, scrypt-native).
+    for w in [[&mut x0, &mut x1, &mut x2, &mut x3], [&mut x4, &mut x5, &mut x6, &mut x7]] {
+        in_registers(w);
+    }
+    in_registers([&mut x8, &mut x9, &mut x10, &mut x11]);
+    in_registers([&mut x12, &mut x13, &mut x14, &mut x15]);
     double_round!(
         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15
     );
@@ -56,7 +67,12 @@ fn salsa20_8(t: [u32; 16]) -> [u32; 16] {
     let z = [
         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15,
     ];
-    std::array::from_fn(|k| z[k].wrapping_add(t[k]))
+    let mut out: [u32; 16] = std::array::from_fn(|k| z[k].wrapping_add(t[k]));
+    for w in out.as_chunks_mut::<4>().0 {
+        let [a, b, c, d] = w;
+        in_registers([a, b, c, d]);
+    }
+    out
 }
 
 /// scryptBlockMix (RFC 7914 §4) of `input` into `output`; with `XOR`, the
