@@ -112,6 +112,22 @@ pub(super) trait Lanes: Copy {
     /// the barrier made the native build on Zen 5 2 % slower, not faster.
     /// No instruction.
     unsafe fn after(self, done: &mut Self) -> Self;
+    /// The registers of a batch between two rounds, unchanged: on zmm, all
+    /// of them through one empty `asm!` that LLVM must take as changing
+    /// them, so that every register's round `r` comes before any
+    /// register's round `r + 1`, as written. Left free with CTR's carried
+    /// counters, LLVM ran each register's 14 AES-256 rounds one after the
+    /// other, and 16 KiB took 554 ns instead of 452 (bench/NOTES.md,
+    /// ctr-carried-counters). Elsewhere no barrier. No instruction.
+    #[inline(always)]
+    unsafe fn pin<const W: usize>(_x: &mut [Self; W]) {}
+    /// Whether CTR carries its register of counter blocks from batch to
+    /// batch ([`ctr_batches`]): on zmm, whose 32 registers hold it beside
+    /// the round keys and a batch (built anew from the integer each
+    /// batch, the loop ran at 0.92× in the `-C target-cpu=native` build
+    /// on Zen 5); not with 16 registers, where the round keys were spilled
+    /// for it.
+    const CARRY_COUNTERS: bool = false;
 }
 
 /// The `pshufb` control that reverses the 16 bytes of a lane.
@@ -296,7 +312,40 @@ impl Lanes for __m512i {
         v
     }
 
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn pin<const W: usize>(x: &mut [Self; W]) {
+        // SAFETY: the templates are comments: no instruction runs, no
+        // register changes.
+        unsafe {
+            match x.as_mut_slice() {
+                [a, b, c, d, e, f, g, h] => core::arch::asm!(
+                    "/* {} {} {} {} {} {} {} {} */",
+                    inout(zmm_reg) *a,
+                    inout(zmm_reg) *b,
+                    inout(zmm_reg) *c,
+                    inout(zmm_reg) *d,
+                    inout(zmm_reg) *e,
+                    inout(zmm_reg) *f,
+                    inout(zmm_reg) *g,
+                    inout(zmm_reg) *h,
+                    options(pure, nomem, nostack, preserves_flags),
+                ),
+                [a, b, c, d] => core::arch::asm!(
+                    "/* {} {} {} {} */",
+                    inout(zmm_reg) *a,
+                    inout(zmm_reg) *b,
+                    inout(zmm_reg) *c,
+                    inout(zmm_reg) *d,
+                    options(pure, nomem, nostack, preserves_flags),
+                ),
+                _ => {}
+            }
+        }
+    }
+
     const BLOCKS: usize = 4;
+    const CARRY_COUNTERS: bool = true;
 
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
@@ -423,8 +472,10 @@ pub(super) unsafe fn encrypt_lanes<V: Lanes, const NR: usize, const W: usize>(
     // SAFETY: the caller promises `V`'s features.
     unsafe {
         x.iter_mut().for_each(|x| *x = x.xor(k[0]));
+        V::pin(x);
         for key in &k[1..NR] {
             x.iter_mut().for_each(|x| *x = x.enc(*key));
+            V::pin(x);
         }
         x.iter_mut().for_each(|x| *x = x.enc_last(k[NR]));
     }
@@ -540,7 +591,9 @@ pub(super) unsafe fn ecb<'a, V: Lanes, const DEC: bool>(
 /// The counter blocks are built in registers: from one register of
 /// consecutive integers, adding to the low 64 bits, when no carry out of
 /// them can happen within the batch; otherwise each register's integers
-/// are computed in full, carry and wrap included.
+/// are computed in full, carry and wrap included. On zmm, when no carry
+/// can happen in the whole run, that register is carried from batch to
+/// batch instead ([`Lanes::CARRY_COUNTERS`]).
 ///
 /// # Safety
 ///
@@ -552,12 +605,38 @@ unsafe fn ctr_batches<'a, V: Lanes, const NR: usize, const W: usize>(
     data: InOut<'a>,
 ) -> InOut<'a> {
     let blocks = (W * V::BLOCKS) as u64;
-    batches!(data, W * V::BYTES, |src, dst| {
+    let step = W * V::BYTES;
+    let run = (data.len() / step) as u64 * blocks;
+    if V::CARRY_COUNTERS && run > 0 && (*counter as u64).checked_add(run).is_some() {
+        // No carry out of the low 64 bits in the whole run: one register
+        // of counters carried from batch to batch, the batches offsets
+        // from two pointers.
+        let (src, dst, len) = data.into_raw();
+        let whole = len - len % step;
+        // SAFETY: each batch is `step` bytes at offset `at < whole ≤ len`
+        // of the parts `into_raw` gave, readable at `src` and writable at
+        // `dst` (every register read before it is written); the rest is
+        // their last `len - whole` bytes, unused otherwise. The caller
+        // promises `V`'s features.
+        unsafe {
+            let mut base = V::counters(*counter);
+            let mut at = 0;
+            while at < whole {
+                let x = core::array::from_fn(|i| base.add_low((i * V::BLOCKS) as u64).byte_swap());
+                xor_keystream::<V, NR, W>(k, x, src.add(at), dst.add(at));
+                base = base.add_low(blocks);
+                at += step;
+            }
+            *counter = counter.wrapping_add(u128::from(run));
+            return InOut::from_raw(src.add(whole), dst.add(whole), len - whole);
+        }
+    }
+    batches!(data, step, |src, dst| {
         let first = *counter;
         // SAFETY: as in `ecb_batches`; the caller promises `V`'s
         // features.
         unsafe {
-            let mut x: [V; W] = if first as u64 <= u64::MAX - (blocks - 1) {
+            let x = if first as u64 <= u64::MAX - (blocks - 1) {
                 let base = V::counters(first);
                 core::array::from_fn(|i| base.add_low((i * V::BLOCKS) as u64).byte_swap())
             } else {
@@ -565,14 +644,35 @@ unsafe fn ctr_batches<'a, V: Lanes, const NR: usize, const W: usize>(
                     V::counters(first.wrapping_add((i * V::BLOCKS) as u128)).byte_swap()
                 })
             };
-            encrypt_lanes::<V, NR, W>(k, &mut x);
-            for (i, x) in x.iter().enumerate() {
-                let at = i * V::BYTES;
-                V::load(src.add(at)).xor(*x).store(dst.add(at));
-            }
+            xor_keystream::<V, NR, W>(k, x, src, dst);
         }
         *counter = first.wrapping_add(u128::from(blocks));
     })
+}
+
+/// The counter blocks `x` encrypted, XORed from the `W` registers' worth
+/// of bytes at `src` into `dst` (each register read before it is
+/// written).
+///
+/// # Safety
+///
+/// The CPU features of `V`; `W * V::BYTES` bytes readable at `src` and
+/// writable at `dst`, the same address or apart.
+#[inline(always)]
+unsafe fn xor_keystream<V: Lanes, const NR: usize, const W: usize>(
+    k: &RoundKeys<V>,
+    mut x: [V; W],
+    src: *const u8,
+    dst: *mut u8,
+) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        encrypt_lanes::<V, NR, W>(k, &mut x);
+        for (i, x) in x.iter().enumerate() {
+            let at = i * V::BYTES;
+            V::load(src.add(at)).xor(*x).store(dst.add(at));
+        }
+    }
 }
 
 /// CTR (SP 800-38A §6.5) from counter block `*counter` (the block read as

@@ -152,12 +152,14 @@ impl<'a> InOut<'a> {
     /// for a rung's entry point, which takes the three in registers where
     /// an `InOut` by value would be copied through memory (a 16-byte
     /// reload of a descriptor just written as 8-byte words, a
-    /// store-forwarding stall on a short message's critical path).
+    /// store-forwarding stall on a short message's critical path); and the
+    /// rest of one after a loop over its first bytes.
     ///
     /// # Safety
     ///
     /// `(src, dst, len)` came from `into_raw` of an `InOut` that lives for
-    /// `'a` and is not used otherwise meanwhile.
+    /// `'a` and is not used otherwise meanwhile, or are its last `len`
+    /// bytes (both pointers advanced alike), the first ones no longer used.
     #[inline]
     pub(crate) unsafe fn from_raw(src: *const u8, dst: *mut u8, len: usize) -> InOut<'a> {
         // SAFETY: as `into_raw` promises for its parts, which the caller
