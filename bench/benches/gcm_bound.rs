@@ -25,6 +25,17 @@
 //!   AES output into it and storing it, as the kernel does ([`x86::mix_mem`]):
 //!   its memory traffic beside its instructions (at 1 MiB the two buffers
 //!   exceed Zen 5's 2 MiB L2), still without its dependencies.
+//! - `gcm-bound-loads`: the AES-128 mix over 16 KiB as above (`mix`),
+//!   then changed one way at a time ([`x86::mix_mem`]'s `VARIANT`): with
+//!   [`x86::APART`] vector loads a step into registers of their own
+//!   (`loads-apart`: the kernel's round keys and powers of `H` when LLVM
+//!   loads them apart), every VAES round key read from memory
+//!   (`vaes-from-memory`), every VPCLMULQDQ factor read from memory
+//!   (`clmul-from-memory`), without the VAES rounds (`ghash-alone`: what
+//!   GHASH's own instructions allow), with GHASH's products made of the
+//!   byte reversals' output and summed in a chain (`ghash-dependent`),
+//!   and with each step's byte reversals before its rounds rather than
+//!   among them (`shuffles-first`).
 //!
 //! The mixes are written in assembly (`.rept` spreading each kind of
 //! instruction over the rounds), so that no compiler schedule makes the
@@ -122,6 +133,33 @@ mod x86 {
     /// extracts (the reduction).
     pub const MIX: [usize; 7] = [50, 18, 16, 44, 17, 27, 4];
 
+    /// Vector loads a step of the kernel makes apart from its text: the
+    /// 11 round keys of AES-128 and 12 registers of powers of `H`
+    /// (`gcm-bound-loads`).
+    pub const APART: usize = 23;
+
+    /// [`mix_mem`]'s `VARIANT`: the mix as it is.
+    pub const MIX_AS_IS: usize = 0;
+    /// With [`APART`] loads a step, each into a register of its own.
+    pub const LOADS_APART: usize = 1;
+    /// With every VAES round key read from memory.
+    pub const VAES_FROM_MEMORY: usize = 2;
+    /// With every VPCLMULQDQ factor read from memory.
+    pub const CLMUL_FROM_MEMORY: usize = 3;
+    /// Without the VAES rounds: GHASH's instructions alone.
+    pub const GHASH_ALONE: usize = 4;
+    /// With each product's factor the output of a byte reversal, and the
+    /// products summed in one chain of three-way XORs.
+    pub const GHASH_DEPENDENT: usize = 5;
+    /// With each step's byte reversals all before its first round, not
+    /// spread over the rounds.
+    pub const SHUFFLES_FIRST: usize = 6;
+
+    /// The round key (and power of `H`) the loads variants read.
+    #[repr(C, align(64))]
+    struct Key([u8; 64]);
+    static KEY: Key = Key([0x5a; 64]);
+
     /// `iters` × two steps under `NR` rounds: 8 registers through the
     /// rounds (the chains of the kernel's 8 registers of counter blocks),
     /// and with `GHASH` [`MIX`]'s instructions (with `ALL`, else the
@@ -133,7 +171,13 @@ mod x86 {
         _seed: i32,
     ) -> __m512i {
         // SAFETY: without `MEM`, no memory is touched.
-        unsafe { mix_mem::<NR, GHASH, ALL, false>(iters, core::ptr::null(), core::ptr::null_mut()) }
+        unsafe {
+            mix_mem::<NR, GHASH, ALL, false, MIX_AS_IS>(
+                iters,
+                core::ptr::null(),
+                core::ptr::null_mut(),
+            )
+        }
     }
 
     /// [`mix`] over `src` into `dst` (1024 bytes per iteration): with
@@ -148,7 +192,13 @@ mod x86 {
     /// With `MEM`, `1024 iters` bytes readable at `src` and writable at
     /// `dst`.
     #[target_feature(enable = "avx512f,avx512bw,vaes,vpclmulqdq")]
-    pub unsafe fn mix_mem<const NR: usize, const GHASH: bool, const ALL: bool, const MEM: bool>(
+    pub unsafe fn mix_mem<
+        const NR: usize,
+        const GHASH: bool,
+        const ALL: bool,
+        const MEM: bool,
+        const VARIANT: usize,
+    >(
         iters: u64,
         src: *const u8,
         dst: *mut u8,
@@ -158,40 +208,55 @@ mod x86 {
         // with `MEM` the memory the caller vouches for.
         unsafe {
             core::arch::asm!(
+                // `gcm_spread n, instruction`: as many of the instruction
+                // after round `gcm_r` as bring its count to round
+                // `gcm_r + 1`'s share of `n`.
+                ".macro gcm_spread n, ins:vararg",
+                ".rept ((gcm_r + 1) * \\n / (2 * {nr})) - (gcm_r * \\n / (2 * {nr}))",
+                "\\ins",
+                ".endr",
+                ".endm",
                 "2:",
                 ".set gcm_r, 0",
                 ".rept 2 * {nr}",
-                "vaesenc zmm0, zmm0, zmm31",
-                "vaesenc zmm1, zmm1, zmm31",
-                "vaesenc zmm2, zmm2, zmm31",
-                "vaesenc zmm3, zmm3, zmm31",
-                "vaesenc zmm4, zmm4, zmm31",
-                "vaesenc zmm5, zmm5, zmm31",
-                "vaesenc zmm6, zmm6, zmm31",
-                "vaesenc zmm7, zmm7, zmm31",
-                // Of each kind, as many after round `r` as bring its
-                // count to round `r + 1`'s share of the total.
-                ".rept ((gcm_r + 1) * {clmul} / (2 * {nr})) - (gcm_r * {clmul} / (2 * {nr}))",
-                "vpclmulqdq zmm16, zmm8, zmm30, 0x11",
+                ".if {variant} != {ghash_alone}",
+                ".irp j, 0, 1, 2, 3, 4, 5, 6, 7",
+                ".if {variant} == {vaes_from_memory}",
+                "vaesenc zmm\\j, zmm\\j, [{key}]",
+                ".else",
+                "vaesenc zmm\\j, zmm\\j, zmm31",
+                ".endif",
                 ".endr",
-                ".rept ((gcm_r + 1) * {shufb} / (2 * {nr})) - (gcm_r * {shufb} / (2 * {nr}))",
+                ".endif",
+                ".if {variant} == {clmul_from_memory}",
+                "gcm_spread {clmul}, vpclmulqdq zmm16, zmm8, [{key}], 0x11",
+                ".elseif {variant} == {ghash_dependent}",
+                // Products of the byte reversals' output, summed in a chain.
+                "gcm_spread {clmul}, vpclmulqdq zmm16, zmm17, zmm30, 0x11",
+                ".else",
+                "gcm_spread {clmul}, vpclmulqdq zmm16, zmm8, zmm30, 0x11",
+                ".endif",
+                ".if {variant} == {shuffles_first}",
+                ".if gcm_r % {nr} == 0",
+                ".rept {shufb} / 2",
                 "vpshufb zmm17, zmm9, zmm30",
                 ".endr",
-                ".rept ((gcm_r + 1) * {unpck} / (2 * {nr})) - (gcm_r * {unpck} / (2 * {nr}))",
-                "vpunpcklqdq zmm18, zmm10, zmm30",
-                ".endr",
-                ".rept ((gcm_r + 1) * {xor} / (2 * {nr})) - (gcm_r * {xor} / (2 * {nr}))",
-                "vpxord zmm19, zmm11, zmm30",
-                ".endr",
-                ".rept ((gcm_r + 1) * {add} / (2 * {nr})) - (gcm_r * {add} / (2 * {nr}))",
-                "vpaddd zmm20, zmm12, zmm30",
-                ".endr",
-                ".rept ((gcm_r + 1) * {tern} / (2 * {nr})) - (gcm_r * {tern} / (2 * {nr}))",
-                "vpternlogd zmm21, zmm13, zmm30, 0x96",
-                ".endr",
-                ".rept ((gcm_r + 1) * {shuf} / (2 * {nr})) - (gcm_r * {shuf} / (2 * {nr}))",
-                "vpshufd zmm22, zmm14, 0x4e",
-                ".endr",
+                ".endif",
+                ".else",
+                "gcm_spread {shufb}, vpshufb zmm17, zmm9, zmm30",
+                ".endif",
+                "gcm_spread {unpck}, vpunpcklqdq zmm18, zmm10, zmm30",
+                "gcm_spread {xor}, vpxord zmm19, zmm11, zmm30",
+                "gcm_spread {add}, vpaddd zmm20, zmm12, zmm30",
+                ".if {variant} == {ghash_dependent}",
+                "gcm_spread {tern}, vpternlogd zmm21, zmm16, zmm30, 0x96",
+                ".else",
+                "gcm_spread {tern}, vpternlogd zmm21, zmm13, zmm30, 0x96",
+                ".endif",
+                "gcm_spread {shuf}, vpshufd zmm22, zmm14, 0x4e",
+                ".if {variant} == {loads_apart}",
+                "gcm_spread {apart}, vmovdqu64 zmm24, [{key}]",
+                ".endif",
                 // After each step's last round: its text in and out.
                 ".if {mem} && (gcm_r % {nr} == {nr} - 1)",
                 ".irp j, 0, 1, 2, 3, 4, 5, 6, 7",
@@ -207,6 +272,7 @@ mod x86 {
                 ".endif",
                 "dec {n}",
                 "jnz 2b",
+                ".purgem gcm_spread",
                 n = inout(reg) iters => _,
                 src = inout(reg) src => _,
                 dst = inout(reg) dst => _,
@@ -219,10 +285,20 @@ mod x86 {
                 add = const if ALL { MIX[4] } else { 0 },
                 tern = const if ALL { MIX[5] } else { 0 },
                 shuf = const if ALL { MIX[6] } else { 0 },
+                variant = const VARIANT,
+                loads_apart = const LOADS_APART,
+                vaes_from_memory = const VAES_FROM_MEMORY,
+                clmul_from_memory = const CLMUL_FROM_MEMORY,
+                ghash_alone = const GHASH_ALONE,
+                ghash_dependent = const GHASH_DEPENDENT,
+                shuffles_first = const SHUFFLES_FIRST,
+                apart = const 2 * APART,
+                key = in(reg) KEY.0.as_ptr(),
                 out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
                 out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
                 out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
                 out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+                out("zmm24") _,
                 options(nostack),
             );
         }
@@ -273,22 +349,37 @@ fn bound(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("gcm-bound-mem-{}kib", size >> 10));
         g.throughput(Throughput::Bytes(size as u64));
         macro_rules! over {
-            ($($name:literal => $f:expr),+ $(,)?) => {$(
+            ($g:ident; $($name:literal => $f:expr),+ $(,)?) => {$(
                 // SAFETY: the CPU runs AVX-512F/BW, VAES and VPCLMULQDQ
                 // (checked above); `size` bytes, 1024 per iteration, at
                 // `src` and `dst`.
-                g.bench_function($name, |b| b.iter(|| unsafe {
+                $g.bench_function($name, |b| b.iter(|| unsafe {
                     $f(black_box(size as u64 / 1024), src.as_ptr(), dst.as_mut_ptr())
                 }));
             )+};
         }
-        over!(
-            "aes-gcm-mix-128" => x86::mix_mem::<10, true, true, true>,
-            "aes-gcm-mix-256" => x86::mix_mem::<14, true, true, true>,
-            "aes-ctr-128" => x86::mix_mem::<10, false, false, true>,
-            "aes-ctr-256" => x86::mix_mem::<14, false, false, true>,
+        over!(g;
+            "aes-gcm-mix-128" => x86::mix_mem::<10, true, true, true, { x86::MIX_AS_IS }>,
+            "aes-gcm-mix-256" => x86::mix_mem::<14, true, true, true, { x86::MIX_AS_IS }>,
+            "aes-ctr-128" => x86::mix_mem::<10, false, false, true, { x86::MIX_AS_IS }>,
+            "aes-ctr-256" => x86::mix_mem::<14, false, false, true, { x86::MIX_AS_IS }>,
         );
         g.finish();
+        if size == 16 << 10 {
+            // The AES-128 mix over 16 KiB, changed one way at a time.
+            let mut g = c.benchmark_group("gcm-bound-loads");
+            g.throughput(Throughput::Bytes(size as u64));
+            over!(g;
+                "mix" => x86::mix_mem::<10, true, true, true, { x86::MIX_AS_IS }>,
+                "loads-apart" => x86::mix_mem::<10, true, true, true, { x86::LOADS_APART }>,
+                "vaes-from-memory" => x86::mix_mem::<10, true, true, true, { x86::VAES_FROM_MEMORY }>,
+                "clmul-from-memory" => x86::mix_mem::<10, true, true, true, { x86::CLMUL_FROM_MEMORY }>,
+                "ghash-alone" => x86::mix_mem::<10, true, true, true, { x86::GHASH_ALONE }>,
+                "ghash-dependent" => x86::mix_mem::<10, true, true, true, { x86::GHASH_DEPENDENT }>,
+                "shuffles-first" => x86::mix_mem::<10, true, true, true, { x86::SHUFFLES_FIRST }>,
+            );
+            g.finish();
+        }
         black_box(&mut dst);
     }
 }
