@@ -223,7 +223,16 @@ fn every_suite_both_ways_against_every_peer() {
                 Some(suite.suite()),
                 "{what}"
             );
-            for len in [1, 16383, 16384, 16385, 100_000] {
+            let big = matches!(
+                (client_side, server_side),
+                (Side::Ours, Side::AwsLc) | (Side::AwsLc, Side::Ours)
+            );
+            let lens: &[usize] = if big {
+                &[0, 1, 16383, 16384, 16385, 10 << 20]
+            } else {
+                &[0, 1, 16383, 16384, 16385, 100_000]
+            };
+            for &len in lens {
                 send(&mut client, &mut server, &data(len));
                 send(&mut server, &mut client, &data(len));
             }
@@ -244,6 +253,60 @@ fn every_suite_both_ways_against_every_peer() {
             );
             send(&mut client, &mut server, &data(20_000));
             send(&mut server, &mut client, &data(20_000));
+        }
+    }
+}
+
+/// A copy of one of this crate's TLS 1.3 suites with a confidentiality
+/// limit of `limit` records.
+fn limited(suite: SupportedCipherSuite, limit: u64) -> SupportedCipherSuite {
+    let SupportedCipherSuite::Tls13(ours) = suite else {
+        unreachable!("a TLS 1.3 suite")
+    };
+    let copy = rustls::Tls13CipherSuite {
+        common: rustls::crypto::CipherSuiteCommon {
+            confidentiality_limit: limit,
+            ..ours.common
+        },
+        hkdf_provider: ours.hkdf_provider,
+        aead_alg: ours.aead_alg,
+        quic: ours.quic,
+    };
+    SupportedCipherSuite::Tls13(Box::leak(Box::new(copy)))
+}
+
+#[test]
+fn a_tiny_confidentiality_limit_updates_the_keys_and_goes_on() {
+    // rustls sends a KeyUpdate before a TLS 1.3 sender reaches the limit
+    // (and closes a TLS 1.2 connection instead): 200 records under a
+    // limit of 16 arrive whole only if the keys were updated, both ways.
+    let pki = Pki::ecdsa();
+    for suite in [
+        simdcrypt_rustls::TLS13_AES_128_GCM_SHA256,
+        simdcrypt_rustls::TLS13_CHACHA20_POLY1305_SHA256,
+    ] {
+        let small = limited(suite, 16);
+        let provider = || CryptoProvider {
+            cipher_suites: vec![small],
+            ..simdcrypt_rustls::default_provider()
+        };
+        let mut roots = RootCertStore::empty();
+        roots.add(pki.ca.clone()).expect("CA");
+        let cc = ClientConfig::builder_with_provider(Arc::new(provider()))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .expect("version")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let sc = ServerConfig::builder_with_provider(Arc::new(provider()))
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .expect("version")
+            .with_no_client_auth()
+            .with_single_cert(pki.chain.clone(), PrivateKeyDer::Pkcs8(pki.key.clone_key()))
+            .expect("server certificate");
+        let (mut client, mut server) = connect(&Arc::new(cc), &Arc::new(sc));
+        for _ in 0..200 {
+            send(&mut client, &mut server, &data(100));
+            send(&mut server, &mut client, &data(100));
         }
     }
 }
