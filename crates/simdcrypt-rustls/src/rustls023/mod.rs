@@ -2,6 +2,7 @@
 //! a port to another rustls line is a sibling of this module.
 
 mod hash;
+mod quic;
 mod record;
 pub(crate) mod suites;
 

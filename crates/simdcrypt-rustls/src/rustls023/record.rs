@@ -15,7 +15,7 @@ use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion};
 use simdcrypt::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
 
 /// The tag's length, the same for the three AEADs.
-const TAG_LEN: usize = 16;
+pub(crate) const TAG_LEN: usize = 16;
 /// TLS 1.2 AES-GCM's explicit nonce, carried before each record's
 /// ciphertext (RFC 5288 §3).
 const EXPLICIT_NONCE_LEN: usize = 8;

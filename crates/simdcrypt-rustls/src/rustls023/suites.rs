@@ -11,7 +11,15 @@ use rustls::{
 use simdcrypt::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
 
 use super::hash::{HMAC_SHA256, HMAC_SHA384, SHA256, SHA384};
+use super::quic::{AesMask, ChaChaMask, Keys};
 use super::record::{Tls12ChaCha, Tls12Gcm, Tls13};
+use simdcrypt::aes::{Aes128, Aes256};
+
+/// QUIC's limits for AES-GCM (RFC 9001 §6.6): packets sealed, packets
+/// that failed to open.
+const QUIC_AES_GCM: (u64, u64) = (1 << 23, 1 << 52);
+/// QUIC's limits for ChaCha20-Poly1305 (§6.6): none on sealing.
+const QUIC_CHACHA: (u64, u64) = (u64::MAX, 1 << 36);
 
 /// AES-GCM's confidentiality limit in records, as rustls's providers set
 /// it (draft-irtf-cfrg-aead-limits §5.1: 2^24.5 full-size records keep
@@ -30,7 +38,10 @@ pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
         },
         hkdf_provider: &HkdfUsingHmac(&HMAC_SHA256),
         aead_alg: &Tls13::<Aes128Gcm>::ALGORITHM,
-        quic: None,
+        quic: Some(&Keys::<Aes128Gcm, AesMask<Aes128>>::new(
+            QUIC_AES_GCM.0,
+            QUIC_AES_GCM.1,
+        )),
     });
 
 /// `TLS_AES_256_GCM_SHA384` (RFC 8446 §B.4).
@@ -43,7 +54,10 @@ pub static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite =
         },
         hkdf_provider: &HkdfUsingHmac(&HMAC_SHA384),
         aead_alg: &Tls13::<Aes256Gcm>::ALGORITHM,
-        quic: None,
+        quic: Some(&Keys::<Aes256Gcm, AesMask<Aes256>>::new(
+            QUIC_AES_GCM.0,
+            QUIC_AES_GCM.1,
+        )),
     });
 
 /// `TLS_CHACHA20_POLY1305_SHA256` (RFC 8446 §B.4).
@@ -56,7 +70,10 @@ pub static TLS13_CHACHA20_POLY1305_SHA256: SupportedCipherSuite =
         },
         hkdf_provider: &HkdfUsingHmac(&HMAC_SHA256),
         aead_alg: &Tls13::<ChaCha20Poly1305>::ALGORITHM,
-        quic: None,
+        quic: Some(&Keys::<ChaCha20Poly1305, ChaChaMask>::new(
+            QUIC_CHACHA.0,
+            QUIC_CHACHA.1,
+        )),
     });
 
 /// The signature schemes of the ECDSA suites, as rustls's providers list
