@@ -45,26 +45,42 @@ use rustls::crypto::CryptoProvider;
 /// first of the features `aws-lc-rs`, `ring`, `graviola` enabled.
 #[cfg(any(feature = "aws-lc-rs", feature = "ring", feature = "graviola"))]
 pub fn default_provider() -> CryptoProvider {
-    provider_over(base_provider())
+    provider_over(base_provider().expect("a base feature is enabled"))
 }
 
-/// The base provider of [`default_provider`].
-#[cfg(feature = "aws-lc-rs")]
-fn base_provider() -> CryptoProvider {
-    rustls::crypto::aws_lc_rs::default_provider()
+/// Session tickets for a `ServerConfig` (its `ticketer`), from the same
+/// base crate as [`default_provider`]: tickets are not record protection,
+/// and this crate does not make them.
+///
+/// # Errors
+///
+/// When the base crate cannot make a ticket key (no randomness).
+#[cfg(any(feature = "aws-lc-rs", feature = "ring", feature = "graviola"))]
+pub fn ticketer() -> Result<std::sync::Arc<dyn rustls::server::ProducesTickets>, rustls::Error> {
+    #[cfg(feature = "aws-lc-rs")]
+    return rustls::crypto::aws_lc_rs::Ticketer::new();
+    #[cfg(all(feature = "ring", not(feature = "aws-lc-rs")))]
+    return rustls::crypto::ring::Ticketer::new();
+    #[cfg(all(
+        feature = "graviola",
+        not(any(feature = "aws-lc-rs", feature = "ring"))
+    ))]
+    return rustls_graviola::Ticketer::new();
 }
 
-/// The base provider of [`default_provider`].
-#[cfg(all(feature = "ring", not(feature = "aws-lc-rs")))]
-fn base_provider() -> CryptoProvider {
-    rustls::crypto::ring::default_provider()
-}
-
-/// The base provider of [`default_provider`].
-#[cfg(all(
-    feature = "graviola",
-    not(any(feature = "aws-lc-rs", feature = "ring"))
-))]
-fn base_provider() -> CryptoProvider {
-    rustls_graviola::default_provider()
+/// The base provider the features choose — aws-lc-rs's, else ring's, else
+/// graviola's `default_provider()` — or `None` when none of them is
+/// enabled (then bring your own to [`provider_over`]).
+pub fn base_provider() -> Option<rustls::crypto::CryptoProvider> {
+    #[cfg(feature = "aws-lc-rs")]
+    return Some(rustls::crypto::aws_lc_rs::default_provider());
+    #[cfg(all(feature = "ring", not(feature = "aws-lc-rs")))]
+    return Some(rustls::crypto::ring::default_provider());
+    #[cfg(all(
+        feature = "graviola",
+        not(any(feature = "aws-lc-rs", feature = "ring"))
+    ))]
+    return Some(rustls_graviola::default_provider());
+    #[cfg(not(any(feature = "aws-lc-rs", feature = "ring", feature = "graviola")))]
+    None
 }

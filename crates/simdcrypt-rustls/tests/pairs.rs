@@ -24,11 +24,17 @@ impl Pki {
     fn new(alg: &'static rcgen::SignatureAlgorithm) -> Pki {
         let ca_key = rcgen::KeyPair::generate_for(alg).expect("CA key");
         let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("CA params");
+        ca_params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, "simdcrypt-rustls test CA");
         ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
         let ca = ca_params.self_signed(&ca_key).expect("CA certificate");
         let issuer = rcgen::Issuer::new(ca_params, ca_key);
         let key = rcgen::KeyPair::generate_for(alg).expect("server key");
-        let params = rcgen::CertificateParams::new(vec!["localhost".into()]).expect("params");
+        let mut params = rcgen::CertificateParams::new(vec!["localhost".into()]).expect("params");
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, "localhost");
         let cert = params.signed_by(&key, &issuer).expect("server certificate");
         Pki {
             ca: ca.der().clone(),
@@ -46,6 +52,12 @@ impl Pki {
     }
 }
 
+/// This crate's provider over aws-lc-rs (what `default_provider()` is with
+/// the default features; the tests need it whatever the features).
+fn ours() -> CryptoProvider {
+    simdcrypt_rustls::provider_over(rustls::crypto::aws_lc_rs::default_provider())
+}
+
 /// The providers the tests pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Side {
@@ -57,7 +69,7 @@ enum Side {
 impl Side {
     fn provider(self, suite: SupportedCipherSuite) -> CryptoProvider {
         let base = match self {
-            Side::Ours => simdcrypt_rustls::default_provider(),
+            Side::Ours => ours(),
             Side::AwsLc => rustls::crypto::aws_lc_rs::default_provider(),
             Side::Ring => rustls::crypto::ring::default_provider(),
         };
@@ -288,7 +300,7 @@ fn a_tiny_confidentiality_limit_updates_the_keys_and_goes_on() {
         let small = limited(suite, 16);
         let provider = || CryptoProvider {
             cipher_suites: vec![small],
-            ..simdcrypt_rustls::default_provider()
+            ..ours()
         };
         let mut roots = RootCertStore::empty();
         roots.add(pki.ca.clone()).expect("CA");
@@ -309,4 +321,67 @@ fn a_tiny_confidentiality_limit_updates_the_keys_and_goes_on() {
             send(&mut server, &mut client, &data(100));
         }
     }
+}
+
+#[test]
+fn provider_over_keeps_the_base_order_and_replaces_only_ours() {
+    for base in [
+        rustls::crypto::aws_lc_rs::default_provider(),
+        rustls::crypto::ring::default_provider(),
+    ] {
+        let ids: Vec<_> = base.cipher_suites.iter().map(|s| s.suite()).collect();
+        let kx = base.kx_groups.len();
+        let over = simdcrypt_rustls::provider_over(base);
+        assert_eq!(
+            over.cipher_suites
+                .iter()
+                .map(|s| s.suite())
+                .collect::<Vec<_>>(),
+            ids
+        );
+        for s in &over.cipher_suites {
+            let mine = simdcrypt_rustls::ALL_CIPHER_SUITES
+                .iter()
+                .find(|m| m.suite() == s.suite());
+            assert!(
+                mine.is_some_and(|m| same(*m, *s)),
+                "{:?} is not simdcrypt's",
+                s.suite()
+            );
+        }
+        assert_eq!(over.kx_groups.len(), kx);
+    }
+    // A suite the crate does not implement stays the base's.
+    let mut base = rustls::crypto::aws_lc_rs::default_provider();
+    let foreign = base.cipher_suites[0];
+    let SupportedCipherSuite::Tls13(inner) = foreign else {
+        unreachable!()
+    };
+    let renamed = rustls::Tls13CipherSuite {
+        common: rustls::crypto::CipherSuiteCommon {
+            suite: rustls::CipherSuite::Unknown(0x1399),
+            ..inner.common
+        },
+        hkdf_provider: inner.hkdf_provider,
+        aead_alg: inner.aead_alg,
+        quic: inner.quic,
+    };
+    let kept = SupportedCipherSuite::Tls13(Box::leak(Box::new(renamed)));
+    base.cipher_suites.insert(1, kept);
+    let over = simdcrypt_rustls::provider_over(base);
+    assert!(same(over.cipher_suites[1], kept));
+}
+
+#[cfg(any(feature = "aws-lc-rs", feature = "ring", feature = "graviola"))]
+#[test]
+fn default_provider_carries_every_suite_of_ours() {
+    let p = simdcrypt_rustls::default_provider();
+    for mine in simdcrypt_rustls::ALL_CIPHER_SUITES {
+        assert!(
+            p.cipher_suites.iter().any(|s| same(*s, *mine)),
+            "{:?}",
+            mine.suite()
+        );
+    }
+    assert!(simdcrypt_rustls::ticketer().is_ok());
 }
