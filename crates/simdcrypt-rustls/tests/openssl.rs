@@ -104,7 +104,8 @@ fn finish(mut child: std::process::Child) -> bool {
 /// every target): their directory.
 fn examples() -> PathBuf {
     let out = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "simdcrypt-rustls", "--examples"])
+        // The test profile: the dependencies `cargo test` built serve.
+        .args(["build", "--quiet", "--profile", "test", "-p", "simdcrypt-rustls", "--examples"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo");
@@ -113,8 +114,8 @@ fn examples() -> PathBuf {
         "cargo build --examples: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // This test runs from <target>/<profile>/deps; cargo build puts the
-    // examples in <target>/debug/examples.
+    // This test runs from <target>/debug/deps; the test profile's
+    // examples go to <target>/debug/examples.
     let exe = std::env::current_exe().unwrap();
     let target = exe.ancestors().nth(3).unwrap();
     target.join("debug").join("examples")
