@@ -30,6 +30,9 @@ use simdcrypt_bench::table::{Args, cpu_name};
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// A provider's constructor.
+type MakeProvider = fn() -> CryptoProvider;
+
 /// Plaintext per write.
 const WRITE: usize = 1 << 20;
 /// Writes per timed transfer.
@@ -116,7 +119,7 @@ fn main() {
         .unwrap();
     let mut roots = RootCertStore::empty();
     roots.add(cert.der().clone()).unwrap();
-    let contenders: [(&str, fn() -> CryptoProvider); 3] = [
+    let contenders: [(&str, MakeProvider); 3] = [
         ("simdcrypt", simdcrypt_rustls::default_provider),
         ("aws-lc-rs", rustls::crypto::aws_lc_rs::default_provider),
         ("ring", rustls::crypto::ring::default_provider),

@@ -105,7 +105,15 @@ fn finish(mut child: std::process::Child) -> bool {
 fn examples() -> PathBuf {
     let out = Command::new(env!("CARGO"))
         // The test profile: the dependencies `cargo test` built serve.
-        .args(["build", "--quiet", "--profile", "test", "-p", "simdcrypt-rustls", "--examples"])
+        .args([
+            "build",
+            "--quiet",
+            "--profile",
+            "test",
+            "-p",
+            "simdcrypt-rustls",
+            "--examples",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo");
