@@ -7,9 +7,9 @@
 
 use rustls::crypto::cipher::{
     AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, KeyBlockShape, MessageDecrypter,
-    MessageEncrypter, NONCE_LEN, Nonce, OutboundOpaqueMessage, OutboundPlainMessage,
-    PrefixedPayload, Tls12AeadAlgorithm, Tls13AeadAlgorithm, UnsupportedOperationError,
-    make_tls12_aad, make_tls13_aad,
+    MessageEncrypter, NONCE_LEN, Nonce, OutboundChunks, OutboundOpaqueMessage,
+    OutboundPlainMessage, PrefixedPayload, Tls12AeadAlgorithm, Tls13AeadAlgorithm,
+    UnsupportedOperationError, make_tls12_aad, make_tls13_aad,
 };
 use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion};
 use simdcrypt::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
@@ -86,6 +86,27 @@ fn split_tag(payload: &mut [u8]) -> Result<(&mut [u8], &[u8; TAG_LEN]), Error> {
     Ok((ciphertext, (&*tag).try_into().expect("TAG_LEN bytes")))
 }
 
+/// A record's payload sealed by `aead` under `nonce` and `aad`: `prefix`
+/// (TLS 1.2 AES-GCM's explicit nonce) in the clear, then the content and
+/// `suffix` (TLS 1.3's inner content type) encrypted in place, then the
+/// tag.
+fn seal_payload(
+    aead: &impl Sealer,
+    (nonce, aad): (&[u8; NONCE_LEN], &[u8]),
+    prefix: &[u8],
+    content: &OutboundChunks<'_>,
+    suffix: &[u8],
+) -> Result<PrefixedPayload, Error> {
+    let mut payload =
+        PrefixedPayload::with_capacity(prefix.len() + content.len() + suffix.len() + TAG_LEN);
+    payload.extend_from_slice(prefix);
+    payload.extend_from_chunks(content);
+    payload.extend_from_slice(suffix);
+    let tag = aead.seal(nonce, aad, &mut payload.as_mut()[prefix.len()..])?;
+    payload.extend_from_slice(&tag);
+    Ok(payload)
+}
+
 /// TLS 1.3's record protection with the AEAD `A`.
 pub(crate) struct Tls13<A>(core::marker::PhantomData<fn() -> A>);
 
@@ -138,14 +159,15 @@ impl<A: Sealer> MessageEncrypter for Tls13Protect<A> {
     ) -> Result<OutboundOpaqueMessage, Error> {
         // TLSInnerPlaintext (§5.2): the content, then its type, no padding.
         let total_len = self.encrypted_payload_len(msg.payload.len());
-        let mut payload = PrefixedPayload::with_capacity(total_len);
-        payload.extend_from_chunks(&msg.payload);
-        payload.extend_from_slice(&msg.typ.to_array());
         let nonce = Nonce::new(&self.iv, seq).0;
-        let tag = self
-            .aead
-            .seal(&nonce, &make_tls13_aad(total_len), payload.as_mut())?;
-        payload.extend_from_slice(&tag);
+        let aad = make_tls13_aad(total_len);
+        let payload = seal_payload(
+            &self.aead,
+            (&nonce, &aad),
+            &[],
+            &msg.payload,
+            &msg.typ.to_array(),
+        )?;
         // The outer record says application data, TLS 1.2 (§5.1).
         Ok(OutboundOpaqueMessage::new(
             ContentType::ApplicationData,
@@ -242,16 +264,9 @@ impl<A: Sealer> MessageEncrypter for Tls12GcmSeal<A> {
         msg: OutboundPlainMessage<'_>,
         seq: u64,
     ) -> Result<OutboundOpaqueMessage, Error> {
-        let total_len = self.encrypted_payload_len(msg.payload.len());
-        let mut payload = PrefixedPayload::with_capacity(total_len);
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
-        payload.extend_from_slice(&nonce[4..]);
-        payload.extend_from_chunks(&msg.payload);
-        let tag = self
-            .aead
-            .seal(&nonce, &aad, &mut payload.as_mut()[EXPLICIT_NONCE_LEN..])?;
-        payload.extend_from_slice(&tag);
+        let payload = seal_payload(&self.aead, (&nonce, &aad), &nonce[4..], &msg.payload, &[])?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 
@@ -341,13 +356,9 @@ impl MessageEncrypter for Tls12ChaChaProtect {
         msg: OutboundPlainMessage<'_>,
         seq: u64,
     ) -> Result<OutboundOpaqueMessage, Error> {
-        let total_len = self.encrypted_payload_len(msg.payload.len());
-        let mut payload = PrefixedPayload::with_capacity(total_len);
         let nonce = Nonce::new(&self.iv, seq).0;
         let aad = make_tls12_aad(seq, msg.typ, msg.version, msg.payload.len());
-        payload.extend_from_chunks(&msg.payload);
-        let tag = self.aead.seal(&nonce, &aad, payload.as_mut())?;
-        payload.extend_from_slice(&tag);
+        let payload = seal_payload(&self.aead, (&nonce, &aad), &[], &msg.payload, &[])?;
         Ok(OutboundOpaqueMessage::new(msg.typ, msg.version, payload))
     }
 

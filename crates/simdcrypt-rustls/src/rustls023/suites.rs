@@ -28,53 +28,35 @@ const AES_GCM_LIMIT: u64 = 1 << 24;
 /// ChaCha20-Poly1305 has none that a connection can reach.
 const CHACHA_LIMIT: u64 = u64::MAX;
 
-/// `TLS_AES_128_GCM_SHA256` (RFC 8446 §B.4).
-pub static TLS13_AES_128_GCM_SHA256: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
-        common: CipherSuiteCommon {
-            suite: CipherSuite::TLS13_AES_128_GCM_SHA256,
-            hash_provider: &SHA256,
-            confidentiality_limit: AES_GCM_LIMIT,
-        },
-        hkdf_provider: &HkdfUsingHmac(&HMAC_SHA256),
-        aead_alg: &Tls13::<Aes128Gcm>::ALGORITHM,
-        quic: Some(&Keys::<Aes128Gcm, AesMask<Aes128>>::new(
-            QUIC_AES_GCM.0,
-            QUIC_AES_GCM.1,
-        )),
-    });
+/// Declares TLS 1.3 suites: name (rustls's, of the suite), hash, HMAC,
+/// limit, AEAD, QUIC keys.
+macro_rules! tls13 {
+    ($($(#[$doc:meta])* $name:ident: $hash:ident, $hmac:ident, $limit:ident, $aead:ty, $quic:expr;)+) => {$(
+        $(#[$doc])*
+        pub static $name: SupportedCipherSuite = SupportedCipherSuite::Tls13(&Tls13CipherSuite {
+            common: CipherSuiteCommon {
+                suite: CipherSuite::$name,
+                hash_provider: &$hash,
+                confidentiality_limit: $limit,
+            },
+            hkdf_provider: &HkdfUsingHmac(&$hmac),
+            aead_alg: &Tls13::<$aead>::ALGORITHM,
+            quic: Some($quic),
+        });
+    )+};
+}
 
-/// `TLS_AES_256_GCM_SHA384` (RFC 8446 §B.4).
-pub static TLS13_AES_256_GCM_SHA384: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
-        common: CipherSuiteCommon {
-            suite: CipherSuite::TLS13_AES_256_GCM_SHA384,
-            hash_provider: &SHA384,
-            confidentiality_limit: AES_GCM_LIMIT,
-        },
-        hkdf_provider: &HkdfUsingHmac(&HMAC_SHA384),
-        aead_alg: &Tls13::<Aes256Gcm>::ALGORITHM,
-        quic: Some(&Keys::<Aes256Gcm, AesMask<Aes256>>::new(
-            QUIC_AES_GCM.0,
-            QUIC_AES_GCM.1,
-        )),
-    });
-
-/// `TLS_CHACHA20_POLY1305_SHA256` (RFC 8446 §B.4).
-pub static TLS13_CHACHA20_POLY1305_SHA256: SupportedCipherSuite =
-    SupportedCipherSuite::Tls13(&Tls13CipherSuite {
-        common: CipherSuiteCommon {
-            suite: CipherSuite::TLS13_CHACHA20_POLY1305_SHA256,
-            hash_provider: &SHA256,
-            confidentiality_limit: CHACHA_LIMIT,
-        },
-        hkdf_provider: &HkdfUsingHmac(&HMAC_SHA256),
-        aead_alg: &Tls13::<ChaCha20Poly1305>::ALGORITHM,
-        quic: Some(&Keys::<ChaCha20Poly1305, ChaChaMask>::new(
-            QUIC_CHACHA.0,
-            QUIC_CHACHA.1,
-        )),
-    });
+tls13! {
+    /// `TLS_AES_128_GCM_SHA256` (RFC 8446 §B.4).
+    TLS13_AES_128_GCM_SHA256: SHA256, HMAC_SHA256, AES_GCM_LIMIT, Aes128Gcm,
+        &Keys::<Aes128Gcm, AesMask<Aes128>>::new(QUIC_AES_GCM.0, QUIC_AES_GCM.1);
+    /// `TLS_AES_256_GCM_SHA384` (RFC 8446 §B.4).
+    TLS13_AES_256_GCM_SHA384: SHA384, HMAC_SHA384, AES_GCM_LIMIT, Aes256Gcm,
+        &Keys::<Aes256Gcm, AesMask<Aes256>>::new(QUIC_AES_GCM.0, QUIC_AES_GCM.1);
+    /// `TLS_CHACHA20_POLY1305_SHA256` (RFC 8446 §B.4).
+    TLS13_CHACHA20_POLY1305_SHA256: SHA256, HMAC_SHA256, CHACHA_LIMIT, ChaCha20Poly1305,
+        &Keys::<ChaCha20Poly1305, ChaChaMask>::new(QUIC_CHACHA.0, QUIC_CHACHA.1);
+}
 
 /// The signature schemes of the ECDSA suites, as rustls's providers list
 /// them.
@@ -96,14 +78,14 @@ static RSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::RSA_PKCS1_SHA256,
 ];
 
-/// Declares TLS 1.2 ECDHE suites: name, suite, hash, HMAC, limit,
-/// signature schemes, AEAD.
+/// Declares TLS 1.2 ECDHE suites: name (rustls's, of the suite), hash,
+/// HMAC, limit, signature schemes, AEAD.
 macro_rules! tls12 {
-    ($($(#[$doc:meta])* $name:ident: $suite:ident, $hash:ident, $hmac:ident, $limit:ident, $sign:ident, $aead:expr;)+) => {$(
+    ($($(#[$doc:meta])* $name:ident: $hash:ident, $hmac:ident, $limit:ident, $sign:ident, $aead:expr;)+) => {$(
         $(#[$doc])*
         pub static $name: SupportedCipherSuite = SupportedCipherSuite::Tls12(&Tls12CipherSuite {
             common: CipherSuiteCommon {
-                suite: CipherSuite::$suite,
+                suite: CipherSuite::$name,
                 hash_provider: &$hash,
                 confidentiality_limit: $limit,
             },
@@ -117,23 +99,17 @@ macro_rules! tls12 {
 
 tls12! {
     /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256` (RFC 5289 §3.2).
-    TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
-        SHA256, HMAC_SHA256, AES_GCM_LIMIT, ECDSA_SCHEMES, &Tls12Gcm::<Aes128Gcm>::ALGORITHM;
+    TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256: SHA256, HMAC_SHA256, AES_GCM_LIMIT, ECDSA_SCHEMES, &Tls12Gcm::<Aes128Gcm>::ALGORITHM;
     /// `TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384` (RFC 5289 §3.2).
-    TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
-        SHA384, HMAC_SHA384, AES_GCM_LIMIT, ECDSA_SCHEMES, &Tls12Gcm::<Aes256Gcm>::ALGORITHM;
+    TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384: SHA384, HMAC_SHA384, AES_GCM_LIMIT, ECDSA_SCHEMES, &Tls12Gcm::<Aes256Gcm>::ALGORITHM;
     /// `TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256` (RFC 7905 §2).
-    TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256: TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
-        SHA256, HMAC_SHA256, CHACHA_LIMIT, ECDSA_SCHEMES, &Tls12ChaCha;
+    TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256: SHA256, HMAC_SHA256, CHACHA_LIMIT, ECDSA_SCHEMES, &Tls12ChaCha;
     /// `TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256` (RFC 5289 §3.2).
-    TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
-        SHA256, HMAC_SHA256, AES_GCM_LIMIT, RSA_SCHEMES, &Tls12Gcm::<Aes128Gcm>::ALGORITHM;
+    TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: SHA256, HMAC_SHA256, AES_GCM_LIMIT, RSA_SCHEMES, &Tls12Gcm::<Aes128Gcm>::ALGORITHM;
     /// `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384` (RFC 5289 §3.2).
-    TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        SHA384, HMAC_SHA384, AES_GCM_LIMIT, RSA_SCHEMES, &Tls12Gcm::<Aes256Gcm>::ALGORITHM;
+    TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384: SHA384, HMAC_SHA384, AES_GCM_LIMIT, RSA_SCHEMES, &Tls12Gcm::<Aes256Gcm>::ALGORITHM;
     /// `TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256` (RFC 7905 §2).
-    TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
-        SHA256, HMAC_SHA256, CHACHA_LIMIT, RSA_SCHEMES, &Tls12ChaCha;
+    TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256: SHA256, HMAC_SHA256, CHACHA_LIMIT, RSA_SCHEMES, &Tls12ChaCha;
 }
 
 /// Every suite this crate implements, TLS 1.3's first, in rustls's
