@@ -15,13 +15,14 @@ use rustls::{
 
 /// A CA and a server certificate under it, for `localhost`.
 struct Pki {
+    kind: &'static str,
     ca: CertificateDer<'static>,
     chain: Vec<CertificateDer<'static>>,
     key: PrivatePkcs8KeyDer<'static>,
 }
 
 impl Pki {
-    fn new(alg: &'static rcgen::SignatureAlgorithm) -> Pki {
+    fn new(kind: &'static str, alg: &'static rcgen::SignatureAlgorithm) -> Pki {
         let ca_key = rcgen::KeyPair::generate_for(alg).expect("CA key");
         let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("CA params");
         ca_params
@@ -37,6 +38,7 @@ impl Pki {
             .push(rcgen::DnType::CommonName, "localhost");
         let cert = params.signed_by(&key, &issuer).expect("server certificate");
         Pki {
+            kind,
             ca: ca.der().clone(),
             chain: vec![cert.der().clone()],
             key: PrivatePkcs8KeyDer::from(key.serialize_der()),
@@ -44,11 +46,11 @@ impl Pki {
     }
 
     fn ecdsa() -> Pki {
-        Pki::new(&rcgen::PKCS_ECDSA_P256_SHA256)
+        Pki::new("ECDSA P-256", &rcgen::PKCS_ECDSA_P256_SHA256)
     }
 
     fn rsa() -> Pki {
-        Pki::new(&rcgen::PKCS_RSA_SHA256)
+        Pki::new("RSA 2048", &rcgen::PKCS_RSA_SHA256)
     }
 }
 
@@ -222,11 +224,18 @@ fn every_suite_both_ways_against_every_peer() {
         (Side::Ours, Side::Ours),
     ];
     for &suite in simdcrypt_rustls::ALL_CIPHER_SUITES {
-        let pki = pki_for(suite, &ecdsa, &rsa);
-        for (client_side, server_side) in pairs {
+        // TLS 1.3's suites with either key type; TLS 1.2's with theirs.
+        let pkis = match suite {
+            SupportedCipherSuite::Tls13(_) => vec![&ecdsa, &rsa],
+            SupportedCipherSuite::Tls12(_) => vec![pki_for(suite, &ecdsa, &rsa)],
+        };
+        for (pki, (client_side, server_side)) in
+            pkis.into_iter().flat_map(|p| pairs.map(|pair| (p, pair)))
+        {
             let what = format!(
-                "{:?}, client {client_side:?}, server {server_side:?}",
-                suite.suite()
+                "{:?}, {}, client {client_side:?}, server {server_side:?}",
+                suite.suite(),
+                pki.kind
             );
             let (cc, sc) = configs(suite, client_side, server_side, pki);
             let (mut client, mut server) = connect(&cc, &sc);
