@@ -8,7 +8,7 @@ use simdcrypt::aes::{Aes128, Aes256};
 use simdcrypt::block::BlockCipher;
 use simdcrypt::chacha20::ChaCha20;
 
-use super::record::{Sealer, TAG_LEN};
+use super::record::{Sealer, TAG_LEN, split_tag};
 
 /// The sample of ciphertext header protection reads (§5.4.2).
 const SAMPLE_LEN: usize = 16;
@@ -72,17 +72,8 @@ impl<A: Sealer> PacketKey<A> {
         header: &[u8],
         payload: &'a mut [u8],
     ) -> Result<&'a [u8], Error> {
-        let at = payload
-            .len()
-            .checked_sub(TAG_LEN)
-            .ok_or(Error::DecryptError)?;
-        let (text, tag) = payload.split_at_mut(at);
-        self.aead.open(
-            &nonce.0,
-            header,
-            text,
-            (&*tag).try_into().expect("TAG_LEN bytes"),
-        )?;
+        let (text, tag) = split_tag(payload)?;
+        self.aead.open(&nonce.0, header, text, tag)?;
         Ok(text)
     }
 }

@@ -75,9 +75,10 @@ sealer! {
     ChaCha20Poly1305, 32, Chacha20Poly1305;
 }
 
-/// Splits an opaque record's payload into the ciphertext and the tag after
-/// it: the decrypt error rustls expects when it cannot hold a tag.
-fn split_tag(payload: &mut [u8]) -> Result<(&mut [u8], &[u8; TAG_LEN]), Error> {
+/// Splits a sealed payload (a record's or a QUIC packet's) into the
+/// ciphertext and the tag after it: the decrypt error rustls expects when
+/// it cannot hold a tag.
+pub(crate) fn split_tag(payload: &mut [u8]) -> Result<(&mut [u8], &[u8; TAG_LEN]), Error> {
     let at = payload
         .len()
         .checked_sub(TAG_LEN)
@@ -373,13 +374,9 @@ impl MessageDecrypter for Tls12ChaChaProtect {
         mut msg: InboundOpaqueMessage<'a>,
         seq: u64,
     ) -> Result<InboundPlainMessage<'a>, Error> {
-        let len = msg
-            .payload
-            .len()
-            .checked_sub(TAG_LEN)
-            .ok_or(Error::DecryptError)?;
-        let aad = make_tls12_aad(seq, msg.typ, msg.version, len);
         let (ciphertext, tag) = split_tag(&mut msg.payload)?;
+        let len = ciphertext.len();
+        let aad = make_tls12_aad(seq, msg.typ, msg.version, len);
         self.aead
             .open(&Nonce::new(&self.iv, seq).0, &aad, ciphertext, tag)?;
         if len > MAX_FRAGMENT_LEN {
