@@ -1,14 +1,21 @@
 //! QUIC packet and header protection (RFC 9001 §5.3, §5.4) byte for byte
 //! against RFC 9001 Appendix A (`tests/data/rfc9001-appendix-a.txt`):
 //! the client and server Initial packets (AES-128-GCM, keys from this
-//! provider's HKDF) and the ChaCha20-Poly1305 short header packet; and
-//! §6.6's limits.
+//! provider's HKDF) and the ChaCha20-Poly1305 short header packet;
+//! §6.6's limits; and whole QUIC handshakes through `rustls::quic` with
+//! aws-lc-rs on the other side.
 
 use std::collections::HashMap;
 
+use std::sync::Arc;
+
+use rustls::crypto::CryptoProvider;
 use rustls::crypto::cipher::{AeadKey, Iv};
-use rustls::quic::{Algorithm, DirectionalKeys, Keys, Version};
-use rustls::{Side, SupportedCipherSuite};
+use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
+use rustls::quic::{
+    self, Algorithm, DirectionalKeys, HeaderProtectionKey, KeyChange, Keys, PacketKey, Version,
+};
+use rustls::{ClientConfig, RootCertStore, ServerConfig, Side, SupportedCipherSuite};
 
 /// The appendix's values by name.
 fn vectors() -> HashMap<String, String> {
@@ -179,4 +186,246 @@ fn the_limits_of_section_6_6() {
     assert_eq!(aes256.aead_key_len(), 32);
     let (_, aes128) = quic(simdcrypt_rustls::TLS13_AES_128_GCM_SHA256);
     assert_eq!(aes128.aead_key_len(), 16);
+}
+
+/// `provider` narrowed to the TLS 1.3 suite `suite`.
+fn only(provider: CryptoProvider, suite: SupportedCipherSuite) -> Arc<CryptoProvider> {
+    let chosen = provider
+        .cipher_suites
+        .iter()
+        .copied()
+        .find(|s| s.suite() == suite.suite())
+        .expect("the provider has the suite");
+    Arc::new(CryptoProvider {
+        cipher_suites: vec![chosen],
+        ..provider
+    })
+}
+
+/// Sends what `from` has to say in the handshake to `to`; the key change
+/// it made, if any.
+fn step(from: &mut quic::Connection, to: &mut quic::Connection) -> Option<KeyChange> {
+    let mut flight = Vec::new();
+    let change = from.write_hs(&mut flight);
+    to.read_hs(&flight).expect("the peer reads the flight");
+    change
+}
+
+/// One direction's keys: header protection and packet protection.
+type Protection<'a> = (&'a dyn HeaderProtectionKey, &'a dyn PacketKey);
+
+/// A short-header packet (RFC 9000 §17.3.1) with a 4-byte packet number,
+/// protected (RFC 9001 §5.3, §5.4).
+fn protect((header, packet_key): Protection<'_>, pn: u64, frames: &[u8]) -> Vec<u8> {
+    let mut packet = vec![0x43, 0xc1, 0xd2, 0xe3, 0xf4];
+    packet.extend_from_slice(&(pn as u32).to_be_bytes());
+    let header_len = packet.len();
+    let mut body = frames.to_vec();
+    let tag = packet_key
+        .encrypt_in_place(pn, &packet, &mut body)
+        .expect("seal");
+    packet.extend_from_slice(&body);
+    packet.extend_from_slice(tag.as_ref());
+    let (head, rest) = packet.split_at_mut(header_len);
+    let (first, pn_bytes) = head.split_first_mut().expect("a header");
+    header
+        .encrypt_in_place(&rest[..16], first, &mut pn_bytes[4..])
+        .expect("protect header");
+    packet
+}
+
+/// The frames of a packet from [`protect`], or the error opening it.
+fn unprotect(
+    (header, packet_key): Protection<'_>,
+    mut packet: Vec<u8>,
+) -> Result<Vec<u8>, rustls::Error> {
+    let (head, rest) = packet.split_at_mut(9);
+    let (first, pn_bytes) = head.split_first_mut().expect("a header");
+    header.decrypt_in_place(&rest[..16], first, &mut pn_bytes[4..])?;
+    let pn = u64::from(u32::from_be_bytes(pn_bytes[4..].try_into().unwrap()));
+    Ok(packet_key.decrypt_in_place(pn, head, rest)?.to_vec())
+}
+
+/// Packets protected by `sender` open under `receiver`, and a flipped bit
+/// in any of them is refused.
+fn exchange(what: &str, sender: Protection<'_>, receiver: Protection<'_>) {
+    for (pn, len) in [(0, 1), (1, 100), (0x1234_5678, 1200)] {
+        let frames: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+        let packet = protect(sender, pn, &frames);
+        assert_eq!(
+            unprotect(receiver, packet.clone()).expect(what),
+            frames,
+            "{what}: packet {pn}"
+        );
+        for at in [1, 9, packet.len() - 1] {
+            let mut bad = packet.clone();
+            bad[at] ^= 0x10;
+            assert!(unprotect(receiver, bad).is_err(), "{what}: byte {at}");
+        }
+    }
+}
+
+fn both(keys: &DirectionalKeys) -> Protection<'_> {
+    (&*keys.header, &*keys.packet)
+}
+
+/// Whole QUIC handshakes through `rustls::quic` for each TLS 1.3 suite,
+/// this provider on one side and aws-lc-rs (or itself) on the other: the
+/// transport parameters arrive, and the handshake and 1-RTT keys each side
+/// derives protect packets the other side opens, before and after key
+/// updates (§6, which change the packet keys and keep the header keys).
+#[test]
+fn quic_connections_with_aws_lc_rs_and_with_itself() {
+    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["localhost".into()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap();
+    let ours = || simdcrypt_rustls::provider_over(rustls::crypto::aws_lc_rs::default_provider());
+    type Provider = fn() -> CryptoProvider;
+    let pairings: [(&str, Provider, Provider); 3] = [
+        (
+            "ours → aws-lc-rs",
+            ours,
+            rustls::crypto::aws_lc_rs::default_provider,
+        ),
+        (
+            "aws-lc-rs → ours",
+            rustls::crypto::aws_lc_rs::default_provider,
+            ours,
+        ),
+        ("ours → ours", ours, ours),
+    ];
+    let suites = [
+        simdcrypt_rustls::TLS13_AES_128_GCM_SHA256,
+        simdcrypt_rustls::TLS13_AES_256_GCM_SHA384,
+        simdcrypt_rustls::TLS13_CHACHA20_POLY1305_SHA256,
+    ];
+    for suite in suites {
+        for (pairing, client_provider, server_provider) in pairings {
+            let what = format!("{pairing}, {:?}", suite.suite());
+            let mut roots = RootCertStore::empty();
+            roots.add(cert.der().clone()).unwrap();
+            let mut client_config =
+                ClientConfig::builder_with_provider(only(client_provider(), suite))
+                    .with_protocol_versions(&[&rustls::version::TLS13])
+                    .unwrap()
+                    .with_root_certificates(roots)
+                    .with_no_client_auth();
+            client_config.alpn_protocols = vec![b"simdcrypt-test".to_vec()];
+            let mut server_config =
+                ServerConfig::builder_with_provider(only(server_provider(), suite))
+                    .with_protocol_versions(&[&rustls::version::TLS13])
+                    .unwrap()
+                    .with_no_client_auth()
+                    .with_single_cert(
+                        vec![cert.der().clone()],
+                        PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
+                    )
+                    .unwrap();
+            server_config.alpn_protocols = vec![b"simdcrypt-test".to_vec()];
+            let mut client = quic::Connection::Client(
+                quic::ClientConnection::new(
+                    Arc::new(client_config),
+                    Version::V1,
+                    "localhost".try_into().unwrap(),
+                    b"client transport parameters".to_vec(),
+                )
+                .expect(&what),
+            );
+            let mut server = quic::Connection::Server(
+                quic::ServerConnection::new(
+                    Arc::new(server_config),
+                    Version::V1,
+                    b"server transport parameters".to_vec(),
+                )
+                .expect(&what),
+            );
+
+            // The Client Hello; the server's flights up to its Finished,
+            // under the handshake keys and then the 1-RTT keys; the client
+            // reads them and sends its Finished.
+            assert!(step(&mut client, &mut server).is_none(), "{what}");
+            let Some(KeyChange::Handshake { keys: server_hs }) = step(&mut server, &mut client)
+            else {
+                panic!("{what}: the server's handshake keys")
+            };
+            let Some(KeyChange::OneRtt {
+                keys: server_1rtt,
+                next: mut server_next,
+            }) = step(&mut server, &mut client)
+            else {
+                panic!("{what}: the server's 1-RTT keys")
+            };
+            let Some(KeyChange::Handshake { keys: client_hs }) = step(&mut client, &mut server)
+            else {
+                panic!("{what}: the client's handshake keys")
+            };
+            let Some(KeyChange::OneRtt {
+                keys: client_1rtt,
+                next: mut client_next,
+            }) = step(&mut client, &mut server)
+            else {
+                panic!("{what}: the client's 1-RTT keys")
+            };
+            assert!(
+                !client.is_handshaking() && !server.is_handshaking(),
+                "{what}"
+            );
+            assert_eq!(
+                client.negotiated_cipher_suite().map(|s| s.suite()),
+                Some(suite.suite()),
+                "{what}"
+            );
+            assert_eq!(
+                client.quic_transport_parameters(),
+                Some(&b"server transport parameters"[..]),
+                "{what}"
+            );
+            assert_eq!(
+                server.quic_transport_parameters(),
+                Some(&b"client transport parameters"[..]),
+                "{what}"
+            );
+
+            let client_sends = format!("{what}: client's handshake packets");
+            exchange(
+                &client_sends,
+                both(&client_hs.local),
+                both(&server_hs.remote),
+            );
+            let server_sends = format!("{what}: server's handshake packets");
+            exchange(
+                &server_sends,
+                both(&server_hs.local),
+                both(&client_hs.remote),
+            );
+            let client_sends = format!("{what}: client's 1-RTT packets");
+            exchange(
+                &client_sends,
+                both(&client_1rtt.local),
+                both(&server_1rtt.remote),
+            );
+            let server_sends = format!("{what}: server's 1-RTT packets");
+            exchange(
+                &server_sends,
+                both(&server_1rtt.local),
+                both(&client_1rtt.remote),
+            );
+            for phase in 1..=2 {
+                let client_packets = client_next.next_packet_keys();
+                let server_packets = server_next.next_packet_keys();
+                exchange(
+                    &format!("{client_sends}, after key update {phase}"),
+                    (&*client_1rtt.local.header, &*client_packets.local),
+                    (&*server_1rtt.remote.header, &*server_packets.remote),
+                );
+                exchange(
+                    &format!("{server_sends}, after key update {phase}"),
+                    (&*server_1rtt.local.header, &*server_packets.local),
+                    (&*client_1rtt.remote.header, &*client_packets.remote),
+                );
+            }
+        }
+    }
 }
