@@ -13,12 +13,11 @@ use aws_lc_rs::aead::{
 };
 use aws_lc_rs::hkdf::{self, HKDF_SHA256, HKDF_SHA384, KeyType, Prk};
 use aws_lc_rs::hmac;
-use rustls::crypto::CryptoProvider;
-use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
-use rustls::{
-    ClientConfig, ClientConnection, KeyLog, RootCertStore, ServerConfig, ServerConnection,
-    SupportedCipherSuite,
-};
+use rustls::{ClientConnection, KeyLog, ServerConnection, SupportedCipherSuite};
+
+mod common;
+
+use common::{Pki, configs, narrowed, ours};
 
 /// The secrets rustls logs, by label.
 #[derive(Debug, Default)]
@@ -57,20 +56,6 @@ fn expand_label(alg: hkdf::Algorithm, secret: &[u8], label: &str, len: usize) ->
     out
 }
 
-fn ours(suite: SupportedCipherSuite) -> Arc<CryptoProvider> {
-    let base = simdcrypt_rustls::provider_over(rustls::crypto::aws_lc_rs::default_provider());
-    let chosen = base
-        .cipher_suites
-        .iter()
-        .copied()
-        .find(|s| s.suite() == suite.suite())
-        .unwrap();
-    Arc::new(CryptoProvider {
-        cipher_suites: vec![chosen],
-        ..base
-    })
-}
-
 /// A connected pair on this provider, narrowed to `suite` and its
 /// protocol version, the client logging its secrets to `secrets`; with the
 /// client's and server's randoms (RFC 5246 §7.4.1.2: bytes 2..34 of the
@@ -84,29 +69,9 @@ struct Captured {
 }
 
 fn capture(suite: SupportedCipherSuite, secrets: Arc<Secrets>) -> Captured {
-    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
-    let cert = rcgen::CertificateParams::new(vec!["localhost".into()])
-        .unwrap()
-        .self_signed(&key)
-        .unwrap();
-    let versions = [suite.version()];
-    let mut roots = RootCertStore::empty();
-    roots.add(cert.der().clone()).unwrap();
-    let mut cc = ClientConfig::builder_with_provider(ours(suite))
-        .with_protocol_versions(&versions)
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
+    let provider = || narrowed(ours(), suite);
+    let (mut cc, sc) = configs(suite, provider(), provider(), &Pki::ecdsa());
     cc.key_log = secrets;
-    let sc = ServerConfig::builder_with_provider(ours(suite))
-        .with_protocol_versions(&versions)
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![cert.der().clone()],
-            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
-        )
-        .unwrap();
     let mut client = ClientConnection::new(Arc::new(cc), "localhost".try_into().unwrap()).unwrap();
     let mut server = ServerConnection::new(Arc::new(sc)).unwrap();
     let random = |flight: &[u8]| -> [u8; 32] { flight[11..43].try_into().unwrap() };

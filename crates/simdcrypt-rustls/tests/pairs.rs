@@ -7,58 +7,14 @@ use std::io::{Read, Write};
 use std::sync::Arc;
 
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use rustls::{
-    ClientConfig, ClientConnection, Connection, HandshakeKind, RootCertStore, ServerConfig,
-    ServerConnection, SupportedCipherSuite, SupportedProtocolVersion,
+    ClientConfig, ClientConnection, Connection, HandshakeKind, ServerConfig, ServerConnection,
+    SupportedCipherSuite,
 };
 
-/// A CA and a server certificate under it, for `localhost`.
-struct Pki {
-    kind: &'static str,
-    ca: CertificateDer<'static>,
-    chain: Vec<CertificateDer<'static>>,
-    key: PrivatePkcs8KeyDer<'static>,
-}
+mod common;
 
-impl Pki {
-    fn new(kind: &'static str, alg: &'static rcgen::SignatureAlgorithm) -> Pki {
-        let ca_key = rcgen::KeyPair::generate_for(alg).expect("CA key");
-        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("CA params");
-        ca_params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, "simdcrypt-rustls test CA");
-        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-        let ca = ca_params.self_signed(&ca_key).expect("CA certificate");
-        let issuer = rcgen::Issuer::new(ca_params, ca_key);
-        let key = rcgen::KeyPair::generate_for(alg).expect("server key");
-        let mut params = rcgen::CertificateParams::new(vec!["localhost".into()]).expect("params");
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, "localhost");
-        let cert = params.signed_by(&key, &issuer).expect("server certificate");
-        Pki {
-            kind,
-            ca: ca.der().clone(),
-            chain: vec![cert.der().clone()],
-            key: PrivatePkcs8KeyDer::from(key.serialize_der()),
-        }
-    }
-
-    fn ecdsa() -> Pki {
-        Pki::new("ECDSA P-256", &rcgen::PKCS_ECDSA_P256_SHA256)
-    }
-
-    fn rsa() -> Pki {
-        Pki::new("RSA 2048", &rcgen::PKCS_RSA_SHA256)
-    }
-}
-
-/// This crate's provider over aws-lc-rs (what `default_provider()` is with
-/// the default features; the tests need it whatever the features).
-fn ours() -> CryptoProvider {
-    simdcrypt_rustls::provider_over(rustls::crypto::aws_lc_rs::default_provider())
-}
+use common::{Pki, configs as configured, narrowed, ours};
 
 /// The providers the tests pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,23 +31,15 @@ impl Side {
             Side::AwsLc => rustls::crypto::aws_lc_rs::default_provider(),
             Side::Ring => rustls::crypto::ring::default_provider(),
         };
-        let chosen = base
-            .cipher_suites
-            .iter()
-            .copied()
-            .find(|s| s.suite() == suite.suite())
-            .expect("the provider has the suite");
+        let provider = narrowed(base, suite);
         if self == Side::Ours {
             assert!(
-                same(chosen, suite),
+                same(provider.cipher_suites[0], suite),
                 "default_provider() carries simdcrypt's {:?}",
                 suite.suite()
             );
         }
-        CryptoProvider {
-            cipher_suites: vec![chosen],
-            ..base
-        }
+        provider
     }
 }
 
@@ -104,16 +52,13 @@ fn same(a: SupportedCipherSuite, b: SupportedCipherSuite) -> bool {
     }
 }
 
-fn version(suite: SupportedCipherSuite) -> &'static SupportedProtocolVersion {
-    match suite {
-        SupportedCipherSuite::Tls13(_) => &rustls::version::TLS13,
-        SupportedCipherSuite::Tls12(_) => &rustls::version::TLS12,
-    }
-}
-
 /// The certificates a suite's server needs: TLS 1.2's suites name their
 /// key type; TLS 1.3's take either (ECDSA here).
-fn pki_for<'a>(suite: SupportedCipherSuite, ecdsa: &'a Pki, rsa: &'a Pki) -> &'a Pki {
+fn pki_for<'a>(
+    suite: SupportedCipherSuite,
+    ecdsa: &'a (&'static str, Pki),
+    rsa: &'a (&'static str, Pki),
+) -> &'a (&'static str, Pki) {
     if format!("{:?}", suite.suite()).contains("_RSA_") {
         rsa
     } else {
@@ -127,20 +72,8 @@ fn configs(
     server: Side,
     pki: &Pki,
 ) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
-    let mut roots = RootCertStore::empty();
-    roots.add(pki.ca.clone()).expect("CA");
-    let client_config = ClientConfig::builder_with_provider(Arc::new(client.provider(suite)))
-        .with_protocol_versions(&[version(suite)])
-        .expect("version")
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let server_config = ServerConfig::builder_with_provider(Arc::new(server.provider(suite)))
-        .with_protocol_versions(&[version(suite)])
-        .expect("version")
-        .with_no_client_auth()
-        .with_single_cert(pki.chain.clone(), PrivateKeyDer::Pkcs8(pki.key.clone_key()))
-        .expect("server certificate");
-    (Arc::new(client_config), Arc::new(server_config))
+    let (client, server) = configured(suite, client.provider(suite), server.provider(suite), pki);
+    (Arc::new(client), Arc::new(server))
 }
 
 /// Moves every pending TLS byte from `from` to `to`, processing it; the
@@ -215,7 +148,8 @@ fn data(len: usize) -> Vec<u8> {
 
 #[test]
 fn every_suite_both_ways_against_every_peer() {
-    let (ecdsa, rsa) = (Pki::ecdsa(), Pki::rsa());
+    let ecdsa = ("ECDSA P-256", Pki::ecdsa());
+    let rsa = ("RSA 2048", Pki::new(&rcgen::PKCS_RSA_SHA256));
     let pairs = [
         (Side::Ours, Side::AwsLc),
         (Side::AwsLc, Side::Ours),
@@ -229,13 +163,12 @@ fn every_suite_both_ways_against_every_peer() {
             SupportedCipherSuite::Tls13(_) => vec![&ecdsa, &rsa],
             SupportedCipherSuite::Tls12(_) => vec![pki_for(suite, &ecdsa, &rsa)],
         };
-        for (pki, (client_side, server_side)) in
+        for ((kind, pki), (client_side, server_side)) in
             pkis.into_iter().flat_map(|p| pairs.map(|pair| (p, pair)))
         {
             let what = format!(
-                "{:?}, {}, client {client_side:?}, server {server_side:?}",
+                "{:?}, {kind}, client {client_side:?}, server {server_side:?}",
                 suite.suite(),
-                pki.kind
             );
             let (cc, sc) = configs(suite, client_side, server_side, pki);
             let (mut client, mut server) = connect(&cc, &sc);
@@ -257,7 +190,7 @@ fn every_suite_both_ways_against_every_peer() {
                 send(&mut client, &mut server, &data(len));
                 send(&mut server, &mut client, &data(len));
             }
-            if version(suite) == &rustls::version::TLS13 {
+            if suite.version() == &rustls::version::TLS13 {
                 client.refresh_traffic_keys().expect("key update");
                 send(&mut client, &mut server, &data(40_000));
                 send(&mut server, &mut client, &data(40_000));
@@ -311,19 +244,7 @@ fn a_tiny_confidentiality_limit_updates_the_keys_and_goes_on() {
             cipher_suites: vec![small],
             ..ours()
         };
-        let mut roots = RootCertStore::empty();
-        roots.add(pki.ca.clone()).expect("CA");
-        let cc = ClientConfig::builder_with_provider(Arc::new(provider()))
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .expect("version")
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let sc = ServerConfig::builder_with_provider(Arc::new(provider()))
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .expect("version")
-            .with_no_client_auth()
-            .with_single_cert(pki.chain.clone(), PrivateKeyDer::Pkcs8(pki.key.clone_key()))
-            .expect("server certificate");
+        let (cc, sc) = configured(suite, provider(), provider(), &pki);
         let (mut client, mut server) = connect(&Arc::new(cc), &Arc::new(sc));
         for _ in 0..200 {
             send(&mut client, &mut server, &data(100));

@@ -11,11 +11,14 @@ use std::sync::Arc;
 
 use rustls::crypto::CryptoProvider;
 use rustls::crypto::cipher::{AeadKey, Iv};
-use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 use rustls::quic::{
     self, Algorithm, DirectionalKeys, HeaderProtectionKey, KeyChange, Keys, PacketKey, Version,
 };
-use rustls::{ClientConfig, RootCertStore, ServerConfig, Side, SupportedCipherSuite};
+use rustls::{Side, SupportedCipherSuite};
+
+mod common;
+
+use common::{Pki, configs, narrowed, ours};
 
 /// The appendix's values by name.
 fn vectors() -> HashMap<String, String> {
@@ -188,20 +191,6 @@ fn the_limits_of_section_6_6() {
     assert_eq!(aes128.aead_key_len(), 16);
 }
 
-/// `provider` narrowed to the TLS 1.3 suite `suite`.
-fn only(provider: CryptoProvider, suite: SupportedCipherSuite) -> Arc<CryptoProvider> {
-    let chosen = provider
-        .cipher_suites
-        .iter()
-        .copied()
-        .find(|s| s.suite() == suite.suite())
-        .expect("the provider has the suite");
-    Arc::new(CryptoProvider {
-        cipher_suites: vec![chosen],
-        ..provider
-    })
-}
-
 /// Sends what `from` has to say in the handshake to `to`; the key change
 /// it made, if any.
 fn step(from: &mut quic::Connection, to: &mut quic::Connection) -> Option<KeyChange> {
@@ -276,12 +265,7 @@ fn both(keys: &DirectionalKeys) -> Protection<'_> {
 /// updates (§6, which change the packet keys and keep the header keys).
 #[test]
 fn quic_connections_with_aws_lc_rs_and_with_itself() {
-    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
-    let cert = rcgen::CertificateParams::new(vec!["localhost".into()])
-        .unwrap()
-        .self_signed(&key)
-        .unwrap();
-    let ours = || simdcrypt_rustls::provider_over(rustls::crypto::aws_lc_rs::default_provider());
+    let pki = Pki::ecdsa();
     type Provider = fn() -> CryptoProvider;
     let pairings: [(&str, Provider, Provider); 3] = [
         (
@@ -304,25 +288,13 @@ fn quic_connections_with_aws_lc_rs_and_with_itself() {
     for suite in suites {
         for (pairing, client_provider, server_provider) in pairings {
             let what = format!("{pairing}, {:?}", suite.suite());
-            let mut roots = RootCertStore::empty();
-            roots.add(cert.der().clone()).unwrap();
-            let mut client_config =
-                ClientConfig::builder_with_provider(only(client_provider(), suite))
-                    .with_protocol_versions(&[&rustls::version::TLS13])
-                    .unwrap()
-                    .with_root_certificates(roots)
-                    .with_no_client_auth();
+            let (mut client_config, mut server_config) = configs(
+                suite,
+                narrowed(client_provider(), suite),
+                narrowed(server_provider(), suite),
+                &pki,
+            );
             client_config.alpn_protocols = vec![b"simdcrypt-test".to_vec()];
-            let mut server_config =
-                ServerConfig::builder_with_provider(only(server_provider(), suite))
-                    .with_protocol_versions(&[&rustls::version::TLS13])
-                    .unwrap()
-                    .with_no_client_auth()
-                    .with_single_cert(
-                        vec![cert.der().clone()],
-                        PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
-                    )
-                    .unwrap();
             server_config.alpn_protocols = vec![b"simdcrypt-test".to_vec()];
             let mut client = quic::Connection::Client(
                 quic::ClientConnection::new(
