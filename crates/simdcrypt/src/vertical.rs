@@ -95,8 +95,8 @@ impl Counter {
 /// counter's first word.
 ///
 /// With `hook = name` (after `counter_word` in the short forms, last in the
-/// full form) the function takes one more argument, `name: &mut impl
-/// FnMut()`, called once after every double round of every batch: work for
+/// full form) the function takes one more argument, `name: &mut impl Hook`
+/// ([`Hook`]), called once after every double round of every batch: work for
 /// the scalar units to do while the vector units compute the keystream
 /// (the stitched AEAD kernels run Poly1305 there). Without it the function
 /// is exactly as before.
@@ -189,7 +189,7 @@ macro_rules! vertical_batches {
             block: &mut u64,
             double_rounds: usize,
             mut data: $crate::xor::InOut<'a>,
-            $($hook: &mut impl FnMut(),)?
+            $($hook: &mut impl $crate::vertical::Hook,)?
         ) -> $crate::xor::InOut<'a> {
             const LANES: usize = $lanes;
             const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
@@ -234,10 +234,11 @@ macro_rules! vertical_batches {
                     mut x0, mut x1, mut x2, mut x3, mut x4, mut x5, mut x6, mut x7,
                     mut x8, mut x9, mut x10, mut x11, mut x12, mut x13, mut x14, mut x15,
                 ] = input;
-                for _ in 0..double_rounds {
+                #[allow(unused_variables, reason = "the round is for the hook alone")]
+                for round in 0..double_rounds {
                     $dr!($add, $xor, $rotl;
                         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
-                    $($hook();)?
+                    $($hook.after_double_round(round);)?
                 }
                 // The final addition, then one block per entry.
                 let blocks: [[$v; PER_BLOCK]; LANES] = $transpose([
@@ -269,6 +270,23 @@ macro_rules! vertical_batches {
     };
 }
 pub(crate) use vertical_batches;
+
+/// The work a hooked [`vertical_batches!`] function does on the scalar
+/// units between the double rounds of a batch, told which round it follows.
+/// A hook holds its state by value, not behind references of its own: the
+/// hook itself is an `&mut` argument, which nothing else aliases, so the
+/// compiler keeps its state in registers through the rounds (a closure's
+/// captured references it reloaded and stored around every call).
+pub(crate) trait Hook {
+    /// Called after double round `round` (from 0) of every batch.
+    fn after_double_round(&mut self, round: usize);
+}
+
+/// No work: a hooked batch with nothing beside it.
+impl Hook for () {
+    #[inline(always)]
+    fn after_double_round(&mut self, _round: usize) {}
+}
 
 /// From this many bytes on, each batch asks for the next batch's input
 /// and output lines ([`prefetch_next`]): a few per cent at 1 MiB on an

@@ -32,7 +32,7 @@ use zeroize::Zeroize;
 use crate::Error;
 use crate::chacha20::ChaCha20;
 use crate::poly1305::{Poly1305, Scalar};
-use crate::vertical::Counter;
+use crate::vertical::{Counter, Hook};
 use crate::xor::{InOut, Parts};
 
 /// Bytes per batch: 8 keystream blocks.
@@ -74,7 +74,7 @@ pub(crate) trait HookedBatch {
         input: &[u32; 16],
         block: &mut u64,
         data: InOut<'_>,
-        hook: &mut impl FnMut(),
+        hook: &mut impl Hook,
     );
 }
 
@@ -95,7 +95,7 @@ impl HookedBatch for ChaCha20 {
         input: &[u32; 16],
         block: &mut u64,
         data: InOut<'_>,
-        hook: &mut impl FnMut(),
+        hook: &mut impl Hook,
     ) {
         // SAFETY: the caller promises AVX2 and BMI2.
         unsafe { ChaCha20::xor_batch_8_hooked(input, block, data, hook) }
@@ -132,15 +132,17 @@ pub(super) fn run<C: HookedBatch>(
     let Some(mut input) = cipher.input_at_position() else {
         return Ok(0);
     };
-    let Some(mut scalar) = mac.take_scalar() else {
+    let Some(scalar) = mac.take_scalar() else {
         input.zeroize();
         return Ok(0);
     };
     let (batches, _) = data.split_at(done);
-    let result = cipher.skip(done).map(|()| {
+    let result = cipher.skip(done);
+    let scalar = match result {
         // SAFETY: `is_available()` said the CPU has AVX2 and BMI2.
-        unsafe { stitched::<C>(&input, &mut scalar, batches.into_parts(), open) }
-    });
+        Ok(()) => unsafe { stitched::<C>(&input, scalar, batches.into_parts(), open) },
+        Err(_) => scalar,
+    };
     input.zeroize();
     mac.resume(scalar);
     result.map(|()| done)
@@ -175,9 +177,41 @@ fn batch_and_neighbour<'b>(data: &'b mut Parts<'_>, i: usize, open: bool) -> (In
     }
 }
 
-/// The pipelined loop of [`run`] over whole batches.
+/// The Poly1305 work of one batch, done in the hook of the cipher's batch:
+/// the neighbouring batch's ciphertext, 3 or 4 blocks after each double
+/// round. It owns the accumulator for the batch, so that the accumulator
+/// stays in registers through the rounds.
+struct Feed<'a> {
+    /// The accumulator and `r`.
+    mac: Scalar,
+    /// The neighbouring batch.
+    blocks: &'a [[u8; 16]; MAC_BLOCKS],
+}
+
+impl Hook for Feed<'_> {
+    /// 32 blocks over 10 double rounds: 4 after each of the first two,
+    /// then 3.
+    #[inline(always)]
+    fn after_double_round(&mut self, round: usize) {
+        const PER_ROUND: usize = MAC_BLOCKS / DOUBLE_ROUNDS;
+        const EXTRA: usize = MAC_BLOCKS % DOUBLE_ROUNDS;
+        let start = PER_ROUND * round + round.min(EXTRA);
+        if round < EXTRA {
+            self.mac.blocks(&self.blocks[start..start + PER_ROUND + 1]);
+        } else {
+            self.mac.blocks(&self.blocks[start..start + PER_ROUND]);
+        }
+    }
+}
+
+/// The pipelined loop of [`run`] over whole batches; returns the MAC.
 #[target_feature(enable = "avx2,bmi2")]
-fn stitched<C: HookedBatch>(input: &[u32; 16], mac: &mut Scalar, mut data: Parts<'_>, open: bool) {
+fn stitched<C: HookedBatch>(
+    input: &[u32; 16],
+    mut mac: Scalar,
+    mut data: Parts<'_>,
+    open: bool,
+) -> Scalar {
     let mut block = C::COUNTER.get(input);
     let n = match &data {
         Parts::InPlace(data) => data.len(),
@@ -194,19 +228,18 @@ fn stitched<C: HookedBatch>(input: &[u32; 16], mac: &mut Scalar, mut data: Parts
         // Sealing: MAC the batch before (already encrypted); opening: the
         // batch after (not decrypted yet).
         let (cur, other) = batch_and_neighbour(&mut data, i, open);
-        let mut rest: &[[u8; 16]] = other.as_chunks().0;
-        let mut call = 0;
-        let mut hook = || {
-            // 32 blocks over 10 double rounds: 4, 4, then 3 each.
-            let take = MAC_BLOCKS / DOUBLE_ROUNDS + usize::from(call < MAC_BLOCKS % DOUBLE_ROUNDS);
-            let (now, later) = rest.split_at(take.min(rest.len()));
-            mac.blocks(now);
-            rest = later;
-            call += 1;
-        };
-        // SAFETY: this function is compiled with AVX2 and BMI2, which its
-        // caller checked.
-        unsafe { C::xor_batch(input, &mut block, cur, &mut hook) };
+        match other.as_chunks().0.try_into() {
+            Ok(blocks) => {
+                let mut feed = Feed { mac, blocks };
+                // SAFETY: this function is compiled with AVX2 and BMI2,
+                // which its caller checked.
+                unsafe { C::xor_batch(input, &mut block, cur, &mut feed) };
+                mac = feed.mac;
+            }
+            // Sealing's first batch, opening's last: nothing to MAC beside
+            // it. SAFETY: as above.
+            Err(_) => unsafe { C::xor_batch(input, &mut block, cur, &mut ()) },
+        }
     }
     if !open {
         let last = match &data {
@@ -215,6 +248,7 @@ fn stitched<C: HookedBatch>(input: &[u32; 16], mac: &mut Scalar, mut data: Parts
         };
         mac.blocks(last.as_chunks().0);
     }
+    mac
 }
 
 #[cfg(test)]

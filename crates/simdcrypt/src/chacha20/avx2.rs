@@ -18,7 +18,7 @@ use core::arch::x86_64::__m256i;
 use super::horizontal::horizontal;
 use super::ssse3::{ROT16_BYTES, rotl_ssse3};
 use super::{ChaCha20, Core, NONCE_LEN, double_round, rung_xor_keystream};
-use crate::vertical::{Counter, vertical_batches};
+use crate::vertical::{Counter, Hook, vertical_batches};
 use crate::xor::InOut;
 
 /// The `vpshufb` control that rotates each 32-bit lane left by 16 bits,
@@ -90,8 +90,8 @@ impl ChaCha20 {
     /// XORs keystream blocks `*block .. *block + 8` of `input` (its counter
     /// word ignored) into `data` (8 blocks, in place or from an input into
     /// an output) and steps `*block` by 8, calling `hook` after every
-    /// double round: the 8-block batch of this rung, with work for the
-    /// integer units (the stitched AEAD kernel's Poly1305) in the hook.
+    /// double round (0 to 9): the 8-block batch of this rung, with work for
+    /// the integer units (the stitched AEAD kernel's Poly1305) in the hook.
     ///
     /// # Safety
     ///
@@ -101,7 +101,7 @@ impl ChaCha20 {
         input: &[u32; 16],
         block: &mut u64,
         data: InOut<'_>,
-        hook: &mut impl FnMut(),
+        hook: &mut impl Hook,
     ) {
         debug_assert_eq!(data.len(), 8 * crate::stream::BLOCK_LEN);
         // SAFETY: the caller promises AVX2 and BMI2. (One whole batch:
