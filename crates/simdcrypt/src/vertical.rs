@@ -98,8 +98,9 @@ impl Counter {
 /// full form) the function takes one more argument, `name: &mut impl Hook`
 /// ([`Hook`]), called once after every double round of every batch: work for
 /// the scalar units to do while the vector units compute the keystream
-/// (the stitched AEAD kernels run Poly1305 there). Without it the function
-/// is exactly as before.
+/// (the stitched AEAD kernels run Poly1305 there). It then runs whole
+/// batches only, and returns the rest however short. Without it the
+/// function is exactly as before.
 ///
 /// [`InOut`]: crate::xor::InOut
 macro_rules! vertical_batches {
@@ -189,10 +190,13 @@ macro_rules! vertical_batches {
             block: &mut u64,
             double_rounds: usize,
             mut data: $crate::xor::InOut<'a>,
-            $($hook: &mut impl $crate::vertical::Hook,)?
+            $($hook: &mut impl $crate::vertical::Hook<{ $lanes * $crate::stream::BLOCK_LEN }>,)?
         ) -> $crate::xor::InOut<'a> {
             const LANES: usize = $lanes;
             const BLOCK_LEN: usize = $crate::stream::BLOCK_LEN;
+            /// Whether only whole batches run: with a hook, which reads
+            /// whole batches beside them.
+            const WHOLE: bool = $crate::vertical::hooked!($($hook)?);
             /// Registers per 64-byte block after the transpose.
             const PER_BLOCK: usize = BLOCK_LEN / ::core::mem::size_of::<$v>();
             debug_assert_eq!(counter.word, $word);
@@ -215,7 +219,7 @@ macro_rules! vertical_batches {
             let (src, dst, _) = data.reborrow().into_raw();
             let prefetch = len > $crate::vertical::PREFETCH_FROM;
             let mut done = 0;
-            while len - done > (LANES - 1) * BLOCK_LEN {
+            while len - done > (LANES - 1) * BLOCK_LEN && (!WHOLE || len - done >= LANES * BLOCK_LEN) {
                 if prefetch {
                     $crate::vertical::prefetch_next(src, dst, done + LANES * BLOCK_LEN, LANES * BLOCK_LEN, len);
                 }
@@ -238,7 +242,23 @@ macro_rules! vertical_batches {
                 for round in 0..double_rounds {
                     $dr!($add, $xor, $rotl;
                         x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
-                    $($hook.after_double_round(round);)?
+                    $(
+                        // SAFETY: the batch is whole (`WHOLE`), so its
+                        // input is readable at `src + done`; the XOR below
+                        // writes its output only after the rounds (in
+                        // place, over the same bytes), and the batch
+                        // before's output, whole below `dst + done`, was
+                        // written and is not written again.
+                        let (batch_input, batch_before) = unsafe {
+                            (
+                                &*src.add(done).cast::<[u8; LANES * BLOCK_LEN]>(),
+                                done.checked_sub(LANES * BLOCK_LEN).map(|at| {
+                                    &*dst.add(at).cast_const().cast::<[u8; LANES * BLOCK_LEN]>()
+                                }),
+                            )
+                        };
+                        $hook.after_double_round(round, batch_input, batch_before);
+                    )?
                 }
                 // The final addition, then one block per entry.
                 let blocks: [[$v; PER_BLOCK]; LANES] = $transpose([
@@ -271,21 +291,40 @@ macro_rules! vertical_batches {
 }
 pub(crate) use vertical_batches;
 
+/// `true` for a hooked [`vertical_batches!`] function, `false` otherwise.
+macro_rules! hooked {
+    () => {
+        false
+    };
+    ($hook:ident) => {
+        true
+    };
+}
+pub(crate) use hooked;
+
 /// The work a hooked [`vertical_batches!`] function does on the scalar
-/// units between the double rounds of a batch, told which round it follows.
-/// A hook holds its state by value, not behind references of its own: the
-/// hook itself is an `&mut` argument, which nothing else aliases, so the
+/// units between the double rounds of its batches of `BATCH` bytes. A hook
+/// holds its state by value, not behind references of its own: the hook
+/// itself is an `&mut` argument, which nothing else aliases, so the
 /// compiler keeps its state in registers through the rounds (a closure's
 /// captured references it reloaded and stored around every call).
-pub(crate) trait Hook {
-    /// Called after double round `round` (from 0) of every batch.
-    fn after_double_round(&mut self, round: usize);
+pub(crate) trait Hook<const BATCH: usize> {
+    /// Called after double round `round` (from 0) of every batch, with what
+    /// the batch leaves alone while its rounds run: its own input (not yet
+    /// XORed; in place, the bytes its output overwrites after the rounds)
+    /// and the output of the batch before it in the call, if any.
+    fn after_double_round(
+        &mut self,
+        round: usize,
+        input: &[u8; BATCH],
+        previous: Option<&[u8; BATCH]>,
+    );
 }
 
-/// No work: a hooked batch with nothing beside it.
-impl Hook for () {
+/// No work: batches with nothing to do beside them.
+impl<const BATCH: usize> Hook<BATCH> for () {
     #[inline(always)]
-    fn after_double_round(&mut self, _round: usize) {}
+    fn after_double_round(&mut self, _: usize, _: &[u8; BATCH], _: Option<&[u8; BATCH]>) {}
 }
 
 /// From this many bytes on, each batch asks for the next batch's input

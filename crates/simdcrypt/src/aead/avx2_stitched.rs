@@ -10,10 +10,15 @@
 //! latency) hides under the double round's vector work. The two are
 //! software-pipelined:
 //!
-//! - sealing MACs batch `i − 1`'s ciphertext while batch `i` is encrypted,
-//!   then the last batch alone;
-//! - opening MACs batch 0 alone, then batch `i + 1`'s ciphertext while
-//!   batch `i` is decrypted, so every byte is MACed before it is decrypted.
+//! - sealing encrypts batch 0 alone, then MACs batch `i − 1`'s ciphertext
+//!   while batch `i` is encrypted, then MACs the last batch alone;
+//! - opening MACs batch `i`'s ciphertext while the keystream of batch `i`
+//!   is computed, before the XOR that decrypts it, so every byte is MACed
+//!   before it is decrypted.
+//!
+//! All the batches of a call run in one loop inside the cipher's hooked
+//! batch function, the hook reading the bytes beside the batch it is
+//! shown ([`Hook::after_double_round`]).
 //!
 //! Only whole batches run here; the caller encrypts and MACs the rest (less
 //! than 512 bytes) on the ordinary path, and feeds what Poly1305 sees before
@@ -21,7 +26,7 @@
 //!
 //! A cipher joins with a hooked batch of its own, which its AVX2 rung
 //! instantiates (the hooked `vertical_batches!`, beside its double-round
-//! and rotate macros) and exposes (ChaCha20's `xor_batch_8_hooked`), an
+//! and rotate macros) and exposes (ChaCha20's `xor_whole_batches_8_hooked`), an
 //! implementation of [`HookedBatch`] here over it, and by overriding the
 //! AEAD's `Stitch::stitch` where the kernel is measured faster:
 //! ChaCha20 (and XChaCha20, which runs on it) takes it wherever it applies;
@@ -34,7 +39,7 @@ use crate::Error;
 use crate::chacha20::ChaCha20;
 use crate::poly1305::{Poly1305, Scalar};
 use crate::vertical::{Counter, Hook};
-use crate::xor::{InOut, Parts};
+use crate::xor::InOut;
 
 /// Bytes per batch: 8 keystream blocks.
 pub(crate) const BATCH: usize = 8 * crate::stream::BLOCK_LEN;
@@ -60,20 +65,21 @@ pub(crate) trait HookedBatch {
     /// When the keystream does not reach that far.
     fn skip(&mut self, len: usize) -> Result<(), Error>;
 
-    /// XORs keystream blocks `*block .. *block + 8` of `input` (its counter
-    /// words ignored) into `data` ([`BATCH`] bytes, in place or from an
-    /// input into an output) and steps `*block` by 8, calling `hook` after
-    /// every double round.
+    /// XORs the keystream blocks from `*block` on of `input` (its counter
+    /// words ignored) into the whole batches of `data` (in place or from an
+    /// input into an output) and steps `*block` by 8 a batch, calling
+    /// `hook` after every double round; returns the rest of `data`,
+    /// shorter than a batch.
     ///
     /// # Safety
     ///
     /// The CPU must have AVX2 and BMI2.
-    unsafe fn xor_batch(
+    unsafe fn xor_batches<'a>(
         input: &[u32; 16],
         block: &mut u64,
-        data: InOut<'_>,
-        hook: &mut impl Hook,
-    );
+        data: InOut<'a>,
+        hook: &mut impl Hook<BATCH>,
+    ) -> InOut<'a>;
 }
 
 /// ChaCha20 (and XChaCha20-Poly1305, which runs on it) through the hooked
@@ -89,14 +95,14 @@ impl HookedBatch for ChaCha20 {
         self.seek(self.position() + len as u128)
     }
 
-    unsafe fn xor_batch(
+    unsafe fn xor_batches<'a>(
         input: &[u32; 16],
         block: &mut u64,
-        data: InOut<'_>,
-        hook: &mut impl Hook,
-    ) {
+        data: InOut<'a>,
+        hook: &mut impl Hook<BATCH>,
+    ) -> InOut<'a> {
         // SAFETY: the caller promises AVX2 and BMI2.
-        unsafe { ChaCha20::xor_batch_8_hooked(input, block, data, hook) }
+        unsafe { ChaCha20::xor_whole_batches_8_hooked(input, block, data, hook) }
     }
 }
 
@@ -138,7 +144,7 @@ pub(super) fn run<C: HookedBatch>(
     let result = cipher.skip(done);
     let scalar = match result {
         // SAFETY: `is_available()` said the CPU has AVX2 and BMI2.
-        Ok(()) => unsafe { stitched::<C>(&input, scalar, batches.into_parts(), open) },
+        Ok(()) => unsafe { stitched::<C>(&input, scalar, batches, open) },
         Err(_) => scalar,
     };
     input.zeroize();
@@ -146,107 +152,72 @@ pub(super) fn run<C: HookedBatch>(
     result.map(|()| done)
 }
 
-/// Batch `i` of `data` (whole batches) to encrypt or decrypt, and the
-/// ciphertext to MAC meanwhile: sealing, batch `i − 1`'s output (already
-/// encrypted; none for the first); opening, batch `i + 1`'s input (not
-/// decrypted yet; none for the last).
-fn batch_and_neighbour<'b>(data: &'b mut Parts<'_>, i: usize, open: bool) -> (InOut<'b>, &'b [u8]) {
-    let at = i * BATCH;
-    match (data, open) {
-        (Parts::InPlace(data), true) => {
-            let (cur, after) = data[at..].split_at_mut(BATCH);
-            (InOut::in_place(cur), after.get(..BATCH).unwrap_or(&[]))
-        }
-        (Parts::InPlace(data), false) => {
-            let (before, cur) = data.split_at_mut(at);
-            let before = &before[at.saturating_sub(BATCH)..];
-            (InOut::in_place(&mut cur[..BATCH]), before)
-        }
-        (Parts::Apart(input, output), _) => {
-            let (before, cur) = output.split_at_mut(at);
-            let other = if open {
-                input.get(at + BATCH..at + 2 * BATCH).unwrap_or(&[])
-            } else {
-                &before[at.saturating_sub(BATCH)..]
-            };
-            let cur = InOut::apart(&input[at..at + BATCH], &mut cur[..BATCH]);
-            (cur.expect("one batch each"), other)
-        }
+/// Absorbs the 4 blocks of `batch` that go after double round `round`:
+/// the whole batch over the first 8 of the 10, 4 after each. The block
+/// indices are in bounds for the compiler to see, so no panic path leaves
+/// the rounds and the accumulator stays in registers through them
+/// (spread as 4, 4, then 3 over all 10, the bounds checks kept it in
+/// memory: 2,700 instructions more per 16 KiB).
+#[inline(always)]
+fn absorb(mac: &mut Scalar, round: usize, batch: &[u8; BATCH]) {
+    const PER_ROUND: usize = 4;
+    if round < MAC_BLOCKS / PER_ROUND {
+        let start = PER_ROUND * round;
+        mac.blocks(&batch.as_chunks().0[start..start + PER_ROUND]);
     }
 }
 
-/// The Poly1305 work of one batch, done in the hook of the cipher's batch:
-/// the neighbouring batch's ciphertext, 4 blocks after each of the first 8
-/// double rounds. It owns the accumulator for the batch, so that the
+/// Opening's hook: MACs each batch's ciphertext while its keystream is
+/// computed, before it is decrypted. It owns the accumulator, so that the
 /// accumulator stays in registers through the rounds.
-struct Feed<'a> {
+struct Open(Scalar);
+
+impl Hook<BATCH> for Open {
+    #[inline(always)]
+    fn after_double_round(&mut self, round: usize, input: &[u8; BATCH], _: Option<&[u8; BATCH]>) {
+        absorb(&mut self.0, round, input);
+    }
+}
+
+/// Sealing's hook: MACs the batch before's ciphertext while a batch is
+/// encrypted; `first` is the batch before the first of the call. It owns
+/// the accumulator, as [`Open`] does.
+struct Seal<'a> {
     /// The accumulator and `r`.
     mac: Scalar,
-    /// The neighbouring batch.
-    blocks: &'a [[u8; 16]; MAC_BLOCKS],
+    /// The ciphertext of the batch before the call's first.
+    first: &'a [u8; BATCH],
 }
 
-impl Hook for Feed<'_> {
-    /// 32 blocks over the first 8 of the 10 double rounds, 4 after each:
-    /// the block indices are in bounds for the compiler to see, so no
-    /// panic path leaves the rounds and the accumulator stays in registers
-    /// through them (spread as 4, 4, then 3 over all 10, the bounds checks
-    /// kept it in memory: 2,700 instructions more per 16 KiB).
+impl Hook<BATCH> for Seal<'_> {
     #[inline(always)]
-    fn after_double_round(&mut self, round: usize) {
-        const PER_ROUND: usize = 4;
-        if round < MAC_BLOCKS / PER_ROUND {
-            let start = PER_ROUND * round;
-            self.mac.blocks(&self.blocks[start..start + PER_ROUND]);
-        }
+    fn after_double_round(&mut self, round: usize, _: &[u8; BATCH], before: Option<&[u8; BATCH]>) {
+        absorb(&mut self.mac, round, before.unwrap_or(self.first));
     }
 }
 
-/// The pipelined loop of [`run`] over whole batches; returns the MAC.
+/// The pipelined loop of [`run`] over `data`, whole batches; returns the
+/// MAC.
 #[target_feature(enable = "avx2,bmi2")]
-fn stitched<C: HookedBatch>(
-    input: &[u32; 16],
-    mut mac: Scalar,
-    mut data: Parts<'_>,
-    open: bool,
-) -> Scalar {
+fn stitched<C: HookedBatch>(input: &[u32; 16], mac: Scalar, data: InOut<'_>, open: bool) -> Scalar {
     let mut block = C::COUNTER.get(input);
-    let n = match &data {
-        Parts::InPlace(data) => data.len(),
-        Parts::Apart(input, _) => input.len(),
-    } / BATCH;
     if open {
-        let first = match &data {
-            Parts::InPlace(data) => &data[..BATCH],
-            Parts::Apart(input, _) => &input[..BATCH],
-        };
-        mac.blocks(first.as_chunks().0);
+        let mut hook = Open(mac);
+        // SAFETY: this function is compiled with AVX2 and BMI2, which its
+        // caller checked.
+        unsafe { C::xor_batches(input, &mut block, data, &mut hook) };
+        return hook.0;
     }
-    for i in 0..n {
-        // Sealing: MAC the batch before (already encrypted); opening: the
-        // batch after (not decrypted yet).
-        let (cur, other) = batch_and_neighbour(&mut data, i, open);
-        match other.as_chunks().0.try_into() {
-            Ok(blocks) => {
-                let mut feed = Feed { mac, blocks };
-                // SAFETY: this function is compiled with AVX2 and BMI2,
-                // which its caller checked.
-                unsafe { C::xor_batch(input, &mut block, cur, &mut feed) };
-                mac = feed.mac;
-            }
-            // Sealing's first batch, opening's last: nothing to MAC beside
-            // it. SAFETY: as above.
-            Err(_) => unsafe { C::xor_batch(input, &mut block, cur, &mut ()) },
-        }
-    }
-    if !open {
-        let last = match &data {
-            Parts::InPlace(data) => &data[(n - 1) * BATCH..],
-            Parts::Apart(_, output) => &output[(n - 1) * BATCH..],
-        };
-        mac.blocks(last.as_chunks().0);
-    }
-    mac
+    let (mut first, mut rest) = data.split_at(BATCH);
+    // The first batch alone: nothing before it to MAC. SAFETY: as above.
+    unsafe { C::xor_batches(input, &mut block, first.reborrow(), &mut ()) };
+    let first = first.into_output().first_chunk().expect("a whole batch");
+    let mut hook = Seal { mac, first };
+    // SAFETY: as above.
+    unsafe { C::xor_batches(input, &mut block, rest.reborrow(), &mut hook) };
+    let last = rest.into_output().last_chunk().unwrap_or(first);
+    hook.mac.blocks(last.as_chunks().0);
+    hook.mac
 }
 
 #[cfg(test)]

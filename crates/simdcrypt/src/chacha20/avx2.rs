@@ -9,9 +9,10 @@
 //! computed in vain. Two pairs beat a 4-block vertical batch in xmm at
 //! every count from 4 to 7 (see bench/NOTES.md, section chacha20-avx2-tail).
 //!
-//! The same 8-block batch with a hook after every double round
-//! ([`ChaCha20::xor_batch_8_hooked`]) is the keystream of the stitched
-//! AEAD kernel, which runs Poly1305 on the integer units in the hook.
+//! The same 8-block batches with a hook after every double round
+//! ([`ChaCha20::xor_whole_batches_8_hooked`]) are the keystream of the
+//! stitched AEAD kernel, which runs Poly1305 on the integer units in the
+//! hook.
 
 use core::arch::x86_64::__m256i;
 
@@ -87,25 +88,25 @@ impl ChaCha20 {
             .then(|| self.core.at(block))
     }
 
-    /// XORs keystream blocks `*block .. *block + 8` of `input` (its counter
-    /// word ignored) into `data` (8 blocks, in place or from an input into
-    /// an output) and steps `*block` by 8, calling `hook` after every
-    /// double round (0 to 9): the 8-block batch of this rung, with work for
-    /// the integer units (the stitched AEAD kernel's Poly1305) in the hook.
+    /// XORs the keystream blocks from `*block` on of `input` (its counter
+    /// word ignored) into the whole 8-block batches of `data` (in place or
+    /// from an input into an output) and steps `*block` by 8 a batch,
+    /// calling `hook` after every double round (0 to 9): the 8-block batch
+    /// of this rung, with work for the integer units (the stitched AEAD
+    /// kernel's Poly1305) in the hook. Returns the rest of `data`, shorter
+    /// than a batch.
     ///
     /// # Safety
     ///
     /// The CPU must have AVX2 and BMI2.
     #[inline]
-    pub(crate) unsafe fn xor_batch_8_hooked(
+    pub(crate) unsafe fn xor_whole_batches_8_hooked<'a>(
         input: &[u32; 16],
         block: &mut u64,
-        data: InOut<'_>,
-        hook: &mut impl Hook,
-    ) {
-        debug_assert_eq!(data.len(), 8 * crate::stream::BLOCK_LEN);
-        // SAFETY: the caller promises AVX2 and BMI2. (One whole batch:
-        // nothing is left over.)
-        unsafe { xor_batches_8_hooked(input, Self::BLOCK_COUNTER, block, 10, data, hook) };
+        data: InOut<'a>,
+        hook: &mut impl Hook<{ 8 * crate::stream::BLOCK_LEN }>,
+    ) -> InOut<'a> {
+        // SAFETY: the caller promises AVX2 and BMI2.
+        unsafe { xor_batches_8_hooked(input, Self::BLOCK_COUNTER, block, 10, data, hook) }
     }
 }
