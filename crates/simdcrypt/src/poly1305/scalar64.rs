@@ -57,11 +57,10 @@ pub(super) fn mul(h: [u64; 3], r: &[u64; 2]) -> [u64; 3] {
 /// `x`, unchanged, through an empty `asm!` block that hides its value from
 /// the optimiser. Costs no instruction.
 #[inline(always)]
-fn opaque(x: u64) -> u64 {
-    let mut x = x;
+fn opaque(mut x: u64) -> u64 {
     // SAFETY: the template is empty: no instruction runs, no register,
     // memory or flag changes.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     unsafe {
         core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
     }
