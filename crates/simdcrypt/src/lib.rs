@@ -74,6 +74,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod block;
+// Camellia: wired into `families!` once its ladder is declared.
+pub mod camellia;
 pub mod cpu;
 pub mod ct;
 pub mod dynamic;
