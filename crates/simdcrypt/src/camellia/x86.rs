@@ -1786,6 +1786,78 @@ mod tests {
         }
     }
 
+    /// `vgf2p8affineqb` and `vgf2p8affineinvqb` on `V` (GFNI, with AVX
+    /// on ymm and AVX-512 on zmm) on all 256 bytes, each way, against the
+    /// maps and inversion computed here.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has GFNI and `V`'s features.
+    #[inline(always)]
+    unsafe fn check_gfni<V: Slice>() {
+        let maps = [
+            input_map(1),
+            input_map(4),
+            output_map(1),
+            output_map(2),
+            output_map(3),
+        ];
+        for map in maps {
+            let mut bytes = [0u8; 256];
+            for (i, b) in bytes.iter_mut().enumerate() {
+                *b = i as u8;
+            }
+            let (mut fwd, mut back) = ([0u8; 256], [0u8; 256]);
+            for at in (0..256).step_by(V::BYTES) {
+                // SAFETY: `V::BYTES` ≤ 64 bytes at `at` < 256 of each
+                // array; the caller promises the features.
+                unsafe {
+                    let m = V::splat64(map.linear.gfni_matrix());
+                    let x = V::load(bytes[at..].as_ptr());
+                    x.affine::<0x45>(m).store(fwd[at..].as_mut_ptr());
+                    x.affine_inverse::<0x6e>(m).store(back[at..].as_mut_ptr());
+                }
+            }
+            for x in 0..=255u8 {
+                let want = map.linear.apply(x) ^ 0x45;
+                assert_eq!(
+                    fwd[usize::from(x)],
+                    want,
+                    "affine of {x:#04x}, {} lanes",
+                    V::BLOCKS
+                );
+                let want = map.linear.apply(inv(x)) ^ 0x6e;
+                assert_eq!(
+                    back[usize::from(x)],
+                    want,
+                    "affine-inverse of {x:#04x}, {} lanes",
+                    V::BLOCKS
+                );
+            }
+        }
+    }
+
+    #[target_feature(enable = "gfni,avx512f,avx512bw,avx2,ssse3")]
+    fn check_gfni_all_widths() {
+        // SAFETY: this function has the features; the caller checked the CPU.
+        unsafe {
+            check_gfni::<__m128i>();
+            check_gfni::<__m256i>();
+            check_gfni::<__m512i>();
+        }
+    }
+
+    #[test]
+    fn gfni_instructions_compute_the_maps() {
+        let f = crate::cpu::features();
+        if !(f.gfni && f.avx512f && f.avx512bw && f.avx2) {
+            eprintln!("no GFNI with AVX-512: skipped");
+            return;
+        }
+        // SAFETY: the CPU has the features (checked above).
+        unsafe { check_gfni_all_widths() };
+    }
+
     /// A rung's entry points, for the tests below.
     struct Entry {
         name: &'static str,
