@@ -74,8 +74,6 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod block;
-// Camellia: wired into `families!` once its ladder is declared.
-pub mod camellia;
 pub mod cpu;
 pub mod ct;
 pub mod dynamic;
@@ -131,6 +129,7 @@ families! {
     poly1305: LADDER;
     aead: LADDER, GCM_LADDER;
     aes: LADDER;
+    camellia: LADDER;
     ghash: LADDER;
     gost28147: LADDER;
     magma: LADDER;

@@ -100,11 +100,18 @@ pub(crate) fn fl_inv(flinv_in: u64, ke: u64) -> u64 {
 }
 
 /// The data randomizing part (§2.3.1 for 128-bit keys, §2.3.2 for 192 and
-/// 256): prewhitening with kw1, kw2; six rounds of F, then FL and FL^-1,
-/// three times (four with 24 rounds); the halves swapped, postwhitening
-/// with kw3, kw4. Decryption (§2.3.3) is the same over
-/// [`Subkeys::inverse`].
+/// 256) with the F-function of §2.4.1. Decryption (§2.3.3) is the same
+/// over [`Subkeys::inverse`].
 pub(crate) fn encrypt_block(sk: &Subkeys, block: &mut [u8; 16]) {
+    encrypt_block_with(sk, block, f);
+}
+
+/// The data randomizing part with the F-function `f` (a rung's own form
+/// of it): prewhitening with kw1, kw2; six rounds of F, then FL and
+/// FL^-1, three times (four with 24 rounds); the halves swapped,
+/// postwhitening with kw3, kw4.
+#[inline(always)]
+pub(crate) fn encrypt_block_with(sk: &Subkeys, block: &mut [u8; 16], f: impl Fn(u64, u64) -> u64) {
     let (m1, m2) = block.split_at(8);
     let mut d1 = u64::from_be_bytes(m1.try_into().expect("8 bytes"));
     let mut d2 = u64::from_be_bytes(m2.try_into().expect("8 bytes"));
@@ -133,7 +140,7 @@ mod tests {
     use super::*;
 
     /// The key, plaintext and ciphertexts of RFC 3713, Appendix A.
-    pub(crate) const APPENDIX_A: [(&str, &str); 3] = [
+    const APPENDIX_A: [(&str, &str); 3] = [
         (
             "0123456789abcdeffedcba9876543210",
             "67673138549669730857065648eabe43",
