@@ -6,6 +6,9 @@
 //! | `reference` | RFC 3713 literally: the s-boxes as SBOX1 and its rotations | no (`hazmat`) |
 //! | `tables` | four 256-entry SP tables of 32-bit words: F is eight lookups | no (`hazmat`) |
 //! | `bitsliced` | 64 blocks as bit planes in 64-bit words; the s-box an inversion in GF((2^4)^2) as a Boolean circuit | yes |
+//! | `aesni` | 16 blocks byte-sliced in xmm (Kivilinna): the s-box AES's inversion from `aesenclast`/`aesdeclast` between `pshufb` affine maps | yes |
+//! | `vaes` | the same on ymm with VAES, 32 blocks | yes |
+//! | `gfni` | 64 blocks byte-sliced in zmm, each s-box `vgf2p8affineqb` then `vgf2p8affineinvqb` | yes |
 //!
 //! Every rung runs the encryption of §2.3 over the subkeys of §2.2;
 //! decryption is the same function over the decryption subkeys of
@@ -83,6 +86,16 @@ rungs! {
         /// Bitsliced in 64-bit words, 64 blocks at once, the s-box a
         /// Boolean circuit: constant-time and portable.
         Bitsliced = "bitsliced", needs "nothing", if |_f| true, simd = false;
+        /// AES-NI: byte-sliced, 16 blocks in xmm registers, the s-boxes
+        /// through `aesenclast`/`aesdeclast` between `pshufb` lookups.
+        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, simd = true;
+        /// VAES on ymm: the same, 32 blocks at once.
+        Vaes = "vaes", needs "VAES, AES-NI and AVX2",
+            if |f| f.vaes && f.aes && f.avx2 && f.ssse3, simd = true;
+        /// GFNI on zmm: byte-sliced, 64 blocks at once, each s-box two
+        /// affine instructions.
+        Gfni = "gfni", needs "GFNI, AVX-512F and AVX-512BW",
+            if |f| f.gfni && f.avx512f && f.avx512bw && f.avx2 && f.ssse3, simd = true;
     }
 }
 
@@ -91,7 +104,7 @@ impl Rung {
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Bitsliced]
+            [Rung::Gfni, Rung::Vaes, Rung::Aesni, Rung::Bitsliced]
                 .into_iter()
                 .find(|i| i.is_available())
                 .unwrap_or(Rung::Bitsliced)
@@ -103,6 +116,14 @@ impl Rung {
         match self {
             Rung::Reference | Rung::Tables => 1,
             Rung::Bitsliced => bitsliced::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Rung::Aesni => aesni::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Rung::Vaes => vaes::PAR_BLOCKS,
+            #[cfg(target_arch = "x86_64")]
+            Rung::Gfni => gfni::PAR_BLOCKS,
+            #[cfg(not(target_arch = "x86_64"))]
+            Rung::Aesni | Rung::Vaes | Rung::Gfni => 1,
         }
     }
 }
@@ -116,8 +137,38 @@ fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
         Rung::Reference => by_block(blocks, |b| reference::encrypt_block(sk, b)),
         Rung::Tables => by_block(blocks, |b| tables::encrypt_block(sk, b)),
         Rung::Bitsliced => bitsliced::encrypt(sk, blocks),
+        Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+            let (src, dst, len) = blocks.into_raw();
+            x86_rungs!(imp, encrypt(sk, src, dst, len));
+        }
     }
 }
+
+/// The dispatch to the x86 rungs, for the arm `Rung::Aesni | Rung::Vaes |
+/// Rung::Gfni` of a `match`: `$f($args)` of the rung's own module, the
+/// data passed as `InOut::into_raw`'s parts (in registers:
+/// `InOut::from_raw` says why). Only rungs that are available come here,
+/// and none is off x86-64.
+macro_rules! x86_rungs {
+    ($imp:expr, $f:ident($($arg:expr),*)) => {
+        match $imp {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has AES-NI and SSSE3;
+            // the data are `into_raw`'s parts of an `InOut` not used again.
+            Rung::Aesni => unsafe { aesni::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has VAES, AES-NI, AVX2
+            // and SSSE3; the data as above.
+            Rung::Vaes => unsafe { vaes::$f($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the rung is available: the CPU has GFNI, AVX-512F,
+            // AVX-512BW, AVX2 and SSSE3; the data as above.
+            Rung::Gfni => unsafe { gfni::$f($($arg),*) },
+            _ => unreachable!("an unavailable Camellia rung"),
+        }
+    };
+}
+use x86_rungs;
 
 /// Runs `f` on each 16-byte block of `data`, read from the input and
 /// written to the output: the single-block rungs' whole-block form.
@@ -345,7 +396,14 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
     }
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
-        block::ctr_by_blocks(self, counter, data);
+        match self.imp {
+            Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+                let counter = u128::from_be_bytes(counter.try_into().expect("a 16-byte block"));
+                let (src, dst, len) = data.into_raw();
+                x86_rungs!(self.imp, ctr(&self.enc, counter, src, dst, len));
+            }
+            _ => block::ctr_by_blocks(self, counter, data),
+        }
     }
 
     fn cbc_encrypt(&self, chain: &mut [u8], data: InOut<'_>) {
@@ -353,7 +411,14 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
     }
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
-        block::cbc_decrypt_by_blocks(self, chain, data);
+        match self.imp {
+            Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+                let chain = chain.try_into().expect("a 16-byte block");
+                let (src, dst, len) = data.into_raw();
+                x86_rungs!(self.imp, cbc_decrypt(&self.dec, chain, src, dst, len));
+            }
+            _ => block::cbc_decrypt_by_blocks(self, chain, data),
+        }
     }
 }
 
