@@ -2030,36 +2030,3 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod timing_scratch {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn timing() {
-        use crate::camellia::{aesni, gfni, vaes};
-        let sk = Subkeys::new(&[7u8; 16]);
-        let mut buf = vec![0u8; 16384];
-        type C = unsafe fn(&Subkeys, u128, *const u8, *mut u8, usize);
-        for (name, f) in [
-            ("aesni", aesni::ctr as C),
-            ("vaes", vaes::ctr as C),
-            ("gfni", gfni::ctr as C),
-        ] {
-            for len in [16usize, 256, 16384] {
-                let mut best = f64::MAX;
-                for _ in 0..200 {
-                    let t = std::time::Instant::now();
-                    for _ in 0..20 {
-                        unsafe { f(&sk, 5, buf.as_ptr(), buf.as_mut_ptr(), len) };
-                    }
-                    best = best.min(t.elapsed().as_secs_f64() / 20.0);
-                }
-                eprintln!(
-                    "{name} ctr {len}: {:.3} GB/s ({:.0} ns)",
-                    len as f64 / best / 1e9,
-                    best * 1e9
-                );
-            }
-        }
-    }
-}
