@@ -53,8 +53,6 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
-use zeroize::Zeroize;
-
 use super::key_schedule::Subkeys;
 use crate::xor::InOut;
 
@@ -1011,11 +1009,15 @@ impl KeyBytes {
     }
 }
 
+/// Wiped in word-wide stores kept by `black_box`, as `crate::ct::wipe`
+/// does (`Zeroize` writes one volatile word at a time: most of a short
+/// message's time here).
 impl Drop for KeyBytes {
     fn drop(&mut self) {
-        self.kw.zeroize();
-        self.k.zeroize();
-        self.ke.zeroize();
+        self.kw.as_flattened_mut().fill(0);
+        self.k.as_flattened_mut().fill(0);
+        self.ke.as_flattened_mut().fill(0);
+        std::hint::black_box(self);
     }
 }
 
