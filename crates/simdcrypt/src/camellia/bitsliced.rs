@@ -154,35 +154,52 @@ fn rotl(mut x: [u64; 8], n: usize) -> [u64; 8] {
     x
 }
 
+/// The s-box of byte t_n (`n` = 1..8) on its planes: s1 for t1 and t8,
+/// s2 (output rotated left by 1) for t2 and t5, s3 (by 7) for t3 and t6,
+/// s4 (input rotated left by 1) for t4 and t7.
+#[inline(always)]
+fn sbox(n: usize, v: [u64; 8]) -> [u64; 8] {
+    match n {
+        1 | 8 => s1(v),
+        2 | 5 => rotl(s1(v), 1),
+        3 | 6 => rotl(s1(v), 7),
+        _ => s1(rotl(v, 1)),
+    }
+}
+
 /// `y ^= F(x, k)` (§2.4.1): the key, the s-boxes of each byte, and P.
 #[inline(always)]
 fn f(x: &Half, k: u64, y: &mut Half) {
     // t[n - 1] = t_n after its s-box.
-    let t: [[u64; 8]; 8] = std::array::from_fn(|n| {
+    let mut t = [[0u64; 8]; 8];
+    for (n, t_n) in t.iter_mut().enumerate() {
         let base = 8 * (7 - n);
         let v: [u64; 8] = std::array::from_fn(|i| x[base + i] ^ bit(k, base + i));
-        match n + 1 {
-            1 | 8 => s1(v),
-            2 | 5 => rotl(s1(v), 1),
-            3 | 6 => rotl(s1(v), 7),
-            _ => s1(rotl(v, 1)),
-        }
-    });
+        *t_n = sbox(n + 1, v);
+    }
+    // P in sixteen XORs a plane (the Camellia paper's sequence; `f_is_the_rfcs`
+    // checks it against §2.4.1's rows): z1..z4 end as y5..y8,
+    // z5..z8 as y1..y4.
     for i in 0..8 {
-        let [t1, t2, t3, t4, t5, t6, t7, t8] = t.map(|t| t[i]);
-        let sum_b = t5 ^ t6 ^ t7 ^ t8;
-        let sum = t1 ^ t2 ^ t3 ^ t4 ^ sum_b;
-        let out = [
-            sum ^ t2 ^ t5,
-            sum ^ t3 ^ t6,
-            sum ^ t4 ^ t7,
-            sum ^ t1 ^ t8,
-            sum_b ^ t1 ^ t2 ^ t5,
-            sum_b ^ t2 ^ t3 ^ t6,
-            sum_b ^ t3 ^ t4 ^ t7,
-            sum_b ^ t1 ^ t4 ^ t8,
-        ];
-        for (m, y_m) in out.into_iter().enumerate() {
+        let [mut z1, mut z2, mut z3, mut z4, mut z5, mut z6, mut z7, mut z8] = t.map(|t| t[i]);
+        z1 ^= z6;
+        z2 ^= z7;
+        z3 ^= z8;
+        z4 ^= z5;
+        z5 ^= z3;
+        z6 ^= z4;
+        z7 ^= z1;
+        z8 ^= z2;
+        z1 ^= z8;
+        z2 ^= z5;
+        z3 ^= z6;
+        z4 ^= z7;
+        z5 ^= z4;
+        z6 ^= z1;
+        z7 ^= z2;
+        z8 ^= z3;
+        // y_m is planes 8(8 - m) .. 8(8 - m) + 7.
+        for (m, y_m) in [z5, z6, z7, z8, z1, z2, z3, z4].into_iter().enumerate() {
             y[8 * (7 - m) + i] ^= y_m;
         }
     }
@@ -192,16 +209,18 @@ fn f(x: &Half, k: u64, y: &mut Half) {
 #[inline(always)]
 fn fl(x: &mut Half, ke: u64) {
     let (k1, k2) = (ke >> 32, ke & 0xffff_ffff);
+    // x2 ^= (x1 & k1) <<< 1: plane i of the rotation is plane i - 1.
     for i in 0..32 {
         let j = (i + 31) % 32;
         x[i] ^= x[32 + j] & bit(k1, j);
     }
+    // x1 ^= x2 | k2.
     for i in 0..32 {
         x[32 + i] ^= x[i] | bit(k2, i);
     }
 }
 
-/// FL^-1 (§2.4.3).
+/// FL^-1 (§2.4.3), as [`fl`] the other way round.
 #[inline(always)]
 fn fl_inv(y: &mut Half, ke: u64) {
     let (k1, k2) = (ke >> 32, ke & 0xffff_ffff);
@@ -303,6 +322,22 @@ mod tests {
             if v != 0 {
                 assert_eq!(mul(planes(v), inv(planes(v))), planes(1), "{v}");
             }
+        }
+    }
+
+    /// F on planes (the sixteen-XOR P among it) is §2.4.1's on each of 64
+    /// halves.
+    #[test]
+    fn f_is_the_rfcs() {
+        let key = 0x0123_4567_89ab_cdef_u64;
+        let halves: Half = std::array::from_fn(|r| (r as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut x = halves;
+        transpose_64x64(&mut x);
+        let mut y: Half = [0; 64];
+        f(&x, key, &mut y);
+        transpose_64x64(&mut y);
+        for (r, &h) in halves.iter().enumerate() {
+            assert_eq!(y[r], reference::f(h, key), "half {r}");
         }
     }
 
