@@ -1,7 +1,8 @@
 //! `simdcrypt enc` and `simdcrypt mac`: every block-cipher mode of the
-//! table against the system's `openssl enc`, byte for byte, both ways, with
-//! and without padding; bad padding refused with one line and no output
-//! file; MACs against their RFC examples and `openssl mac`.
+//! table's AES and Camellia ladders against the system's `openssl enc`,
+//! byte for byte, both ways, with and without padding, and on every rung;
+//! bad padding refused with one line and no output file; MACs against
+//! their RFC examples and `openssl mac`.
 //!
 //! The comparisons with OpenSSL are skipped, saying so, where no `openssl`
 //! binary is on the PATH.
@@ -21,15 +22,17 @@ fn openssl() -> bool {
     )
 }
 
-/// The table's AES modes (those the system's `openssl enc` has without
-/// an engine; tests/enc_gost.rs compares GOST's with its engine): name,
-/// key length, IV length.
-fn modes() -> Vec<(&'static str, usize, Option<usize>)> {
+/// The ladders whose modes the system's `openssl enc` has without an
+/// engine (tests/enc_gost.rs compares GOST's with its engine).
+const OPENSSL_LADDERS: [&str; 2] = ["aes", "camellia"];
+
+/// The modes of the table's ladder `ladder`: name, key length, IV length.
+fn modes(ladder: &str) -> Vec<(&'static str, usize, Option<usize>)> {
     let modes: Vec<_> = ladder::primitives()
-        .filter(|(l, p)| l.name == "aes" && p.kind == Kind::Mode)
+        .filter(|(l, p)| l.name == ladder && p.kind == Kind::Mode)
         .map(|(_, p)| (p.name, p.key_lens[0], p.nonce_len))
         .collect();
-    assert!(modes.len() >= 15, "the AES modes are in the table");
+    assert!(modes.len() >= 15, "the {ladder} modes are in the table");
     modes
 }
 
@@ -55,8 +58,16 @@ fn key_args(ours: bool, name: &str, key: &[u8], iv: Option<&[u8]>) -> Vec<String
 
 #[test]
 fn every_mode_equals_openssl_enc_both_ways() {
+    for ladder in OPENSSL_LADDERS {
+        modes_equal_openssl_enc_both_ways(ladder);
+    }
+}
+
+/// Each mode of `ladder` on messages of edge lengths, against `openssl
+/// enc` and back.
+fn modes_equal_openssl_enc_both_ways(ladder: &str) {
     let have_openssl = openssl();
-    for (i, (name, key_len, iv_len)) in modes().into_iter().enumerate() {
+    for (i, (name, key_len, iv_len)) in modes(ladder).into_iter().enumerate() {
         let key = bytes(10 + i as u64, key_len);
         let iv = iv_len.map(|n| bytes(50 + i as u64, n));
         for (j, len) in [0usize, 1, 15, 16, 17, 255, 4096, 70_001]
@@ -104,7 +115,12 @@ fn no_pad_takes_whole_blocks_as_openssl_nopad() {
     let key = bytes(1, 16);
     let iv = bytes(2, 16);
     let plain = bytes(3, 64);
-    for name in ["aes-128-cbc", "aes-128-ecb"] {
+    for name in [
+        "aes-128-cbc",
+        "aes-128-ecb",
+        "camellia-128-cbc",
+        "camellia-128-ecb",
+    ] {
         let iv = (name.ends_with("cbc")).then_some(&iv[..]);
         let mut args = key_args(true, name, &key, iv);
         args.push("--no-pad".to_owned());
@@ -250,6 +266,21 @@ fn every_mac_equals_openssl_mac() {
     for (name, key_len, how) in [
         ("aes-cmac", 16, vec!["-cipher", "AES-128-CBC", "CMAC"]),
         ("aes-cmac", 32, vec!["-cipher", "AES-256-CBC", "CMAC"]),
+        (
+            "camellia-cmac",
+            16,
+            vec!["-cipher", "CAMELLIA-128-CBC", "CMAC"],
+        ),
+        (
+            "camellia-cmac",
+            24,
+            vec!["-cipher", "CAMELLIA-192-CBC", "CMAC"],
+        ),
+        (
+            "camellia-cmac",
+            32,
+            vec!["-cipher", "CAMELLIA-256-CBC", "CMAC"],
+        ),
         ("hmac-sha256", 40, vec!["-digest", "SHA256", "HMAC"]),
         ("hmac-sha512", 7, vec!["-digest", "SHA512", "HMAC"]),
     ] {
@@ -415,5 +446,59 @@ fn long_inputs_cut_between_threads_equal_openssl() {
         let opened = enc(&[&args[..], &["-d"]].concat(), &sealed.stdout);
         assert!(opened.status.success(), "{name} -d");
         assert!(opened.stdout == plain, "{name}: decryption differs");
+    }
+}
+
+/// `--rung` picks each rung this CPU runs (the table's list), and every
+/// one agrees with `openssl enc` both ways, on a message past the widest
+/// rung's batch.
+#[test]
+fn every_rung_equals_openssl_enc_both_ways() {
+    let have_openssl = openssl();
+    let plain = bytes(90, 64 * 16 * 3 + 5);
+    for ladder in OPENSSL_LADDERS {
+        let table = simdcrypt::ladders()
+            .iter()
+            .find(|l| l.name == ladder)
+            .expect("in the table");
+        let rungs: Vec<&str> = table
+            .rungs()
+            .into_iter()
+            .filter(|r| r.available)
+            .map(|r| r.name)
+            .collect();
+        for (i, (name, key_len, iv_len)) in modes(ladder).into_iter().enumerate() {
+            let key = bytes(91 + i as u64, key_len);
+            let iv = iv_len.map(|n| bytes(92 + i as u64, n));
+            let theirs = have_openssl.then(|| {
+                run_command(
+                    Command::new("openssl").args(key_args(false, name, &key, iv.as_deref())),
+                    &plain,
+                )
+                .stdout
+            });
+            for rung in &rungs {
+                let args = key_args(true, name, &key, iv.as_deref());
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let args = [&args[..], &["--rung", rung]].concat();
+                let sealed = enc(&args, &plain);
+                assert!(
+                    sealed.status.success(),
+                    "{name} on {rung}: {}",
+                    String::from_utf8_lossy(&sealed.stderr)
+                );
+                if let Some(theirs) = &theirs {
+                    assert!(
+                        sealed.stdout == *theirs,
+                        "{name} on {rung}: differs from openssl enc"
+                    );
+                }
+                let opened = enc(&[&args[..], &["-d"]].concat(), &sealed.stdout);
+                assert!(
+                    opened.stdout == plain,
+                    "{name} on {rung}: decryption differs"
+                );
+            }
+        }
     }
 }

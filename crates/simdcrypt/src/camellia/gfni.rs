@@ -1,0 +1,17 @@
+//! GFNI on zmm with AVX-512F and AVX-512BW: Camellia byte-sliced, 64
+//! blocks in the 16 zmm registers of a batch, each s-box two instructions
+//! (`vgf2p8affineqb` into AES's field, `vgf2p8affineinvqb` inverting and
+//! mapping back); then at most one batch each of 32 (ymm) and 16 (xmm),
+//! GFNI too, and the rest as one zero-padded xmm batch on the stack. The
+//! kernels are the shared ones of `x86.rs`.
+
+use core::arch::x86_64::{__m256i, __m512i};
+
+/// Blocks per batch: 16 registers of four blocks' bytes.
+pub(super) const PAR_BLOCKS: usize = 64;
+
+super::x86::rung!(
+    "gfni,avx512f,avx512bw,avx2,ssse3",
+    Gfni,
+    [__m512i, __m256i, __m128i]
+);

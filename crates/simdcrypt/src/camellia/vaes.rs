@@ -1,0 +1,12 @@
+//! VAES on ymm with AVX2: Camellia byte-sliced, 32 blocks in the 16 ymm
+//! registers of a batch, the s-boxes through `vaesenclast` between
+//! `vpshufb` nibble lookups; then at most one xmm batch of 16 (AES-NI) and
+//! the rest as one zero-padded xmm batch on the stack. The kernels are the
+//! shared ones of `x86.rs`.
+
+use core::arch::x86_64::__m256i;
+
+/// Blocks per batch: 16 registers of two blocks' bytes.
+pub(super) const PAR_BLOCKS: usize = 32;
+
+super::x86::rung!("vaes,avx2,aes,ssse3", AesNi, [__m256i, __m128i]);
