@@ -129,6 +129,7 @@ families! {
     poly1305: LADDER;
     aead: LADDER, GCM_LADDER;
     aes: LADDER;
+    camellia: LADDER;
     ghash: LADDER;
     gost28147: LADDER;
     magma: LADDER;

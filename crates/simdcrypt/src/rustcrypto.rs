@@ -3,9 +3,13 @@
 //! buffers, and [`stream_cipher_traits`], which stamps the `cipher` 0.5
 //! traits `KeySizeUser`, `IvSizeUser`, `KeyIvInit`, `StreamCipher` and
 //! `StreamCipherSeek` on a stream cipher, written once over
-//! [`KeyStream`] (the orphan rule forbids a blanket impl). Each family
-//! stamps its own types in its folder (`salsa20/rustcrypto.rs`,
-//! `chacha20/rustcrypto.rs`, `aes/rustcrypto.rs`); this module names none.
+//! [`KeyStream`] (the orphan rule forbids a blanket impl), and
+//! [`block_cipher_traits`], which stamps `KeySizeUser`, `KeyInit`,
+//! `BlockSizeUser`, `BlockCipherEncrypt` and `BlockCipherDecrypt` on a
+//! 16-byte block cipher, written once over its [`BlockCipher`] through
+//! [`Backend`]. Each family stamps its own types in its folder
+//! (`salsa20/rustcrypto.rs`, `chacha20/rustcrypto.rs`,
+//! `aes/rustcrypto.rs`, `camellia/rustcrypto.rs`); this module names none.
 //!
 //! Unlike RustCrypto's own ciphers, which keep the last block back, the
 //! keystream is the whole of it; a request past its end is a
@@ -16,9 +20,14 @@
 
 use core::ptr;
 
-use cipher::{InOutBuf, OverflowError, SeekNum, StreamCipherError};
+use cipher::consts::{U8, U16};
+use cipher::{
+    Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, InOutBuf,
+    OverflowError, ParBlocks, ParBlocksSizeUser, SeekNum, StreamCipherError,
+};
 
-use crate::xor::Parts;
+use crate::block::BlockCipher;
+use crate::xor::{InOut as Data, Parts};
 use crate::{Error, KeyStream};
 
 /// The two buffers of an `inout` buffer (as `cipher` and `aead` hand them
@@ -206,3 +215,108 @@ macro_rules! stream_cipher_traits {
     };
 }
 pub(crate) use stream_cipher_traits;
+
+/// The backend the block traits hand to their closures: the 16-byte
+/// block cipher itself. Runs of blocks (RustCrypto's modes drive eight at
+/// a time) go straight to the rung's whole-block form.
+pub(crate) struct Backend<'a, C>(pub(crate) &'a C);
+
+impl<C: BlockCipher<Block = [u8; 16]>> BlockSizeUser for Backend<'_, C> {
+    type BlockSize = U16;
+}
+
+impl<C: BlockCipher<Block = [u8; 16]>> ParBlocksSizeUser for Backend<'_, C> {
+    type ParBlocksSize = U8;
+}
+
+impl<C: BlockCipher<Block = [u8; 16]>> BlockCipherEncBackend for Backend<'_, C> {
+    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        self.0.encrypt(Data::from_parts(one_parts(block)));
+    }
+
+    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.0.encrypt(Data::from_parts(one_parts(blocks)));
+    }
+
+    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.0.encrypt(Data::from_parts(array_parts(blocks)));
+    }
+}
+
+impl<C: BlockCipher<Block = [u8; 16]>> BlockCipherDecBackend for Backend<'_, C> {
+    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        self.0.decrypt(Data::from_parts(one_parts(block)));
+    }
+
+    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.0.decrypt(Data::from_parts(one_parts(blocks)));
+    }
+
+    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.0.decrypt(Data::from_parts(array_parts(blocks)));
+    }
+}
+
+/// The `cipher` block traits for our 16-byte block ciphers: each `$ty`
+/// with its key size `$key` and a phrase for the docs. `new` is the
+/// type's own; everything else goes through [`Backend`].
+macro_rules! block_cipher_traits {
+    ($($ty:ty => $key:ty, $what:literal;)+) => {$(
+        #[doc = concat!("The key size of ", $what, ".")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
+        impl ::cipher::KeySizeUser for $ty {
+            type KeySize = $key;
+        }
+
+        /// The inherent `new`: on the fastest constant-time rung.
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
+        impl ::cipher::KeyInit for $ty {
+            fn new(key: &::cipher::Key<Self>) -> Self {
+                <$ty>::new(key.into())
+            }
+        }
+
+        /// The 128-bit block.
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
+        impl ::cipher::BlockSizeUser for $ty {
+            type BlockSize = ::cipher::consts::U16;
+        }
+
+        /// Encryption on the rung in use; runs of blocks at its width.
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
+        impl ::cipher::BlockCipherEncrypt for $ty {
+            fn encrypt_with_backend(
+                &self,
+                f: impl ::cipher::BlockCipherEncClosure<BlockSize = ::cipher::consts::U16>,
+            ) {
+                f.call(&$crate::rustcrypto::Backend(self));
+            }
+
+            fn encrypt_blocks_inout(&self, blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>) {
+                $crate::block::sealed::Core::encrypt(
+                    self,
+                    $crate::xor::InOut::from_parts($crate::rustcrypto::array_parts(blocks)),
+                );
+            }
+        }
+
+        /// Decryption on the rung in use; runs of blocks at its width.
+        #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
+        impl ::cipher::BlockCipherDecrypt for $ty {
+            fn decrypt_with_backend(
+                &self,
+                f: impl ::cipher::BlockCipherDecClosure<BlockSize = ::cipher::consts::U16>,
+            ) {
+                f.call(&$crate::rustcrypto::Backend(self));
+            }
+
+            fn decrypt_blocks_inout(&self, blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>) {
+                $crate::block::sealed::Core::decrypt(
+                    self,
+                    $crate::xor::InOut::from_parts($crate::rustcrypto::array_parts(blocks)),
+                );
+            }
+        }
+    )+};
+}
+pub(crate) use block_cipher_traits;

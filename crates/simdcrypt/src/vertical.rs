@@ -496,6 +496,29 @@ pub(crate) fn transpose_16(z: [__m512i; 16]) -> [[__m512i; 1]; 16] {
     out
 }
 
+/// Transposes the 64 × 64 bit matrix in place: bit `c` of word `r` and
+/// bit `r` of word `c` trade places (the blocks' bits into planes and
+/// back), for the bitsliced rungs of GOST 28147-89 and Camellia. Six stages swap ever smaller off-diagonal squares.
+#[inline(always)]
+pub(crate) fn transpose_64x64(a: &mut [u64; 64]) {
+    const MASKS: [u64; 6] = [
+        0x0000_0000_ffff_ffff,
+        0x0000_ffff_0000_ffff,
+        0x00ff_00ff_00ff_00ff,
+        0x0f0f_0f0f_0f0f_0f0f,
+        0x3333_3333_3333_3333,
+        0x5555_5555_5555_5555,
+    ];
+    for (stage, &mask) in MASKS.iter().enumerate() {
+        let j = 32 >> stage;
+        for r in (0..64).filter(|r| r & j == 0) {
+            let t = ((a[r] >> j) ^ a[r + j]) & mask;
+            a[r] ^= t << j;
+            a[r + j] ^= t;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

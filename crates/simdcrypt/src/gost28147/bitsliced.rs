@@ -28,6 +28,7 @@
 use zeroize::Zeroize;
 
 use super::{BLOCK_LEN, Order, SBox};
+use crate::vertical::transpose_64x64;
 use crate::xor::InOut;
 
 /// How many blocks the rung processes at once: one per bit of a word.
@@ -137,29 +138,6 @@ fn round(t: &Tables, keys: &[u64; 32], half: &[u64; 32], other: &mut [u64; 32]) 
     }
 }
 
-/// Transposes the 64 × 64 bit matrix in place: bit `c` of word `r` and
-/// bit `r` of word `c` trade places (the blocks' bits into planes and
-/// back). Six stages swap ever smaller off-diagonal squares.
-#[inline(always)]
-fn transpose(a: &mut [u64; 64]) {
-    const MASKS: [u64; 6] = [
-        0x0000_0000_ffff_ffff,
-        0x0000_ffff_0000_ffff,
-        0x00ff_00ff_00ff_00ff,
-        0x0f0f_0f0f_0f0f_0f0f,
-        0x3333_3333_3333_3333,
-        0x5555_5555_5555_5555,
-    ];
-    for (stage, &mask) in MASKS.iter().enumerate() {
-        let j = 32 >> stage;
-        for r in (0..64).filter(|r| r & j == 0) {
-            let t = ((a[r] >> j) ^ a[r + j]) & mask;
-            a[r] ^= t << j;
-            a[r + j] ^= t;
-        }
-    }
-}
-
 /// The 32 rounds on up to 64 blocks in `data`, read from its input and
 /// written to its output.
 fn batch(t: &Tables, keys: &[[u64; 32]; 32], order: Order, data: InOut<'_>) {
@@ -167,7 +145,7 @@ fn batch(t: &Tables, keys: &[[u64; 32]; 32], order: Order, data: InOut<'_>) {
     for (w, block) in planes.iter_mut().zip(data.input().chunks_exact(BLOCK_LEN)) {
         *w = order.load(block);
     }
-    transpose(&mut planes);
+    transpose_64x64(&mut planes);
     let (n1, n2) = planes.split_at_mut(32);
     let n1: &mut [u64; 32] = n1.try_into().expect("32 planes");
     let n2: &mut [u64; 32] = n2.try_into().expect("32 planes");
@@ -177,7 +155,7 @@ fn batch(t: &Tables, keys: &[[u64; 32]; 32], order: Order, data: InOut<'_>) {
     }
     // The output is N1 ‖ N2 read as N1 << 32 | N2: the halves trade places.
     planes.rotate_left(32);
-    transpose(&mut planes);
+    transpose_64x64(&mut planes);
     for (w, block) in planes
         .iter()
         .zip(data.into_output().chunks_exact_mut(BLOCK_LEN))

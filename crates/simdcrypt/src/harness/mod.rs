@@ -7,6 +7,7 @@
 //! [`crate::harness`], at the top, runs the table's ladders through it and
 //! re-exports it.
 
+pub(crate) mod block;
 pub(crate) mod data;
 mod rng;
 pub(crate) mod stream;
