@@ -1,7 +1,9 @@
 //! Issue 31's tables: Camellia (RFC 3713) with 128- and 256-bit keys one
 //! message at a time, at 64 B, 1 KiB, 16 KiB and 1 MiB, in CTR, ECB
 //! encryption and decryption, CBC encryption and decryption and CFB
-//! decryption, beside libgcrypt, OpenSSL's EVP ciphers
+//! decryption: every simdcrypt rung this CPU runs (`simdcrypt-<rung>`)
+//! and simdcrypt's default (`simdcrypt`), beside libgcrypt, OpenSSL's EVP
+//! ciphers
 //! (`CAMELLIA-{128,256}-{CTR,ECB,CBC,CFB}`) and RustCrypto's `camellia`
 //! 0.1 with `ctr` 0.9 (`Ctr128BE`), `ecb` 0.1, `cbc` 0.1 and `cfb-mode`
 //! 0.8.
@@ -10,14 +12,19 @@
 //! `src/table.rs`): every contender keyed once, outside the timed loop;
 //! per message only its IV (the initial counter block in CTR, nothing in
 //! ECB), made from the message's number; out of place; calls chained,
-//! inputs and outputs through `black_box`. RustCrypto's modes take their
+//! inputs and outputs through `black_box`. simdcrypt's modes are made
+//! once from the keyed cipher, then `set_iv` per message (the key schedule
+//! kept) and `xor_into`, `encrypt_into` or `decrypt_into`. RustCrypto's
+//! modes take their
 //! cipher by value, so each message starts from a copy of the keyed one
 //! (as `messages`' AES rows do). Before anything is timed, two messages in
-//! a row of every contender are checked against OpenSSL's at 0, 64, 1007
-//! (ECB and CBC: 992), 1024 bytes, 16 KiB and 1 MiB.
+//! a row of every contender are checked against simdcrypt's reference
+//! rung at 0, 64, 1007 (ECB and CBC: 992), 1024 bytes, 16 KiB and 1 MiB.
 //!
-//! Each row: GB/s, the median of the rounds (min–max), and the fastest
-//! peer by median.
+//! Each row: GB/s, the median of the rounds (min–max), and simdcrypt ÷
+//! the best peer of each round (above 1 simdcrypt is ahead; the
+//! `simdcrypt-<rung>` columns are not peers), median (min–max), naming
+//! the peer of the lowest median.
 //!
 //! ```sh
 //! taskset -c 1 cargo bench -p simdcrypt-bench --bench camellia [-- camellia-128-ctr ecb …]
@@ -33,6 +40,8 @@ use camellia::cipher::{
     AsyncStreamCipher, BlockCipher, BlockDecrypt, BlockDecryptMut, BlockEncrypt, BlockEncryptMut,
     BlockSizeUser, InnerIvInit, KeyInit, StreamCipher,
 };
+use simdcrypt::block::{Cbc, Cfb, Ctr, Ecb};
+use simdcrypt::camellia::{Camellia128, Camellia256, Rung};
 use simdcrypt_bench::peers::{libgcrypt, openssl};
 use simdcrypt_bench::table::{
     Args, BURST_BYTES, BURSTS, Contender, Row, Unit, check, cpu_name, table,
@@ -120,6 +129,77 @@ impl Op {
     }
 }
 
+/// simdcrypt's `cipher` (keyed, on its rung), named `name`: the mode made
+/// once from it, per message `set_iv` (the key schedule kept, CTR's
+/// counter from 0; nothing in ECB), then `xor_into`, `encrypt_into` or
+/// `decrypt_into`.
+fn simdcrypt<C>(name: &'static str, cipher: C, op: Op) -> Contender<'static>
+where
+    C: simdcrypt::block::BlockCipher<Block = [u8; 16]> + 'static,
+{
+    match op {
+        Op::Ctr => {
+            let mut ctr = Ctr::from_cipher(cipher, &iv(0));
+            Contender::new(name, move |i, input: &[u8], output: &mut [u8]| {
+                ctr.set_iv(&iv(i));
+                ctr.xor_into(input, output).expect("within the keystream");
+            })
+        }
+        Op::EcbEncrypt | Op::EcbDecrypt => {
+            let ecb = Ecb::from_cipher(cipher);
+            Contender::new(name, move |_, input: &[u8], output: &mut [u8]| {
+                if op.encrypt() {
+                    ecb.encrypt_into(input, output)
+                } else {
+                    ecb.decrypt_into(input, output)
+                }
+                .expect("whole blocks");
+            })
+        }
+        Op::CbcEncrypt | Op::CbcDecrypt => {
+            let mut cbc = Cbc::from_cipher(cipher, &iv(0));
+            Contender::new(name, move |i, input: &[u8], output: &mut [u8]| {
+                cbc.set_iv(&iv(i));
+                if op.encrypt() {
+                    cbc.encrypt_into(input, output)
+                } else {
+                    cbc.decrypt_into(input, output)
+                }
+                .expect("whole blocks");
+            })
+        }
+        Op::CfbDecrypt => {
+            let mut cfb = Cfb::from_cipher(cipher, &iv(0));
+            Contender::new(name, move |i, input: &[u8], output: &mut [u8]| {
+                cfb.set_iv(&iv(i));
+                cfb.decrypt_into(input, output).expect("equal lengths");
+            })
+        }
+    }
+}
+
+/// simdcrypt's cipher `C` under `key` (`N` bytes): the reference rung
+/// (what every contender is checked against), then every rung this CPU
+/// runs as `simdcrypt-<rung>` and the default as `simdcrypt`.
+fn ladder<C, const N: usize>(key: &[u8], op: Op) -> (Contender<'static>, Vec<Contender<'static>>)
+where
+    C: simdcrypt::block::BlockCipher<Block = [u8; 16], Key = [u8; N], Rung = Rung> + 'static,
+{
+    let key: &[u8; N] = key.try_into().expect("the key length");
+    let on = |rung| C::new(key).with_rung(rung).expect("an available rung");
+    let reference = simdcrypt("reference", on(Rung::Reference), op);
+    let mut list: Vec<_> = Rung::available()
+        .map(|rung| {
+            // A name per rung and table, leaked: the harness's names are
+            // static.
+            let name = format!("simdcrypt-{}", rung.name()).leak();
+            simdcrypt(name, on(rung), op)
+        })
+        .collect();
+    list.push(simdcrypt("simdcrypt", C::new(key), op));
+    (reference, list)
+}
+
 /// OpenSSL's `CAMELLIA-{bits}-{mode}` under `key`, keyed once.
 fn openssl(key: &'static [u8], op: Op) -> Contender<'static> {
     let name = format!("CAMELLIA-{}-{}", key.len() * 8, op.mode().0);
@@ -202,14 +282,18 @@ fn main() {
             if !args.wanted(&title) {
                 continue;
             }
-            let mut list = vec![
+            let (mut reference, mut list) = match bits {
+                128 => ladder::<Camellia128, 16>(key, op),
+                _ => ladder::<Camellia256, 32>(key, op),
+            };
+            list.extend([
                 libgcrypt(key, op),
                 openssl(key, op),
                 match bits {
                     128 => rustcrypto::<camellia::Camellia128>(key, op),
                     _ => rustcrypto::<camellia::Camellia256>(key, op),
                 },
-            ];
+            ]);
             let round = |len: usize| {
                 if op.whole_blocks() {
                     len / 16 * 16
@@ -221,9 +305,7 @@ fn main() {
                 .into_iter()
                 .map(round)
                 .collect();
-            check(&title, &mut openssl(key, op), &mut list, &lengths, |len| {
-                len
-            });
+            check(&title, &mut reference, &mut list, &lengths, |len| len);
             let rows: Vec<Row> = SIZES
                 .iter()
                 .map(|&(label, len)| Row::bytes(label, len, len))
