@@ -1,9 +1,10 @@
-//! Links the system libsodium for the `peers::libsodium` wrappers, and
-//! declares the `aes_force_soft` cfg that RustCrypto's `aes` reads.
+//! Links the system libsodium and libgcrypt for the `peers::libsodium` and
+//! `peers::libgcrypt` wrappers, and declares the `aes_force_soft` cfg that
+//! RustCrypto's `aes` reads.
 //!
-//! The library is found on the linker's default path (Debian and Ubuntu:
-//! `apt-get install libsodium-dev`); `SODIUM_LIB_DIR` adds a directory for a
-//! libsodium installed elsewhere.
+//! The libraries are found on the linker's default path (Debian and
+//! Ubuntu: `apt-get install libsodium-dev libgcrypt20-dev`);
+//! `SODIUM_LIB_DIR` adds a directory for a libsodium installed elsewhere.
 
 fn main() {
     // benches/aes_soft.rs names RustCrypto's AES after this flag of `aes`.
@@ -13,4 +14,5 @@ fn main() {
         println!("cargo:rustc-link-search=native={}", dir.to_string_lossy());
     }
     println!("cargo:rustc-link-lib=sodium");
+    println!("cargo:rustc-link-lib=gcrypt");
 }

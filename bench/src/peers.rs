@@ -17,9 +17,10 @@
 //! API has it. Where a peer needs a context object (OpenSSL), one per thread
 //! is kept and re-initialised with the key on every call, so no allocation
 //! is timed: the peer's best showing. The exceptions are the types keyed
-//! once for `benches/messages.rs` (`openssl::KeyedCipher`,
-//! `openssl::KeyedHmac`, `libsodium::KeyedHmac`), whose messages set only
-//! the IV or restart from the keyed pads.
+//! once for `benches/messages.rs` and `benches/camellia.rs`
+//! (`openssl::KeyedCipher`, `openssl::KeyedHmac`, `libsodium::KeyedHmac`,
+//! `libgcrypt::KeyedCipher`), whose messages set only the IV or restart
+//! from the keyed pads.
 
 /// RustCrypto's crates (`salsa20`, `chacha20`, `poly1305`,
 /// `chacha20poly1305`, `xsalsa20poly1305`, `md-5`, `sha1`, `sha2`,
@@ -1501,6 +1502,163 @@ pub mod openssl {
             }
             assert_eq!((outl as usize, finl), (data.len(), 0), "EVP wrote it all");
         });
+    }
+}
+
+/// libgcrypt's block ciphers (`gcry_cipher_*`), declared here by hand
+/// from Debian's `gcrypt.h` 1.10 (`apt-get install libgcrypt20-dev`) and
+/// linked by `build.rs`; initialised once as the library requires
+/// (`gcry_check_version`, secure memory off, initialisation finished).
+pub mod libgcrypt {
+    use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
+    use std::ptr;
+    use std::sync::OnceLock;
+
+    /// `gcry_cipher_hd_t`.
+    type Handle = *mut c_void;
+    /// `gcry_error_t`: 0 is success.
+    type Error = c_uint;
+
+    /// `GCRYCTL_DISABLE_SECMEM`.
+    const DISABLE_SECMEM: c_int = 37;
+    /// `GCRYCTL_INITIALIZATION_FINISHED`.
+    const INITIALIZATION_FINISHED: c_int = 38;
+
+    unsafe extern "C" {
+        fn gcry_check_version(req_version: *const c_char) -> *const c_char;
+        fn gcry_control(cmd: c_int, ...) -> Error;
+        fn gcry_cipher_open(handle: *mut Handle, algo: c_int, mode: c_int, flags: c_uint) -> Error;
+        fn gcry_cipher_close(h: Handle);
+        fn gcry_cipher_get_algo_keylen(algo: c_int) -> usize;
+        fn gcry_cipher_setkey(h: Handle, key: *const c_void, keylen: usize) -> Error;
+        fn gcry_cipher_setiv(h: Handle, iv: *const c_void, ivlen: usize) -> Error;
+        fn gcry_cipher_setctr(h: Handle, ctr: *const c_void, ctrlen: usize) -> Error;
+        fn gcry_cipher_encrypt(
+            h: Handle,
+            out: *mut c_void,
+            outsize: usize,
+            input: *const c_void,
+            inlen: usize,
+        ) -> Error;
+        fn gcry_cipher_decrypt(
+            h: Handle,
+            out: *mut c_void,
+            outsize: usize,
+            input: *const c_void,
+            inlen: usize,
+        ) -> Error;
+    }
+
+    /// The library's version, after initialising it once.
+    pub fn version() -> &'static str {
+        static VERSION: OnceLock<&'static str> = OnceLock::new();
+        VERSION.get_or_init(|| {
+            // SAFETY: `gcry_check_version` with a NUL-terminated minimum
+            // version initialises the library and returns its static
+            // version string, or null when older (checked); the two
+            // controls take one int argument each, as gcrypt.h documents,
+            // and are made once, before any other call.
+            unsafe {
+                let v = gcry_check_version(c"1.8.0".as_ptr());
+                assert!(!v.is_null(), "libgcrypt older than 1.8");
+                assert_eq!(gcry_control(DISABLE_SECMEM, 0 as c_int), 0);
+                assert_eq!(gcry_control(INITIALIZATION_FINISHED, 0 as c_int), 0);
+                CStr::from_ptr(v).to_str().expect("an ASCII version")
+            }
+        })
+    }
+
+    /// `GCRY_CIPHER_*`: the algorithms benched.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Algo {
+        /// `GCRY_CIPHER_CAMELLIA128`.
+        Camellia128 = 310,
+        /// `GCRY_CIPHER_CAMELLIA256`.
+        Camellia256 = 312,
+    }
+
+    /// `GCRY_CIPHER_MODE_*`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Mode {
+        /// `GCRY_CIPHER_MODE_ECB`.
+        Ecb = 1,
+        /// `GCRY_CIPHER_MODE_CFB` (CFB-128).
+        Cfb = 2,
+        /// `GCRY_CIPHER_MODE_CBC`.
+        Cbc = 3,
+        /// `GCRY_CIPHER_MODE_CTR`: the whole block a big-endian counter.
+        Ctr = 6,
+    }
+
+    /// A handle of `algo` in `mode` keyed once (`gcry_cipher_open`,
+    /// `gcry_cipher_setkey`): each message sets only its IV
+    /// (`gcry_cipher_setiv`, or `gcry_cipher_setctr` in CTR; nothing in
+    /// ECB), then one `gcry_cipher_encrypt` or `gcry_cipher_decrypt` from
+    /// the input into the output.
+    pub struct KeyedCipher {
+        h: Handle,
+        mode: Mode,
+    }
+
+    impl KeyedCipher {
+        /// `algo` in `mode` under `key` (of the algorithm's key length).
+        pub fn new(algo: Algo, mode: Mode, key: &[u8]) -> Self {
+            version();
+            let mut h = ptr::null_mut();
+            // SAFETY: the library is initialised (`version`); open writes
+            // a handle (checked by its status); the key's length is
+            // checked against the algorithm's before setkey reads it.
+            unsafe {
+                assert_eq!(gcry_cipher_open(&mut h, algo as c_int, mode as c_int, 0), 0);
+                assert_eq!(gcry_cipher_get_algo_keylen(algo as c_int), key.len());
+                assert_eq!(gcry_cipher_setkey(h, key.as_ptr().cast(), key.len()), 0);
+            }
+            KeyedCipher { h, mode }
+        }
+
+        /// One message from `iv` (16 bytes; empty in ECB), `input` into
+        /// `output` (as long; whole blocks in ECB and CBC), encrypting or
+        /// (`encrypt` false) decrypting.
+        pub fn run(&mut self, iv: &[u8], encrypt: bool, input: &[u8], output: &mut [u8]) {
+            assert_eq!(input.len(), output.len(), "equal lengths");
+            assert_eq!(iv.len(), if self.mode == Mode::Ecb { 0 } else { 16 });
+            let crypt = if encrypt {
+                gcry_cipher_encrypt
+            } else {
+                gcry_cipher_decrypt
+            };
+            // SAFETY: `h` is a keyed handle; setiv and setctr read the 16
+            // bytes of `iv` (checked); the operation reads `input.len()`
+            // bytes and writes as many into `output`, apart, whose size
+            // it is told.
+            unsafe {
+                match self.mode {
+                    Mode::Ecb => {}
+                    Mode::Ctr => assert_eq!(gcry_cipher_setctr(self.h, iv.as_ptr().cast(), 16), 0),
+                    Mode::Cbc | Mode::Cfb => {
+                        assert_eq!(gcry_cipher_setiv(self.h, iv.as_ptr().cast(), 16), 0)
+                    }
+                }
+                assert_eq!(
+                    crypt(
+                        self.h,
+                        output.as_mut_ptr().cast(),
+                        output.len(),
+                        input.as_ptr().cast(),
+                        input.len()
+                    ),
+                    0
+                );
+            }
+        }
+    }
+
+    impl Drop for KeyedCipher {
+        fn drop(&mut self) {
+            // SAFETY: the handle came from gcry_cipher_open and is closed
+            // once.
+            unsafe { gcry_cipher_close(self.h) };
+        }
     }
 }
 

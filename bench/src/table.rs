@@ -183,19 +183,21 @@ fn raw() -> bool {
 /// Prints the table `title`: `list` at every row, `rounds` rounds; per
 /// row each contender's median (min–max) and simdcrypt ÷ the best peer
 /// (the fastest peer of each round; above 1 simdcrypt is ahead), median
-/// (min–max), naming the peer of the lowest median.
+/// (min–max), naming the peer of the lowest median. A table of peers
+/// alone (no contender named `simdcrypt`) has no ratio column.
 pub fn table(title: &str, list: &mut [Contender], rows: &[Row], unit: Unit, rounds: usize) {
-    let ours = list
-        .iter()
-        .position(|c| c.name == "simdcrypt")
-        .expect("a contender named simdcrypt");
+    let ours = list.iter().position(|c| c.name == "simdcrypt");
     assert!(list.iter().any(Contender::is_peer), "{title}: no peer");
     let names: Vec<&str> = list.iter().map(|c| c.name).collect();
+    let (ratio_head, ratio_rule) = match ours {
+        Some(_) => (" simdcrypt ÷ best peer |", "---|"),
+        None => ("", ""),
+    };
     println!(
-        "\n| {title} | {} | simdcrypt ÷ best peer | best peer |",
+        "\n| {title} | {} |{ratio_head} best peer |",
         names.join(" | ")
     );
-    println!("|---|{}---|---|", "---|".repeat(list.len()));
+    println!("|---|{}{ratio_rule}---|", "---|".repeat(list.len()));
     for row in rows {
         let mut timers: Vec<_> = list.iter().map(|_| Timer::new(row)).collect();
         // Seconds per message of each contender's fastest burst, round by
@@ -250,20 +252,20 @@ pub fn table(title: &str, list: &mut [Contender], rows: &[Row], unit: Unit, roun
             };
         }
         let peers: Vec<usize> = (0..list.len()).filter(|&i| list[i].is_peer()).collect();
-        let mut ratios: Vec<f64> = best
-            .iter()
-            .map(|r| peers.iter().map(|&p| r[p]).fold(f64::MAX, f64::min) / r[ours])
-            .collect();
-        let (med, lo, hi) = spread(&mut ratios);
+        if let Some(ours) = ours {
+            let mut ratios: Vec<f64> = best
+                .iter()
+                .map(|r| peers.iter().map(|&p| r[p]).fold(f64::MAX, f64::min) / r[ours])
+                .collect();
+            let (med, lo, hi) = spread(&mut ratios);
+            line += &format!(" **{med:.2}** ({lo:.2}–{hi:.2}) |");
+        }
         let fastest_peer = peers
             .iter()
             .copied()
             .min_by(|&a, &b| medians[a].total_cmp(&medians[b]))
             .expect("a peer");
-        line += &format!(
-            " **{med:.2}** ({lo:.2}–{hi:.2}) | {} |",
-            list[fastest_peer].name
-        );
+        line += &format!(" {} |", list[fastest_peer].name);
         println!("{line}");
     }
 }
