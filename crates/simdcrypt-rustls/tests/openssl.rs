@@ -164,6 +164,18 @@ fn wait_for(
     }
 }
 
+/// The lines still to come from a reader of [`wait_for`]: up to the end
+/// of the stream (the child gone), or for 10 s. Read after the child
+/// ended, they may still be on their way through the reader's thread.
+fn rest(lines: std::sync::mpsc::Receiver<String>) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut said = Vec::new();
+    while let Ok(line) = lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        said.push(line);
+    }
+    said
+}
+
 /// `N` bytes of text lines, as the client example sends them.
 fn text(n: usize) -> Vec<u8> {
     const LINE: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.\n";
@@ -328,7 +340,7 @@ fn every_suite_against_openssl_s_server_and_s_client() {
             out.stdout.len()
         );
         assert!(finish(server), "{ours}: our server failed or did not end");
-        let said: Vec<String> = lines.try_iter().collect();
+        let said = rest(lines);
         assert!(
             said.iter().any(|l| l == &format!("suite {ours}")),
             "{ours}: our server said {said:?}"
