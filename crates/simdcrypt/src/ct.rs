@@ -181,6 +181,27 @@ mod valgrind {
     }
 }
 
+/// `x`, unchanged, through an empty `asm!` block that hides its value from
+/// the optimiser, so it can neither branch nor make a conditional move on
+/// what it would know of the value. Costs no instruction.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+pub(crate) fn opaque(mut x: u64) -> u64 {
+    // SAFETY: the template is empty: no instruction runs, no register,
+    // memory or flag changes.
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+    }
+    x
+}
+
+/// `x`: elsewhere there is no `asm!` to hide it with.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[inline(always)]
+pub(crate) fn opaque(x: u64) -> u64 {
+    x
+}
+
 #[cfg(all(test, feature = "ctgrind"))]
 mod tests {
     /// Outside valgrind every request is inert: values unchanged, the

@@ -39,32 +39,12 @@ pub(super) const PAR_BLOCKS: usize = 64;
 type Half = [u64; 64];
 
 /// Bit `i` of a subkey as a plane: all ones where it is set. The plane
-/// goes through [`opaque`]: seen as all ones or nothing, LLVM turns
+/// goes through [`crate::ct::opaque`]: seen as all ones or nothing, LLVM turns
 /// `x & plane` into a conditional move on the key bit, which memcheck's
 /// constant-time check (`tools/ctgrind`) rightly refuses.
 #[inline(always)]
 fn bit(k: u64, i: usize) -> u64 {
-    opaque(0u64.wrapping_sub((k >> i) & 1))
-}
-
-/// `x`, unchanged, through an empty `asm!` block that hides its value from
-/// the optimiser. Costs no instruction.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[inline(always)]
-fn opaque(mut x: u64) -> u64 {
-    // SAFETY: the template is empty: no instruction runs, no register,
-    // memory or flag changes.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
-    }
-    x
-}
-
-/// `x`: elsewhere there is no `asm!` to hide it with.
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-#[inline(always)]
-fn opaque(x: u64) -> u64 {
-    x
+    crate::ct::opaque(0u64.wrapping_sub((k >> i) & 1))
 }
 
 /// An element of GF(16) = GF(2)[z]/(z^4 + z + 1): plane `i` the

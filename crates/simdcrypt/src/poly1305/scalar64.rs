@@ -48,23 +48,10 @@ pub(super) fn mul(h: [u64; 3], r: &[u64; 2]) -> [u64; 3] {
     let c = (d2 >> 2) * 5;
     let t0 = u128::from(d0 as u64) + u128::from(c);
     let t1 = u128::from(d1 as u64) + (t0 >> 64);
-    // The new h2 through `opaque`: seen through, LLVM merges its carry with
+    // The new h2 through `ct::opaque`: seen through, LLVM merges its carry with
     // the next block's carry and 2^128 bit (`setb`, `movzx`, `adc`, `inc`
     // instead of two `adc`s).
-    [t0 as u64, t1 as u64, opaque((d2 & 3) + (t1 >> 64) as u64)]
-}
-
-/// `x`, unchanged, through an empty `asm!` block that hides its value from
-/// the optimiser. Costs no instruction.
-#[inline(always)]
-fn opaque(mut x: u64) -> u64 {
-    // SAFETY: the template is empty: no instruction runs, no register,
-    // memory or flag changes.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
-    }
-    x
+    [t0 as u64, t1 as u64, crate::ct::opaque((d2 & 3) + (t1 >> 64) as u64)]
 }
 
 /// `h += m` for a 16-byte block `m` plus `hibit · 2^128`.
