@@ -45,6 +45,7 @@ mod counter32;
 mod ctr;
 pub(crate) mod dynamic;
 mod ecb;
+mod key_size;
 mod ofb;
 pub mod padding;
 
@@ -54,6 +55,8 @@ pub use cmac::Cmac;
 pub(crate) use counter32::Counter32;
 pub use ctr::{CounterWidth, Ctr, FullBlock, HalfBlock};
 pub use ecb::Ecb;
+pub use key_size::{Bits128, Bits192, Bits256, KeySize};
+pub(crate) use key_size::{sized_block_cipher_impls, sized_key, sized_name};
 pub use ofb::Ofb;
 pub use padding::{BlockMode, PaddedDecryptor, PaddedEncryptor, Padding};
 
