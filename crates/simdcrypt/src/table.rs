@@ -278,25 +278,15 @@ impl Primitive {
         construct: Construct,
     ) -> Primitive {
         Primitive {
-            name,
-            display: name,
-            kind,
-            summary,
-            key_lens: &[],
-            nonce_len: None,
-            iv_register: false,
-            block_len,
             output_len: Some(output_len),
-            params: &[],
-            construct,
+            ..Primitive::block(name, kind, summary, &[], block_len, construct)
         }
     }
-}
 
-impl Primitive {
     /// A block cipher of `block_len`-byte blocks under keys of `key_lens`
     /// bytes, or (`kind`) a mode or MAC over it, with no IV, output or
-    /// parameters; another shape overrides fields with struct update.
+    /// parameters; another shape overrides fields with struct update (a
+    /// hash's too: [`Primitive::hash`]).
     pub(crate) const fn block(
         name: &'static str,
         kind: Kind,
