@@ -322,17 +322,6 @@ fn expand(key: &[u8]) -> Keys {
     Keys::new(key)
 }
 
-/// Runs `f` on each 16-byte block of `data`, read from the input and
-/// written to the output: the single-block rungs' whole-block form.
-#[inline]
-fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
-    for chunk in data.chunks(BLOCK_LEN) {
-        let mut block: [u8; 16] = chunk.input().try_into().expect("whole blocks");
-        f(&mut block);
-        chunk.into_output().copy_from_slice(&block);
-    }
-}
-
 /// A block of the slice given to a single-block call.
 fn one(block: &mut [u8]) -> &mut [u8; 16] {
     block.try_into().expect("one 16-byte block")
@@ -387,8 +376,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
-            Rung::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
-            Rung::Tables => by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
+            Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
+            Rung::Tables => block::by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
             Rung::Bitsliced => bitsliced::encrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
@@ -405,8 +394,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn decrypt(&self, blocks: InOut<'_>) {
         match self.imp {
-            Rung::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
-            Rung::Tables => by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
+            Rung::Reference => block::by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
+            Rung::Tables => block::by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
             Rung::Bitsliced => bitsliced::decrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.

@@ -217,6 +217,18 @@ pub(crate) mod sealed {
     }
 }
 
+/// Runs `f` on each 16-byte block of `data`, read from the input and
+/// written to the output: the whole-block form of a single-block rung of
+/// a 16-byte cipher (AES's and Camellia's `reference` and `tables`).
+#[inline]
+pub(crate) fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
+    for chunk in data.chunks(16) {
+        let mut block: [u8; 16] = chunk.input().try_into().expect("whole blocks");
+        f(&mut block);
+        chunk.into_output().copy_from_slice(&block);
+    }
+}
+
 /// CTR with a 32-bit counter from whole-block encryptions: as
 /// [`ctr_by_blocks`], the counter blocks advanced by [`Counter32::add`].
 pub(crate) fn ctr32_by_blocks<C: BlockCipher>(

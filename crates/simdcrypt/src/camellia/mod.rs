@@ -134,8 +134,8 @@ impl Rung {
 /// `best()` or a rung that passed `require()`).
 fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
     match imp {
-        Rung::Reference => by_block(blocks, |b| reference::encrypt_block(sk, b)),
-        Rung::Tables => by_block(blocks, |b| tables::encrypt_block(sk, b)),
+        Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(sk, b)),
+        Rung::Tables => block::by_block(blocks, |b| tables::encrypt_block(sk, b)),
         Rung::Bitsliced => bitsliced::encrypt(sk, blocks),
         Rung::Aesni | Rung::Vaes | Rung::Gfni => {
             let (src, dst, len) = blocks.into_raw();
@@ -169,17 +169,6 @@ macro_rules! x86_rungs {
     };
 }
 use x86_rungs;
-
-/// Runs `f` on each 16-byte block of `data`, read from the input and
-/// written to the output: the single-block rungs' whole-block form.
-#[inline]
-fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
-    for chunk in data.chunks(BLOCK_LEN) {
-        let mut block: [u8; 16] = chunk.input().try_into().expect("whole blocks");
-        f(&mut block);
-        chunk.into_output().copy_from_slice(&block);
-    }
-}
 
 // The key sizes of §2.2, shared with AES.
 pub use crate::block::{Bits128, Bits192, Bits256, KeySize};
