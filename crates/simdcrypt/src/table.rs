@@ -278,20 +278,127 @@ impl Primitive {
         construct: Construct,
     ) -> Primitive {
         Primitive {
+            output_len: Some(output_len),
+            ..Primitive::block(name, kind, summary, &[], block_len, construct)
+        }
+    }
+
+    /// A block cipher of `block_len`-byte blocks under keys of `key_lens`
+    /// bytes, or (`kind`) a mode or MAC over it, with no IV, output or
+    /// parameters; another shape overrides fields with struct update (a
+    /// hash's too: [`Primitive::hash`]).
+    pub(crate) const fn block(
+        name: &'static str,
+        kind: Kind,
+        summary: &'static str,
+        key_lens: &'static [usize],
+        block_len: usize,
+        construct: Construct,
+    ) -> Primitive {
+        Primitive {
             name,
             display: name,
             kind,
             summary,
-            key_lens: &[],
+            key_lens,
             nonce_len: None,
             iv_register: false,
             block_len,
-            output_len: Some(output_len),
+            output_len: None,
             params: &[],
             construct,
         }
     }
 }
+
+/// The primitives of a block cipher of 16-byte blocks keyed with 128, 192
+/// or 256 bits (AES, Camellia), a `[Primitive; 19]` in the table's order:
+/// at each key size the cipher, `NAME-128` (its summary `DISPLAY-128
+/// (SPEC)`), and its modes of SP 800-38A, `NAME-128-ecb`, `-cbc`, `-cfb`,
+/// `-ofb` and `-ctr`, built by [`construct`](crate::block::dynamic::construct)
+/// over `CIPHER<Bits128>`; then `NAME-cmac`, CMAC (SP 800-38B) under a key
+/// of any of the three sizes, with the summary `CMAC`. `CIPHER` is the
+/// family's cipher type, generic over [`KeySize`](crate::block::KeySize):
+/// `sized_block_cipher!(Aes, "aes", "AES", "FIPS 197", "AES-CMAC (…)")`.
+macro_rules! sized_block_cipher {
+    ($Cipher:ident, $name:literal, $display:literal, $spec:literal, $cmac:literal) => {{
+        use $crate::block::{Bits128, Bits192, Bits256};
+        use $crate::table::{Construct, Kind, Primitive};
+        const SIZES: [[Primitive; 6]; 3] = [
+            $crate::table::sized_block_cipher!(@size $Cipher<Bits128>, $name, $display, $spec, "128", 16),
+            $crate::table::sized_block_cipher!(@size $Cipher<Bits192>, $name, $display, $spec, "192", 24),
+            $crate::table::sized_block_cipher!(@size $Cipher<Bits256>, $name, $display, $spec, "256", 32),
+        ];
+        let mut all = [SIZES[0][0]; 19];
+        let mut i = 0;
+        while i < 18 {
+            all[i] = SIZES[i / 6][i % 6];
+            i += 1;
+        }
+        all[18] = Primitive {
+            output_len: Some(16),
+            ..Primitive::block(
+                concat!($name, "-cmac"),
+                Kind::Mac,
+                $cmac,
+                &[16, 24, 32],
+                16,
+                Construct::mac(|key, options| {
+                    $crate::block::dynamic::cmac_by_key_len::<
+                        $Cipher<Bits128>,
+                        $Cipher<Bits192>,
+                        $Cipher<Bits256>,
+                    >(concat!($name, "-cmac"), key, options)
+                }),
+            )
+        };
+        all
+    }};
+    // The block cipher and its modes at one key size.
+    (@size $C:ty, $name:literal, $display:literal, $spec:literal, $bits:literal, $len:literal) => {{
+        use $crate::table::{Construct, Kind, Primitive};
+        [
+            Primitive::block(
+                concat!($name, "-", $bits),
+                Kind::BlockCipher,
+                concat!($display, "-", $bits, " (", $spec, ")"),
+                &[$len],
+                16,
+                Construct::TypeOnly,
+            ),
+            $crate::table::sized_block_cipher!(@mode $C, $name, $display, $bits, $len,
+                "ecb", Ecb, None, "ECB mode (SP 800-38A §6.1), PKCS#7 padding"),
+            $crate::table::sized_block_cipher!(@mode $C, $name, $display, $bits, $len,
+                "cbc", Cbc, Some(16), "CBC mode (SP 800-38A §6.2), PKCS#7 padding"),
+            $crate::table::sized_block_cipher!(@mode $C, $name, $display, $bits, $len,
+                "cfb", Cfb, Some(16), "full-block CFB mode (SP 800-38A §6.3)"),
+            $crate::table::sized_block_cipher!(@mode $C, $name, $display, $bits, $len,
+                "ofb", Ofb, Some(16), "OFB mode (SP 800-38A §6.4)"),
+            $crate::table::sized_block_cipher!(@mode $C, $name, $display, $bits, $len,
+                "ctr", Ctr, Some(16),
+                "CTR mode (SP 800-38A §6.5): a 128-bit big-endian counter block"),
+        ]
+    }};
+    // One mode at one key size, with its IV's length.
+    (@mode $C:ty, $name:literal, $display:literal, $bits:literal, $len:literal,
+        $mode:literal, $Kind:ident, $iv:expr, $what:literal) => {
+        $crate::table::Primitive {
+            nonce_len: $iv,
+            ..$crate::table::Primitive::block(
+                concat!($name, "-", $bits, "-", $mode),
+                $crate::table::Kind::Mode,
+                concat!($display, "-", $bits, " in ", $what),
+                &[$len],
+                16,
+                $crate::table::Construct::mode(|k, iv, o| {
+                    use $crate::block::dynamic::{ModeKind, construct};
+                    construct::<$C>(ModeKind::$Kind, k, iv, o)
+                }),
+            )
+        }
+    };
+}
+pub(crate) use sized_block_cipher;
 
 /// The constructor of a primitive that takes parameters, called only
 /// through [`Primitive`]'s methods ([`Primitive::new_mode`],

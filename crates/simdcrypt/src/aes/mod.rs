@@ -162,41 +162,12 @@ impl Rung {
     }
 }
 
-/// The key sizes of AES: the number of key words `Nk` and rounds `Nr`
-/// (FIPS 197 §5, Figure 4). Sealed; the three are [`Bits128`],
-/// [`Bits192`] and [`Bits256`].
-pub trait KeySize: sealed::Sealed + Clone + Send + Sync + 'static {
-    /// The cipher's name, `aes-128`.
-    const NAME: &'static str;
-    /// The key length in bytes.
-    const LEN: usize;
-    /// The key: `[u8; 4·Nk]`.
-    type Key: AsRef<[u8]> + ?Sized;
-}
+// The key sizes, shared with Camellia: FIPS 197 §5, Figure 4 gives each
+// its number of key words `Nk` (4, 6, 8) and rounds `Nr` (10, 12, 14).
+pub use crate::block::{Bits128, Bits192, Bits256, KeySize};
 
-mod sealed {
-    pub trait Sealed {}
-}
-
-macro_rules! key_sizes {
-    ($($Bits:ident = $name:literal, $len:literal;)+) => {$(
-        #[doc = concat!("A ", stringify!($len), "-byte key: ", $name, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub enum $Bits {}
-        impl sealed::Sealed for $Bits {}
-        impl KeySize for $Bits {
-            const NAME: &'static str = $name;
-            const LEN: usize = $len;
-            type Key = [u8; $len];
-        }
-    )+};
-}
-
-key_sizes! {
-    Bits128 = "aes-128", 16;
-    Bits192 = "aes-192", 24;
-    Bits256 = "aes-256", 32;
-}
+/// The cipher's name at each key size, as the table has it.
+const NAMES: [&str; 3] = ["aes-128", "aes-192", "aes-256"];
 
 /// AES with a key of size `K`, on one rung. Use the aliases [`Aes128`],
 /// [`Aes192`], [`Aes256`].
@@ -297,16 +268,8 @@ impl<K: KeySize> Aes<K> {
     /// AES under `key`, a slice whose length must be `K`'s, for callers
     /// that take keys as bytes (the table of ladders).
     pub(crate) fn from_slice(key: &[u8]) -> Result<Self, Error> {
-        if key.len() == K::LEN {
-            Ok(Self::from_keys(expand(key)))
-        } else {
-            Err(Error::BadLength {
-                primitive: K::NAME,
-                what: "key",
-                len: key.len(),
-                expected: K::LEN.to_string(),
-            })
-        }
+        let key = block::sized_key::<K>(<Self as BlockCipher>::NAME, key)?;
+        Ok(Self::from_keys(expand(key)))
     }
 
     /// The same key on rung `imp`.
@@ -344,59 +307,9 @@ impl<K: KeySize> Aes<K> {
     pub(crate) fn round_keys(&self) -> &[[u8; 16]] {
         self.keys.enc()
     }
-
-    /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 16 bytes.
-    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::encrypt_blocks(self, data)
-    }
-
-    /// Decrypts whole blocks in place: [`BlockCipher::decrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 16 bytes.
-    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::decrypt_blocks(self, data)
-    }
 }
 
-/// The key size and the rung; never the key.
-impl<K: KeySize> std::fmt::Debug for Aes<K> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Aes")
-            .field("cipher", &K::NAME)
-            .field("implementation", &self.imp)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<K: KeySize> BlockCipher for Aes<K> {
-    const NAME: &'static str = K::NAME;
-    const BLOCK_LEN: usize = BLOCK_LEN;
-    type Block = [u8; BLOCK_LEN];
-    type Key = K::Key;
-    type Rung = Rung;
-
-    fn new(key: &K::Key) -> Self {
-        Aes::new(key)
-    }
-
-    fn with_rung(self, imp: Rung) -> Result<Self, Error> {
-        Aes::with_rung(self, imp)
-    }
-
-    fn rung(&self) -> Rung {
-        self.imp
-    }
-
-    fn par_blocks(&self) -> usize {
-        self.imp.par_blocks()
-    }
-}
+block::sized_block_cipher_impls!(Aes, Rung, NAMES);
 
 /// The key schedule of `key`: with AES-NI when the CPU has it (the hot
 /// part of a short message's setup), else computed in constant time.
@@ -407,17 +320,6 @@ fn expand(key: &[u8]) -> Keys {
         return unsafe { aesni::expand(key) };
     }
     Keys::new(key)
-}
-
-/// Runs `f` on each 16-byte block of `data`, read from the input and
-/// written to the output: the single-block rungs' whole-block form.
-#[inline]
-fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
-    for chunk in data.chunks(BLOCK_LEN) {
-        let mut block: [u8; 16] = chunk.input().try_into().expect("whole blocks");
-        f(&mut block);
-        chunk.into_output().copy_from_slice(&block);
-    }
 }
 
 /// A block of the slice given to a single-block call.
@@ -474,8 +376,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn encrypt(&self, blocks: InOut<'_>) {
         match self.imp {
-            Rung::Reference => by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
-            Rung::Tables => by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
+            Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(&self.keys, b)),
+            Rung::Tables => block::by_block(blocks, |b| tables::encrypt_block(&self.keys, b)),
             Rung::Bitsliced => bitsliced::encrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
@@ -492,8 +394,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
 
     fn decrypt(&self, blocks: InOut<'_>) {
         match self.imp {
-            Rung::Reference => by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
-            Rung::Tables => by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
+            Rung::Reference => block::by_block(blocks, |b| reference::decrypt_block(&self.keys, b)),
+            Rung::Tables => block::by_block(blocks, |b| tables::decrypt_block(&self.keys, b)),
             Rung::Bitsliced => bitsliced::decrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.

@@ -5,8 +5,8 @@
 use std::str::FromStr;
 
 use super::padding::{BlockMode, PaddedDecryptor, PaddedEncryptor};
-use super::{BlockCipher, Cbc, Cfb, Ctr, Ecb, Ofb};
-use crate::dynamic::{Direction, DynMode, ModeOptions};
+use super::{BlockCipher, Cbc, Cfb, Cmac, Ctr, Ecb, Ofb};
+use crate::dynamic::{Direction, DynDigest, DynMode, MacOptions, ModeOptions};
 use crate::{Error, KeyStream};
 
 /// The modes a [`DynMode`] can be.
@@ -91,6 +91,61 @@ where
             Box::new(KeyStreamMode::new(ctr, imp))
         }
     })
+}
+
+/// CMAC (SP 800-38B) under `key` over the cipher of its size, on the rung
+/// `options` name: `C16`, `C24` or `C32` for a key of 16, 24 or 32 bytes
+/// (AES, Camellia); the primitive `name` in the error for another length.
+pub(crate) fn cmac_by_key_len<C16, C24, C32>(
+    name: &'static str,
+    key: &[u8],
+    options: &MacOptions<'_>,
+) -> Result<Box<dyn DynDigest>, Error>
+where
+    C16: BlockCipher + Send + Sync + 'static,
+    C16::Rung: FromStr<Err = Error>,
+    C24: BlockCipher + Send + Sync + 'static,
+    C24::Rung: FromStr<Err = Error>,
+    C32: BlockCipher + Send + Sync + 'static,
+    C32::Rung: FromStr<Err = Error>,
+{
+    fn keyed<C>(key: &[u8], rung: Option<&str>) -> Result<Box<dyn DynDigest>, Error>
+    where
+        C: BlockCipher + Send + Sync + 'static,
+        C::Rung: FromStr<Err = Error>,
+    {
+        let mut cipher = C::from_slice(key)?;
+        if let Some(name) = rung {
+            cipher = cipher.with_rung(name.parse()?)?;
+        }
+        Ok(Box::new(Cmac::from_cipher(cipher)))
+    }
+    match key.len() {
+        16 => keyed::<C16>(key, options.rung),
+        24 => keyed::<C24>(key, options.rung),
+        32 => keyed::<C32>(key, options.rung),
+        len => Err(Error::BadLength {
+            primitive: name,
+            what: "key",
+            len,
+            expected: "16, 24 or 32".into(),
+        }),
+    }
+}
+
+/// CMAC over any block cipher, whatever its type.
+impl<C: BlockCipher + Send + Sync> DynDigest for Cmac<C> {
+    fn update(&mut self, data: &[u8]) {
+        Cmac::update(self, data);
+    }
+
+    fn finalize_into(self: Box<Self>, out: &mut [u8]) {
+        out.copy_from_slice(Cmac::finalize(*self).as_ref());
+    }
+
+    fn rung(&self) -> &'static str {
+        crate::RungSet::name(self.cipher().rung())
+    }
 }
 
 /// Any seekable keystream as a [`DynMode`], cut for the tool's threads by

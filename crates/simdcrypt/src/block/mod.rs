@@ -45,6 +45,7 @@ mod counter32;
 mod ctr;
 pub(crate) mod dynamic;
 mod ecb;
+mod key_size;
 mod ofb;
 pub mod padding;
 
@@ -54,6 +55,8 @@ pub use cmac::Cmac;
 pub(crate) use counter32::Counter32;
 pub use ctr::{CounterWidth, Ctr, FullBlock, HalfBlock};
 pub use ecb::Ecb;
+pub use key_size::{Bits128, Bits192, Bits256, KeySize};
+pub(crate) use key_size::{sized_block_cipher_impls, sized_key, sized_name};
 pub use ofb::Ofb;
 pub use padding::{BlockMode, PaddedDecryptor, PaddedEncryptor, Padding};
 
@@ -211,6 +214,18 @@ pub(crate) mod sealed {
         {
             super::ctr32_by_blocks(self, counter, data, at);
         }
+    }
+}
+
+/// Runs `f` on each 16-byte block of `data`, read from the input and
+/// written to the output: the whole-block form of a single-block rung of
+/// a 16-byte cipher (AES's and Camellia's `reference` and `tables`).
+#[inline]
+pub(crate) fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
+    for chunk in data.chunks(16) {
+        let mut block: [u8; 16] = chunk.input().try_into().expect("whole blocks");
+        f(&mut block);
+        chunk.into_output().copy_from_slice(&block);
     }
 }
 

@@ -134,8 +134,8 @@ impl Rung {
 /// `best()` or a rung that passed `require()`).
 fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
     match imp {
-        Rung::Reference => by_block(blocks, |b| reference::encrypt_block(sk, b)),
-        Rung::Tables => by_block(blocks, |b| tables::encrypt_block(sk, b)),
+        Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(sk, b)),
+        Rung::Tables => block::by_block(blocks, |b| tables::encrypt_block(sk, b)),
         Rung::Bitsliced => bitsliced::encrypt(sk, blocks),
         Rung::Aesni | Rung::Vaes | Rung::Gfni => {
             let (src, dst, len) = blocks.into_raw();
@@ -170,51 +170,11 @@ macro_rules! x86_rungs {
 }
 use x86_rungs;
 
-/// Runs `f` on each 16-byte block of `data`, read from the input and
-/// written to the output: the single-block rungs' whole-block form.
-#[inline]
-fn by_block(data: InOut<'_>, mut f: impl FnMut(&mut [u8; 16])) {
-    for chunk in data.chunks(BLOCK_LEN) {
-        let mut block: [u8; 16] = chunk.input().try_into().expect("whole blocks");
-        f(&mut block);
-        chunk.into_output().copy_from_slice(&block);
-    }
-}
+// The key sizes of §2.2, shared with AES.
+pub use crate::block::{Bits128, Bits192, Bits256, KeySize};
 
-/// The key sizes of Camellia (RFC 3713 §2.2). Sealed; the three are
-/// [`Bits128`], [`Bits192`] and [`Bits256`].
-pub trait KeySize: sealed::Sealed + Clone + Send + Sync + 'static {
-    /// The cipher's name, `camellia-128`.
-    const NAME: &'static str;
-    /// The key length in bytes.
-    const LEN: usize;
-    /// The key: `[u8; LEN]`.
-    type Key: AsRef<[u8]> + ?Sized;
-}
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-macro_rules! key_sizes {
-    ($($Bits:ident = $name:literal, $len:literal;)+) => {$(
-        #[doc = concat!("A ", stringify!($len), "-byte key: ", $name, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub enum $Bits {}
-        impl sealed::Sealed for $Bits {}
-        impl KeySize for $Bits {
-            const NAME: &'static str = $name;
-            const LEN: usize = $len;
-            type Key = [u8; $len];
-        }
-    )+};
-}
-
-key_sizes! {
-    Bits128 = "camellia-128", 16;
-    Bits192 = "camellia-192", 24;
-    Bits256 = "camellia-256", 32;
-}
+/// The cipher's name at each key size, as the table has it.
+const NAMES: [&str; 3] = ["camellia-128", "camellia-192", "camellia-256"];
 
 /// Camellia with a key of size `K`, on one rung. Use the aliases
 /// [`Camellia128`], [`Camellia192`], [`Camellia256`].
@@ -292,16 +252,8 @@ impl<K: KeySize> Camellia<K> {
     /// Camellia under `key`, a slice whose length must be `K`'s, for
     /// callers that take keys as bytes (the table of ladders).
     pub(crate) fn from_slice(key: &[u8]) -> Result<Self, Error> {
-        if key.len() == K::LEN {
-            Ok(Self::from_subkeys(Subkeys::new(key)))
-        } else {
-            Err(Error::BadLength {
-                primitive: K::NAME,
-                what: "key",
-                len: key.len(),
-                expected: K::LEN.to_string(),
-            })
-        }
+        let key = block::sized_key::<K>(<Self as BlockCipher>::NAME, key)?;
+        Ok(Self::from_subkeys(Subkeys::new(key)))
     }
 
     /// The same key on rung `imp`.
@@ -320,59 +272,9 @@ impl<K: KeySize> Camellia<K> {
     pub fn rung(&self) -> Rung {
         self.imp
     }
-
-    /// Encrypts whole blocks in place: [`BlockCipher::encrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 16 bytes.
-    pub fn encrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::encrypt_blocks(self, data)
-    }
-
-    /// Decrypts whole blocks in place: [`BlockCipher::decrypt_blocks`].
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotWholeBlocks`] when `data` is not a multiple of 16 bytes.
-    pub fn decrypt_blocks(&self, data: &mut [u8]) -> Result<(), Error> {
-        BlockCipher::decrypt_blocks(self, data)
-    }
 }
 
-/// The key size and the rung; never the key.
-impl<K: KeySize> std::fmt::Debug for Camellia<K> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Camellia")
-            .field("cipher", &K::NAME)
-            .field("implementation", &self.imp)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<K: KeySize> BlockCipher for Camellia<K> {
-    const NAME: &'static str = K::NAME;
-    const BLOCK_LEN: usize = BLOCK_LEN;
-    type Block = [u8; BLOCK_LEN];
-    type Key = K::Key;
-    type Rung = Rung;
-
-    fn new(key: &K::Key) -> Self {
-        Camellia::new(key)
-    }
-
-    fn with_rung(self, imp: Rung) -> Result<Self, Error> {
-        Camellia::with_rung(self, imp)
-    }
-
-    fn rung(&self) -> Rung {
-        self.imp
-    }
-
-    fn par_blocks(&self) -> usize {
-        self.imp.par_blocks()
-    }
-}
+block::sized_block_cipher_impls!(Camellia, Rung, NAMES);
 
 impl<K: KeySize> block::sealed::Core for Camellia<K> {
     fn from_slice(key: &[u8]) -> Result<Self, Error> {

@@ -56,17 +56,10 @@ const fn entry(
     construct: Construct,
 ) -> Primitive {
     Primitive {
-        name,
-        display: name,
-        kind,
-        summary,
-        key_lens: &[KEY_LEN],
         nonce_len,
-        iv_register: false,
-        block_len: BLOCK_LEN,
         output_len,
         params,
-        construct,
+        ..Primitive::block(name, kind, summary, &[KEY_LEN], BLOCK_LEN, construct)
     }
 }
 

@@ -25,17 +25,9 @@ const fn entry(
     construct: Construct,
 ) -> Primitive {
     Primitive {
-        name,
-        display: name,
-        kind,
-        summary,
-        key_lens: &[KEY_LEN],
         nonce_len,
-        iv_register: false,
-        block_len: BLOCK_LEN,
         output_len,
-        params: &[],
-        construct,
+        ..Primitive::block(name, kind, summary, &[KEY_LEN], BLOCK_LEN, construct)
     }
 }
 
@@ -146,20 +138,6 @@ fn mac(key: &[u8], options: &MacOptions<'_>) -> Result<Box<dyn DynDigest>, Error
         magma = magma.with_rung(name.parse()?)?;
     }
     Ok(Box::new(MagmaMac::from_cipher(magma)))
-}
-
-impl DynDigest for MagmaMac {
-    fn update(&mut self, data: &[u8]) {
-        MagmaMac::update(self, data);
-    }
-
-    fn finalize_into(self: Box<Self>, out: &mut [u8]) {
-        out.copy_from_slice(&MagmaMac::finalize(*self));
-    }
-
-    fn rung(&self) -> &'static str {
-        self.cipher().rung().name()
-    }
 }
 
 /// MGM under `key`.

@@ -10,6 +10,9 @@
 // Each test binary uses its own part of this module.
 #![allow(dead_code, unused_macros, unused_imports)]
 
+// The 16-byte block ciphers in RustCrypto's traits.
+#[cfg(feature = "rustcrypto")]
+pub mod block;
 pub mod chacha20;
 pub mod hash;
 // The checking kit's tests.
