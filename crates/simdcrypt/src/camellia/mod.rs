@@ -144,6 +144,19 @@ fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
     }
 }
 
+/// One block under `sk` on `imp`: the chained modes' path, where a
+/// rung that batches would pay for a whole batch; `bitsliced` has a
+/// one-block form of its own.
+fn one(imp: Rung, sk: &Subkeys, block: &mut [u8]) {
+    let block: &mut [u8; BLOCK_LEN] = block.try_into().expect("a 16-byte block");
+    match imp {
+        Rung::Reference => reference::encrypt_block(sk, block),
+        Rung::Tables => tables::encrypt_block(sk, block),
+        Rung::Bitsliced => bitsliced::encrypt_one(sk, block),
+        Rung::Aesni | Rung::Vaes | Rung::Gfni => crypt(imp, sk, InOut::in_place(block)),
+    }
+}
+
 /// The dispatch to the x86 rungs, for the arm `Rung::Aesni | Rung::Vaes |
 /// Rung::Gfni` of a `match`: `$f($args)` of the rung's own module, the
 /// data passed as `InOut::into_raw`'s parts (in registers:
@@ -290,11 +303,11 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
     }
 
     fn encrypt_one(&self, block: &mut [u8]) {
-        crypt(self.imp, &self.enc, InOut::in_place(block));
+        one(self.imp, &self.enc, block);
     }
 
     fn decrypt_one(&self, block: &mut [u8]) {
-        crypt(self.imp, &self.dec, InOut::in_place(block));
+        one(self.imp, &self.dec, block);
     }
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
