@@ -6,9 +6,9 @@
 //! blocks: each block's gamma is the cipher of the ciphertext block z
 //! before it ([`Cfb::with_iv_register`]).
 
-use super::{BlockCipher, iv_register, shift_in, with_scratch, xor_feedback};
+use super::{BlockCipher, cfb_decrypt_by_blocks, iv_register, shift_in};
+use crate::Error;
 use crate::xor::InOut;
-use crate::{Error, Xor};
 
 /// Full-block CFB over the block cipher `C`, resumable at any byte as
 /// OpenSSL's is: calls of 5 and 70 bytes equal one of 75.
@@ -190,23 +190,18 @@ impl<C: BlockCipher> Cfb<C> {
     }
 
     /// Decrypts the whole blocks at the start of `data` (at least two, at
-    /// a block boundary) a batch at a time: the batch's keystream is the
-    /// cipher of the blocks z before each (the register's, then the
-    /// batch's own), all at once. Returns what is left.
+    /// a block boundary) all at once: the rung's own kernel for a
+    /// one-block register ([`super::sealed::Core::cfb_decrypt`]), else
+    /// [`cfb_decrypt_by_blocks`]. Returns what is left.
     fn decrypt_blocks<'a>(&mut self, data: InOut<'a>) -> InOut<'a> {
         let bl = C::BLOCK_LEN;
         let whole = data.len() / bl * bl;
         let (blocks, rest) = data.split_at(whole);
-        with_scratch(blocks.len(), |keystream| {
-            for chunk in blocks.chunks(keystream.len() / bl * bl) {
-                let len = chunk.len();
-                keystream[..len].fill(0);
-                xor_feedback(&mut keystream[..len], &self.register, chunk.input());
-                shift_in(&mut self.register, chunk.input());
-                self.cipher.encrypt(InOut::in_place(&mut keystream[..len]));
-                Xor::Simd128.apply(chunk, &keystream[..len]);
-            }
-        });
+        if self.register.len() == bl {
+            self.cipher.cfb_decrypt(&mut self.register, blocks);
+        } else {
+            cfb_decrypt_by_blocks(&self.cipher, &mut self.register, blocks);
+        }
         rest
     }
 }

@@ -201,6 +201,16 @@ pub(crate) mod sealed {
         /// CBC decryption of whole blocks, as [`Core::cbc_encrypt`]; the
         /// default is [`super::cbc_decrypt_by_blocks`].
         fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>);
+        /// CFB decryption of whole blocks (at least two), as
+        /// [`Core::cbc_decrypt`]: `chain` the ciphertext block before them,
+        /// left holding the last one. The default is
+        /// [`super::cfb_decrypt_by_blocks`].
+        fn cfb_decrypt(&self, chain: &mut [u8], data: InOut<'_>)
+        where
+            Self: super::BlockCipher,
+        {
+            super::cfb_decrypt_by_blocks(self, chain, data);
+        }
         /// CTR with a 32-bit counter inside the block (GCM's `inc32`,
         /// AES-GCM-SIV's little-endian counter; see [`super::Counter32`]):
         /// XORs E(`counter`), E(`counter` + 1), … into `data`, which may end
@@ -371,6 +381,24 @@ pub(crate) fn cbc_decrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8]
             };
             xor_feedback(output, chain, &saved[..len]);
             shift_in(chain, &saved[..len]);
+        }
+    });
+}
+
+/// CFB decryption from whole-block encryptions (SP 800-38A §6.3; GOST R
+/// 34.13-2015 §5.5 with a register of z blocks, s = n): a batch's
+/// keystream is the cipher of the ciphertext blocks z before each (the
+/// register's, then the batch's own), all at once, XORed into the batch.
+pub(crate) fn cfb_decrypt_by_blocks<C: BlockCipher>(cipher: &C, chain: &mut [u8], data: InOut<'_>) {
+    let bl = C::BLOCK_LEN;
+    with_scratch(data.len(), |keystream| {
+        for chunk in data.chunks(keystream.len() / bl * bl) {
+            let len = chunk.len();
+            keystream[..len].fill(0);
+            xor_feedback(&mut keystream[..len], chain, chunk.input());
+            shift_in(chain, chunk.input());
+            cipher.encrypt(InOut::in_place(&mut keystream[..len]));
+            Xor::Simd128.apply(chunk, &keystream[..len]);
         }
     });
 }

@@ -330,9 +330,20 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
             Rung::Aesni | Rung::Vaes | Rung::Gfni => {
                 let chain = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
-                x86_rungs!(self.imp, cbc_decrypt(&self.dec, chain, src, dst, len));
+                x86_rungs!(self.imp, feedback_decrypt(&self.dec, false, chain, src, dst, len));
             }
             _ => block::cbc_decrypt_by_blocks(self, chain, data),
+        }
+    }
+
+    fn cfb_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
+        match self.imp {
+            Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+                let chain = chain.try_into().expect("a 16-byte block");
+                let (src, dst, len) = data.into_raw();
+                x86_rungs!(self.imp, feedback_decrypt(&self.enc, true, chain, src, dst, len));
+            }
+            _ => block::cfb_decrypt_by_blocks(self, chain, data),
         }
     }
 }

@@ -24,7 +24,7 @@
 //! maps on each side as two 16-entry `pshufb` lookups (low and high
 //! nibble), the output map also undoing AES's own affine map.
 //!
-//! The drivers ([`ecb`], [`ctr`], [`cbc_decrypt`]) run whole batches on
+//! The drivers ([`ecb_batches`], [`ctr_batches`], [`feedback_decrypt_batches`]) run whole batches on
 //! each register width a rung lists, widest first, and the rest (fewer
 //! than 16 blocks, CTR's partial block included) as one xmm batch on the
 //! stack. Everything here is `#[inline(always)]` and `unsafe`: it is
@@ -1544,17 +1544,31 @@ pub(super) unsafe fn ctr_tail<S: SBoxes<__m128i>>(keys: &KeyBytes, counter: u128
     });
 }
 
-/// CBC decryption (SP 800-38A §6.2) of the whole batches of `data` on
-/// registers `V`, `keys` the decryption subkeys: each batch loaded whole,
-/// deciphered, each block XORed with the ciphertext block before it
-/// (`chain` for the first), so in place works; `chain` is left holding the
-/// last ciphertext block. Returns the rest.
+/// `x[i]` becomes the block before each of its blocks: `prev`'s last,
+/// then its own; `prev` is left as the last register.
+#[inline(always)]
+unsafe fn blocks_before<V: Slice>(x: &mut [V; 16], prev: &mut V) {
+    for x in x.iter_mut() {
+        let c = *x;
+        // SAFETY: the caller promises `V`'s features.
+        *x = unsafe { c.shift_in(*prev) };
+        *prev = c;
+    }
+}
+
+/// Decryption in a feedback mode of the whole batches of `data` on
+/// registers `V`, each ciphertext block's partner the one before it
+/// (`chain` for the first): CBC (SP 800-38A §6.2; `keys` the decryption
+/// subkeys) deciphers each block and XORs its partner, CFB (§6.3, `CFB`;
+/// the encryption subkeys) enciphers the partner and XORs the block. Each
+/// batch is loaded whole before any of it is stored, so in place works;
+/// `chain` is left holding the last ciphertext block. Returns the rest.
 ///
 /// # Safety
 ///
 /// `V`'s features and the technique's.
 #[inline(always)]
-pub(super) unsafe fn cbc_decrypt_batches<'a, V: Slice, S: SBoxes<V>>(
+pub(super) unsafe fn feedback_decrypt_batches<'a, V: Slice, S: SBoxes<V>, const CFB: bool>(
     keys: &KeyBytes,
     chain: &mut [u8; 16],
     data: InOut<'a>,
@@ -1566,10 +1580,18 @@ pub(super) unsafe fn cbc_decrypt_batches<'a, V: Slice, S: SBoxes<V>>(
         unsafe {
             let c = load_batch::<V>(src);
             let mut x = c;
+            let mut partner = c;
+            // CBC shifts after the cipher, so that the batch is not held
+            // three times over.
+            if CFB {
+                blocks_before(&mut x, &mut prev);
+            }
             encrypt_batch(keys, &s, &mut x);
-            for (x, c) in x.iter_mut().zip(&c) {
-                *x = x.xor(c.shift_in(prev));
-                prev = *c;
+            if !CFB {
+                blocks_before(&mut partner, &mut prev);
+            }
+            for (x, p) in x.iter_mut().zip(&partner) {
+                *x = x.xor(*p);
             }
             store_batch(&x, dst);
         }
@@ -1579,15 +1601,15 @@ pub(super) unsafe fn cbc_decrypt_batches<'a, V: Slice, S: SBoxes<V>>(
     rest
 }
 
-/// CBC decryption of the rest (fewer than 16 blocks) as one xmm batch on
-/// the stack (its zero padding deciphered and dropped; `chain` then
-/// taken from the data, not the padding).
+/// [`feedback_decrypt_batches`] of the rest (fewer than 16 blocks) as one
+/// xmm batch on the stack (its zero padding processed and dropped;
+/// `chain` then taken from the data, not the padding).
 ///
 /// # Safety
 ///
 /// The technique's features on xmm.
 #[inline(always)]
-pub(super) unsafe fn cbc_decrypt_tail<S: SBoxes<__m128i>>(
+pub(super) unsafe fn feedback_decrypt_tail<S: SBoxes<__m128i>, const CFB: bool>(
     keys: &KeyBytes,
     chain: &mut [u8; 16],
     data: InOut<'_>,
@@ -1599,12 +1621,12 @@ pub(super) unsafe fn cbc_decrypt_tail<S: SBoxes<__m128i>>(
     let last: [u8; 16] = data.input()[len - 16..].try_into().expect("whole blocks");
     on_stack!(data, |buf| {
         // SAFETY: the caller promises the features; `buf` is one batch.
-        unsafe { cbc_decrypt_batches::<__m128i, S>(keys, chain, InOut::in_place(buf)) };
+        unsafe { feedback_decrypt_batches::<__m128i, S, CFB>(keys, chain, InOut::in_place(buf)) };
     });
     *chain = last;
 }
 
-/// The three entry points of a rung (`encrypt`, `ctr`, `cbc_decrypt`)
+/// The three entry points of a rung (`encrypt`, `ctr`, `feedback_decrypt`)
 /// compiled for `$features`, with the s-box technique `$sboxes`: whole
 /// batches on each register type listed, widest first, then the rest as
 /// one xmm batch on the stack. The data come as `InOut::into_raw`'s three
@@ -1670,32 +1692,46 @@ macro_rules! rung {
             unsafe { x86::ctr_tail::<$sboxes<__m128i>>(&keys, counter, rest) };
         }
 
-        /// CBC decryption of whole blocks under the decryption subkeys
-        /// `inverse`, `chain` the ciphertext block before them (the IV at
-        /// first), left holding the last one.
+        /// Decryption of whole blocks in CBC (`sk` the decryption
+        /// subkeys) or CFB (`cfb`; the encryption subkeys), `chain` the
+        /// ciphertext block before them (the IV at first), left holding
+        /// the last one.
         ///
         /// # Safety
         ///
         /// As [`InOut::from_raw`].
         #[target_feature(enable = $features)]
-        pub(in $crate::camellia) unsafe fn cbc_decrypt(
-            inverse: &Subkeys,
+        pub(in $crate::camellia) unsafe fn feedback_decrypt(
+            sk: &Subkeys,
+            cfb: bool,
             chain: &mut [u8; 16],
             src: *const u8,
             dst: *mut u8,
             len: usize,
         ) {
-            let keys = KeyBytes::new(inverse);
+            /// The batches, then the rest, in the mode `CFB` says.
+            #[inline(always)]
+            unsafe fn run<const CFB: bool>(keys: &KeyBytes, chain: &mut [u8; 16], rest: InOut<'_>) {
+                $(
+                    // SAFETY: the caller's features; `rest` as below.
+                    let rest = unsafe {
+                        x86::feedback_decrypt_batches::<$lanes, $sboxes<$lanes>, CFB>(keys, chain, rest)
+                    };
+                )+
+                // SAFETY: as above.
+                unsafe { x86::feedback_decrypt_tail::<$sboxes<__m128i>, CFB>(keys, chain, rest) };
+            }
+            let keys = KeyBytes::new(sk);
             // SAFETY: as in `encrypt`.
             let rest = unsafe { InOut::from_raw(src, dst, len) };
-            $(
-                // SAFETY: as in `encrypt`.
-                let rest = unsafe {
-                    x86::cbc_decrypt_batches::<$lanes, $sboxes<$lanes>>(&keys, chain, rest)
-                };
-            )+
-            // SAFETY: as in `encrypt`.
-            unsafe { x86::cbc_decrypt_tail::<$sboxes<__m128i>>(&keys, chain, rest) };
+            // SAFETY: this function is compiled for the features.
+            unsafe {
+                if cfb {
+                    run::<true>(&keys, chain, rest);
+                } else {
+                    run::<false>(&keys, chain, rest);
+                }
+            }
         }
     };
 }
@@ -1866,7 +1902,7 @@ mod tests {
         available: bool,
         encrypt: unsafe fn(&Subkeys, *const u8, *mut u8, usize),
         ctr: unsafe fn(&Subkeys, u128, *const u8, *mut u8, usize),
-        cbc_decrypt: unsafe fn(&Subkeys, &mut [u8; 16], *const u8, *mut u8, usize),
+        feedback_decrypt: unsafe fn(&Subkeys, bool, &mut [u8; 16], *const u8, *mut u8, usize),
     }
 
     /// The rungs this CPU runs.
@@ -1879,21 +1915,21 @@ mod tests {
                 available: f.aes && f.ssse3,
                 encrypt: aesni::encrypt,
                 ctr: aesni::ctr,
-                cbc_decrypt: aesni::cbc_decrypt,
+                feedback_decrypt: aesni::feedback_decrypt,
             },
             Entry {
                 name: "vaes",
                 available: f.vaes && f.aes && f.avx2,
                 encrypt: vaes::encrypt,
                 ctr: vaes::ctr,
-                cbc_decrypt: vaes::cbc_decrypt,
+                feedback_decrypt: vaes::feedback_decrypt,
             },
             Entry {
                 name: "gfni",
                 available: f.gfni && f.avx512f && f.avx512bw && f.avx2,
                 encrypt: gfni::encrypt,
                 ctr: gfni::ctr,
-                cbc_decrypt: gfni::cbc_decrypt,
+                feedback_decrypt: gfni::feedback_decrypt,
             },
         ];
         let run: Vec<Entry> = all.into_iter().filter(|e| e.available).collect();
@@ -1994,27 +2030,38 @@ mod tests {
         }
     }
 
+    /// CBC and CFB decryption, in two calls, in place, against the modes
+    /// written out over the reference.
     #[test]
-    fn cbc_decryption_is_the_reference() {
+    fn feedback_decryption_is_the_reference() {
         let mut rng = Rng(3);
         for e in rungs() {
-            for trial in 0..60 {
+            for trial in 0..120 {
+                let cfb = trial % 2 == 1;
                 let key = rng.bytes([16, 24, 32][trial % 3]);
                 let sk = Subkeys::new(&key);
                 let inverse = sk.inverse();
                 let n = rng.below(201);
                 let iv: [u8; 16] = rng.bytes(16).try_into().unwrap();
                 let plain = rng.bytes(16 * n);
-                // CBC encryption by the reference.
+                // Encryption by the reference: CBC's E(p ^ c_prev), CFB's
+                // p ^ E(c_prev).
                 let mut cipher = plain.clone();
                 let mut prev = iv;
                 for block in cipher.chunks_exact_mut(16) {
                     let mut b: [u8; 16] = block.try_into().unwrap();
-                    b.iter_mut().zip(prev).for_each(|(x, p)| *x ^= p);
-                    reference::encrypt_block(&sk, &mut b);
+                    if cfb {
+                        let mut pad = prev;
+                        reference::encrypt_block(&sk, &mut pad);
+                        b.iter_mut().zip(pad).for_each(|(x, p)| *x ^= p);
+                    } else {
+                        b.iter_mut().zip(prev).for_each(|(x, p)| *x ^= p);
+                        reference::encrypt_block(&sk, &mut b);
+                    }
                     block.copy_from_slice(&b);
                     prev = b;
                 }
+                let keys = if cfb { &sk } else { &inverse };
                 // In two calls, the first of `split` blocks, in place.
                 let split = 16 * rng.below(n + 1);
                 let mut got = cipher.clone();
@@ -2022,13 +2069,13 @@ mod tests {
                 let (a, b) = got.split_at_mut(split);
                 // SAFETY: the CPU has the rung's features; in place.
                 unsafe {
-                    (e.cbc_decrypt)(&inverse, &mut chain, a.as_ptr(), a.as_mut_ptr(), a.len());
-                    (e.cbc_decrypt)(&inverse, &mut chain, b.as_ptr(), b.as_mut_ptr(), b.len());
+                    (e.feedback_decrypt)(keys, cfb, &mut chain, a.as_ptr(), a.as_mut_ptr(), a.len());
+                    (e.feedback_decrypt)(keys, cfb, &mut chain, b.as_ptr(), b.as_mut_ptr(), b.len());
                 }
-                assert_eq!(got, plain, "{} {n} blocks split at {split}", e.name);
-                assert_eq!(chain, prev, "{} chain after {n} blocks", e.name);
+                let mode = if cfb { "CFB" } else { "CBC" };
+                assert_eq!(got, plain, "{} {mode} {n} blocks split at {split}", e.name);
+                assert_eq!(chain, prev, "{} {mode} chain after {n} blocks", e.name);
             }
         }
     }
 }
-
