@@ -567,7 +567,6 @@ impl Primitive {
         }
     }
 
-    /// The same primitive with other key lengths.
     /// The same AEAD with a tag of `tag_len` bytes.
     pub(crate) const fn tag_len(self, tag_len: usize) -> Primitive {
         Primitive {
