@@ -78,9 +78,9 @@ rungs! {
         /// secret bytes, so not constant-time.
         Reference = "reference", needs "nothing", if |_f| true, simd = false,
             constant_time = false;
-        /// Four SP tables of 32-bit words, one block at a time; lookups
-        /// by secret bytes, open to cache-timing attacks, so not
-        /// constant-time.
+        /// Four SP tables of 32-bit words, two blocks side by side where
+        /// the mode allows; lookups by secret bytes, open to cache-timing
+        /// attacks, so not constant-time.
         Tables = "tables", needs "nothing", if |_f| true, simd = false,
             constant_time = false;
         /// Bitsliced in 64-bit words, 64 blocks at once, the s-box a
@@ -114,7 +114,8 @@ impl Rung {
     /// How many blocks the rung processes at once.
     pub fn par_blocks(self) -> usize {
         match self {
-            Rung::Reference | Rung::Tables => 1,
+            Rung::Reference => 1,
+            Rung::Tables => tables::PAR_BLOCKS,
             Rung::Bitsliced => bitsliced::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
             Rung::Aesni => aesni::PAR_BLOCKS,
@@ -135,7 +136,7 @@ impl Rung {
 fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
     match imp {
         Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(sk, b)),
-        Rung::Tables => block::by_block(blocks, |b| tables::encrypt_block(sk, b)),
+        Rung::Tables => tables::encrypt(sk, blocks),
         Rung::Bitsliced => bitsliced::encrypt(sk, blocks),
         Rung::Aesni | Rung::Vaes | Rung::Gfni => {
             let (src, dst, len) = blocks.into_raw();
