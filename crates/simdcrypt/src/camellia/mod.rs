@@ -57,6 +57,8 @@ mod gfni;
 mod vaes;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "x86_64")]
+mod x86_one;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -94,8 +96,9 @@ rungs! {
             if |f| f.vaes && f.aes && f.avx2 && f.ssse3, simd = true;
         /// GFNI on zmm: byte-sliced, 64 blocks at once, each s-box two
         /// affine instructions.
-        Gfni = "gfni", needs "GFNI, AVX-512F and AVX-512BW",
-            if |f| f.gfni && f.avx512f && f.avx512bw && f.avx2 && f.ssse3, simd = true;
+        Gfni = "gfni", needs "GFNI, AVX-512F, AVX-512BW and AVX-512VL",
+            if |f| f.gfni && f.avx512f && f.avx512bw && f.avx512vl && f.avx2 && f.ssse3,
+            simd = true;
     }
 }
 
@@ -144,6 +147,17 @@ fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
     }
 }
 
+/// One block under `sk` on `imp`: the chained modes' path.
+fn one(imp: Rung, sk: &Subkeys, block: &mut [u8]) {
+    match imp {
+        Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+            let block = block.try_into().expect("a 16-byte block");
+            x86_rungs!(imp, encrypt_one(sk, block));
+        }
+        _ => crypt(imp, sk, InOut::in_place(block)),
+    }
+}
+
 /// The dispatch to the x86 rungs, for the arm `Rung::Aesni | Rung::Vaes |
 /// Rung::Gfni` of a `match`: `$f($args)` of the rung's own module, the
 /// data passed as `InOut::into_raw`'s parts (in registers:
@@ -162,7 +176,7 @@ macro_rules! x86_rungs {
             Rung::Vaes => unsafe { vaes::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has GFNI, AVX-512F,
-            // AVX-512BW, AVX2 and SSSE3; the data as above.
+            // AVX-512BW, AVX-512VL, AVX2 and SSSE3; the data as above.
             Rung::Gfni => unsafe { gfni::$f($($arg),*) },
             _ => unreachable!("an unavailable Camellia rung"),
         }
@@ -290,11 +304,11 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
     }
 
     fn encrypt_one(&self, block: &mut [u8]) {
-        crypt(self.imp, &self.enc, InOut::in_place(block));
+        one(self.imp, &self.enc, block);
     }
 
     fn decrypt_one(&self, block: &mut [u8]) {
-        crypt(self.imp, &self.dec, InOut::in_place(block));
+        one(self.imp, &self.dec, block);
     }
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {

@@ -132,9 +132,9 @@ impl Linear {
 
 /// An affine map `x ↦ linear(x) ⊕ constant` on bytes.
 #[derive(Clone, Copy, Debug)]
-struct Affine {
+pub(super) struct Affine {
     linear: Linear,
-    constant: u8,
+    pub(super) constant: u8,
 }
 
 impl Affine {
@@ -179,7 +179,7 @@ impl Affine {
 /// the GFNI Camellia of libgcrypt and Botan). The test
 /// `s_boxes_are_inversions_between_affine_maps` proves it, with [`B`],
 /// on all 256 inputs.
-const A: Affine = Affine {
+pub(super) const A: Affine = Affine {
     linear: Linear([0xad, 0x05, 0x6b, 0x0e, 0x51, 0xf1, 0x8a, 0x09]),
     constant: 0x45,
 };
@@ -223,7 +223,7 @@ const fn input_map(n: usize) -> Affine {
 
 /// The output map of SBOX`n` after an inversion: SBOX2 rotates SBOX1's
 /// output left by 1, SBOX3 by 7.
-const fn output_map(n: usize) -> Affine {
+pub(super) const fn output_map(n: usize) -> Affine {
     match n {
         2 => B.then_rotate(1),
         3 => B.then_rotate(7),
@@ -718,7 +718,7 @@ impl Slice for __m512i {
 
 /// A 16-byte `pshufb` control in every lane.
 #[inline(always)]
-unsafe fn control<V: Slice>(bytes: [u8; 16]) -> V {
+pub(super) unsafe fn control<V: Slice>(bytes: [u8; 16]) -> V {
     // SAFETY: `bytes` is 16 readable bytes; the caller promises `V`'s
     // features.
     unsafe { V::lanes(_mm_loadu_si128(bytes.as_ptr().cast())) }
@@ -777,7 +777,7 @@ const fn rotate_rows(shift: usize) -> [u8; 16] {
 }
 
 /// ShiftRows (§5.1.2): row `r` rotated left by `r`.
-const SHIFT_ROWS: [u8; 16] = rotate_rows(1);
+pub(super) const SHIFT_ROWS: [u8; 16] = rotate_rows(1);
 /// InvShiftRows (§5.3.1): row `r` rotated right by `r`.
 const INV_SHIFT_ROWS: [u8; 16] = rotate_rows(3);
 
@@ -921,7 +921,7 @@ pub(super) struct Gfni<V> {
 
 /// The matrices of [`Gfni`]: the input maps' (SBOX1–3, SBOX4), then the
 /// output maps' (SBOX1 and 4, SBOX2, SBOX3).
-const GFNI_MATRICES: [i64; 5] = [
+pub(super) const GFNI_MATRICES: [i64; 5] = [
     input_map(1).linear.gfni_matrix(),
     input_map(4).linear.gfni_matrix(),
     output_map(1).linear.gfni_matrix(),
@@ -1890,7 +1890,7 @@ mod tests {
             },
             Entry {
                 name: "gfni",
-                available: f.gfni && f.avx512f && f.avx512bw && f.avx2,
+                available: f.gfni && f.avx512f && f.avx512bw && f.avx512vl && f.avx2,
                 encrypt: gfni::encrypt,
                 ctr: gfni::ctr,
                 cbc_decrypt: gfni::cbc_decrypt,
