@@ -299,17 +299,23 @@ unsafe fn both(word: u64) -> __m128i {
     unsafe { _mm_set1_epi64x(word as i64) }
 }
 
-/// `y ⊕ F(x, k)` (§2.4.1).
+/// `y ⊕ F(x, k)` (§2.4.1) from `t = x ⊕ k`; and that result ⊕ `next`,
+/// the next round's input with its key, in parallel rather than after.
 #[inline(always)]
-unsafe fn round<F: Form>(form: &F, x: __m128i, k: u64, y: __m128i) -> __m128i {
+unsafe fn round<F: Form>(
+    form: &F,
+    t: __m128i,
+    y: __m128i,
+    next: __m128i,
+) -> (__m128i, __m128i) {
     // SAFETY: the caller promises the form's features.
     unsafe {
-        let [t0, t1, t2, t3, t4, t5, t6, t7] = form.terms(_mm_xor_si128(x, both(k)));
+        let [t0, t1, t2, t3, t4, t5, t6, t7] = form.terms(t);
         let y = _mm_xor_si128(y, both(F::CONSTANT));
-        F::xor3(
-            F::xor3(t0, t1, t2),
-            F::xor3(t3, t4, t5),
-            F::xor3(t6, t7, y),
+        let (a, b) = (F::xor3(t0, t1, t2), F::xor3(t3, t4, t5));
+        (
+            F::xor3(a, b, F::xor3(t6, t7, y)),
+            F::xor3(a, b, F::xor3(t6, t7, _mm_xor_si128(y, next))),
         )
     }
 }
@@ -362,10 +368,13 @@ pub(super) unsafe fn encrypt_one<F: Form>(sk: &Subkeys, block: &mut [u8; 16]) {
                 d1 = x1_step(x2_step(d1, ke1), ke1);
                 d2 = x2_step(x1_step(d2, ke2), ke2);
             }
-            for k in k.chunks_exact(2) {
-                d2 = round(&form, d1, k[0], d2);
-                d1 = round(&form, d2, k[1], d1);
-            }
+            let mut t = _mm_xor_si128(d1, both(k[0]));
+            (d2, t) = round(&form, t, d2, both(k[1]));
+            (d1, t) = round(&form, t, d1, both(k[2]));
+            (d2, t) = round(&form, t, d2, both(k[3]));
+            (d1, t) = round(&form, t, d1, both(k[4]));
+            (d2, t) = round(&form, t, d2, both(k[5]));
+            (d1, _) = round(&form, t, d1, both(0));
         }
         d2 = _mm_xor_si128(d2, both(sk.kw[2]));
         d1 = _mm_xor_si128(d1, both(sk.kw[3]));
