@@ -62,11 +62,11 @@ use crate::xor::InOut;
 /// A linear map on bytes over GF(2), given by the images of the eight bits
 /// (`0.0[i]` is the image of `1 << i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Linear([u8; 8]);
+pub(super) struct Linear([u8; 8]);
 
 impl Linear {
     /// The image of `x`: the XOR of the columns of its set bits.
-    const fn apply(&self, x: u8) -> u8 {
+    pub(super) const fn apply(&self, x: u8) -> u8 {
         let mut y = 0;
         let mut i = 0;
         while i < 8 {
@@ -101,7 +101,7 @@ impl Linear {
     }
 
     /// `x ↦ self(other(x))`.
-    const fn after(self, other: Linear) -> Linear {
+    pub(super) const fn after(self, other: Linear) -> Linear {
         let mut c = [0; 8];
         let mut i = 0;
         while i < 8 {
@@ -111,9 +111,24 @@ impl Linear {
         Linear(c)
     }
 
+    /// The inverse of the map, which must be invertible: the preimage of
+    /// each bit, found among the 256 bytes.
+    pub(super) const fn inverse(self) -> Linear {
+        let mut c = [0; 8];
+        let mut x = 0;
+        while x < 256 {
+            let y = self.apply(x as u8);
+            if y.is_power_of_two() {
+                c[y.trailing_zeros() as usize] = x as u8;
+            }
+            x += 1;
+        }
+        Linear(c)
+    }
+
     /// The 64-bit matrix operand of `vgf2p8affineqb`: byte `7 - i` holds
     /// the bits that output bit `i` sums (row `i` of the matrix).
-    const fn gfni_matrix(self) -> i64 {
+    pub(super) const fn gfni_matrix(self) -> i64 {
         let mut m = 0u64;
         let mut i = 0;
         while i < 8 {
@@ -133,7 +148,7 @@ impl Linear {
 /// An affine map `x ↦ linear(x) ⊕ constant` on bytes.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Affine {
-    linear: Linear,
+    pub(super) linear: Linear,
     pub(super) constant: u8,
 }
 
@@ -210,7 +225,7 @@ const AES_AFFINE_INVERSE: Affine = Affine {
 };
 
 /// The input map of SBOX`n` (1..=4): SBOX4 rotates its input first.
-const fn input_map(n: usize) -> Affine {
+pub(super) const fn input_map(n: usize) -> Affine {
     if n == 4 {
         Affine {
             linear: A.linear.after_rotate(1),
@@ -921,7 +936,7 @@ pub(super) struct Gfni<V> {
 
 /// The matrices of [`Gfni`]: the input maps' (SBOX1–3, SBOX4), then the
 /// output maps' (SBOX1 and 4, SBOX2, SBOX3).
-pub(super) const GFNI_MATRICES: [i64; 5] = [
+const GFNI_MATRICES: [i64; 5] = [
     input_map(1).linear.gfni_matrix(),
     input_map(4).linear.gfni_matrix(),
     output_map(1).linear.gfni_matrix(),

@@ -15,10 +15,14 @@
 //! and logic on the 32-bit words of each half.
 //!
 //! The forms:
-//! - [`GfniF`]: two pairs of `vgf2p8affineqb`, `vgf2p8affineinvqb` on the
-//!   same input, each with its own matrices in the two 64-bit words: SBOX1
-//!   of every byte in one word and SBOX4 in the other, SBOX2 and SBOX3 in
-//!   a second register; the XORs three at a time by `vpternlogq`.
+//! - [`GfniF`]: each byte of a half held as its s-box's input map (the
+//!   linear part) of it, so that with the key the input of the inversion;
+//!   an F-function's s-boxes are then three `vgf2p8affineinvqb` side by
+//!   side (inversion and an output map, another in each 64-bit word),
+//!   their outputs already in the representation of the byte P sends them
+//!   to; the XORs three at a time by `vpternlogq`. The representation is
+//!   taken off around FL and FL^-1 and at the ends (`vgf2p8affineqb` and
+//!   a `pshufb`).
 //! - [`AesNiF`]: the batch kernels' s-boxes ([`AesNi`]) on the one
 //!   register: two `aesenclast` (SBOX1–3's input map, SBOX4's) between
 //!   `pshufb` nibble lookups; ShiftRows is left in the bytes and undone by
@@ -35,7 +39,7 @@ use core::arch::x86_64::{
 };
 
 use super::key_schedule::Subkeys;
-use super::x86::{A, AesNi, GFNI_MATRICES, SBoxes, SHIFT_ROWS, control, output_map};
+use super::x86::{A, AesNi, Linear, SBoxes, SHIFT_ROWS, control, input_map, output_map};
 
 // ---------------------------------------------------------------------------
 // The P-function as shuffles.
@@ -74,26 +78,10 @@ const fn p_function(z: [u8; 8]) -> u64 {
     y
 }
 
-/// What each byte of a register of s-box outputs holds: `(n, j)` for
-/// SBOX`n` of t_j.
-type Holding = [(u8, usize); 16];
-
-/// A register of s-box outputs whose byte `b` comes from byte `order[b]`
-/// of the state register: SBOX`sbox[0]` of that byte if it is in the low
-/// 64-bit word, SBOX`sbox[1]` if in the high one.
-const fn holding(sbox: [u8; 2], order: [u8; 16]) -> Holding {
-    let mut h = [(0, 0); 16];
-    let mut b = 0;
-    while b < 16 {
-        let from = order[b] as usize;
-        h[b] = (sbox[from / 8], 8 - from % 8);
-        b += 1;
-    }
-    h
-}
-
-/// The bytes in place.
-const IDENTITY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+/// What each byte of a register of s-box outputs holds: `(n, j, r)` for
+/// SBOX`n` of t_j (n = 0: nothing of use) in the form's representation
+/// `r` ([`Form`]).
+type Holding = [(u8, usize, u8); 16];
 
 /// The P-function's eight shuffles: the source register (an index into
 /// the form's s-box outputs) and the `pshufb` control; XORed together the
@@ -101,12 +89,13 @@ const IDENTITY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 /// both 64-bit words.
 type Gather = [(usize, [u8; 16]); 8];
 
-/// The shuffles of P over registers holding `sources`: each source gets
-/// as many shuffles as an output byte needs terms from it, each term
-/// taken where the source first holds it, 0x80 (a zero byte) where a
-/// shuffle has nothing for a byte. Fails to compile unless every term is
-/// found and eight shuffles suffice.
-const fn gather_plan<const N: usize>(sources: [Holding; N]) -> Gather {
+/// The shuffles of P over registers holding `sources`, y_i wanted in
+/// representation `rep[i - 1]`: each source gets as many shuffles as an
+/// output byte needs terms from it, each term taken where the source
+/// first holds it in the representation wanted, 0x80 (a zero byte) where
+/// a shuffle has nothing for a byte. Fails to compile unless every term
+/// is found and eight shuffles suffice.
+const fn gather_plan<const N: usize>(sources: [Holding; N], rep: [u8; 8]) -> Gather {
     let mut plan = [(0, [0x80; 16]); 8];
     let mut found = [0; 16];
     let mut base = 0;
@@ -115,13 +104,16 @@ const fn gather_plan<const N: usize>(sources: [Holding; N]) -> Gather {
         let mut width = 0;
         let mut d = 0;
         while d < 16 {
-            let row = P[7 - d % 8];
+            let (row, r_want) = (P[7 - d % 8], rep[7 - d % 8]);
             let mut k = 0;
             let mut r = 0;
             while r < row.len() {
                 let j = row[r];
                 let mut b = 0;
-                while b < 16 && !(sources[s][b].0 == SBOX_OF[j - 1] && sources[s][b].1 == j) {
+                while b < 16 && {
+                    let (n, jb, r) = sources[s][b];
+                    !(n == SBOX_OF[j - 1] && jb == j && r == r_want)
+                } {
                     b += 1;
                 }
                 if b < 16 {
@@ -163,40 +155,132 @@ unsafe fn gather<const N: usize>(sources: [__m128i; N], plan: &Gather) -> [__m12
 // ---------------------------------------------------------------------------
 // The forms.
 
-/// A way to compute F's s-boxes on one block.
+/// A way to compute F's s-boxes on one block, and the representation of
+/// the halves it works in: a linear map on each byte, the same on every
+/// round (XORs, so the key additions and P, pass through it), taken off
+/// around FL and FL^-1 and at the ends.
 ///
 /// # Safety
 ///
 /// The methods need the form's CPU features; they are `#[inline(always)]`,
 /// compiled into a function that enables them.
 pub(super) trait Form {
-    /// P of the output maps' constants the s-boxes leave out.
+    /// P of the output maps' constants the s-boxes leave out, in the
+    /// representation.
     const CONSTANT: u64;
     /// The form's constants in registers.
     unsafe fn new() -> Self;
+    /// A half (a number in both 64-bit words) in the representation.
+    unsafe fn enter(&self, x: __m128i) -> __m128i;
+    /// And back.
+    unsafe fn leave(&self, x: __m128i) -> __m128i;
+    /// The subkey `k` of an F-function in the representation, with what
+    /// the s-boxes' input maps add.
+    unsafe fn key(&self, k: u64) -> __m128i;
     /// The eight terms whose XOR, with [`Form::CONSTANT`], is P of the
-    /// s-boxes of `t`, the key added (F's output, §2.4.1).
+    /// s-boxes of `t`, a half with its key (F's output, §2.4.1).
     unsafe fn terms(&self, t: __m128i) -> [__m128i; 8];
     /// `a ⊕ b ⊕ c`.
     unsafe fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i;
 }
 
-/// The s-boxes through GFNI: `vgf2p8affineqb` with the input maps, then
-/// `vgf2p8affineinvqb` (inversion, then the output maps' linear parts;
-/// their constants, different from word to word while the instruction
-/// takes one, come as [`Form::CONSTANT`]). AVX-512VL for `vpternlogq`.
-pub(super) struct GfniF {
-    /// SBOX1's input map in the low 64-bit word and SBOX4's in the high
-    /// one; SBOX1's in both (for SBOX2 and SBOX3).
-    input: [__m128i; 2],
-    /// SBOX1's output map in both (for SBOX1 and SBOX4); SBOX2's in the
-    /// low word and SBOX3's in the high one.
-    output: [__m128i; 2],
+/// The representation of byte t_j for GFNI, `GFNI_REP[j - 1]`: 1 if its
+/// s-box is SBOX4, else 0 (SBOX1–3 share their input map).
+const GFNI_REP: [u8; 8] = {
+    let mut r = [0; 8];
+    let mut j = 0;
+    while j < 8 {
+        r[j] = (SBOX_OF[j] == 4) as u8;
+        j += 1;
+    }
+    r
+};
+
+/// The linear map of GFNI's representation `r`: the linear part of the
+/// input map of SBOX1 (r = 0) or SBOX4 (r = 1).
+const fn gfni_map(r: u8) -> Linear {
+    input_map(if r == 1 { 4 } else { 1 }).linear
 }
 
-/// Where [`GfniF`] leaves the s-boxes: SBOX1 and SBOX4 of each byte in
-/// the first register, SBOX2 and SBOX3 in the second.
-const GFNI_GATHER: Gather = gather_plan([holding([1, 4], IDENTITY), holding([2, 3], IDENTITY)]);
+/// The `pshufb` control that keeps byte p of both 64-bit words from the
+/// low word where t_(8 − p) is in representation 0, from the high word
+/// where in 1: what makes a register of a byte map in the low word and
+/// another in the high one the map of each byte's representation.
+const GFNI_SELECT: [u8; 16] = {
+    let mut c = [0; 16];
+    let mut b = 0;
+    while b < 16 {
+        let p = b % 8;
+        c[b] = (p + 8 * GFNI_REP[7 - p] as usize) as u8;
+        b += 1;
+    }
+    c
+};
+
+/// The matrices (low word, high word) of [`GfniF`]: the representations'
+/// maps; their inverses; for SBOX`n` (n = 1, 2, 3), its output map's
+/// linear part, then the representation's map.
+const GFNI_ONE: [[i64; 2]; 5] = {
+    let [r0, r1] = [gfni_map(0), gfni_map(1)];
+    let [o1, o2, o3] = [output_map(1).linear, output_map(2).linear, output_map(3).linear];
+    [
+        [r0.gfni_matrix(), r1.gfni_matrix()],
+        [r0.inverse().gfni_matrix(), r1.inverse().gfni_matrix()],
+        [r0.after(o1).gfni_matrix(), r1.after(o1).gfni_matrix()],
+        [r0.after(o2).gfni_matrix(), r1.after(o2).gfni_matrix()],
+        [r0.after(o3).gfni_matrix(), r1.after(o3).gfni_matrix()],
+    ]
+};
+
+/// The s-boxes through GFNI, each byte t_j held as its s-box's input map
+/// (the linear part) of t_j: with the key's image and the map's constant
+/// XORed in, the input of the inversion, so an F-function's s-boxes are
+/// one `vgf2p8affineinvqb` per output map (inversion, the output map's
+/// linear part, and the representation's map of the byte P sends the
+/// output to: one in each 64-bit word). The output maps' constants,
+/// different from word to word while the instruction takes one, come as
+/// [`Form::CONSTANT`]. AVX-512VL for `vpternlogq`.
+pub(super) struct GfniF {
+    /// The matrices of `GFNI_ONE`, in that order.
+    m: [__m128i; 5],
+}
+
+/// What [`GfniF`]'s output register `n` (1, 2, 3) holds: in byte p of
+/// the 64-bit word r, the inversion of byte t_j (j = 8 − p) through
+/// SBOX`n`'s output map into representation r: SBOX`n` of t_j if t_j is in
+/// representation 0, SBOX4 of t_j if in 1 and n = 1 (SBOX4's output map is
+/// SBOX1's), else nothing of use.
+const fn gfni_holding(n: u8) -> Holding {
+    let mut h = [(0, 0, 0); 16];
+    let mut b = 0;
+    while b < 16 {
+        let j = 8 - b % 8;
+        let sbox = match (GFNI_REP[j - 1], n) {
+            (0, _) => n,
+            (_, 1) => 4,
+            _ => 0,
+        };
+        h[b] = (sbox, j, (b / 8) as u8);
+        b += 1;
+    }
+    h
+}
+
+/// Where [`GfniF`] leaves the s-boxes.
+const GFNI_GATHER: Gather = gather_plan(
+    [gfni_holding(1), gfni_holding(2), gfni_holding(3)],
+    GFNI_REP,
+);
+
+impl GfniF {
+    /// `x` with the matrices `m` (low word, high word) applied to each byte,
+    /// each byte then taken from the word of its representation.
+    #[inline(always)]
+    unsafe fn map<const C: i32>(x: __m128i, m: __m128i) -> __m128i {
+        // SAFETY: the caller promises GFNI and SSSE3.
+        unsafe { _mm_shuffle_epi8(_mm_gf2p8affine_epi64_epi8::<C>(x, m), control(GFNI_SELECT)) }
+    }
+}
 
 impl Form for GfniF {
     const CONSTANT: u64 = {
@@ -206,31 +290,54 @@ impl Form for GfniF {
             z[j] = output_map(SBOX_OF[j] as usize).constant;
             j += 1;
         }
-        p_function(z)
+        let c = p_function(z).to_be_bytes();
+        let mut y = [0; 8];
+        let mut i = 0;
+        while i < 8 {
+            y[i] = gfni_map(GFNI_REP[i]).apply(c[i]);
+            i += 1;
+        }
+        u64::from_be_bytes(y)
     };
 
     #[inline(always)]
     unsafe fn new() -> Self {
-        let [a1, a4, b1, b2, b3] = GFNI_MATRICES;
         // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            GfniF {
-                input: [_mm_set_epi64x(a4, a1), _mm_set1_epi64x(a1)],
-                output: [_mm_set1_epi64x(b1), _mm_set_epi64x(b3, b2)],
-            }
+        let mut m = [unsafe { both(0) }; 5];
+        for (m, [lo, hi]) in m.iter_mut().zip(GFNI_ONE) {
+            // SAFETY: as above.
+            *m = unsafe { _mm_set_epi64x(hi, lo) };
         }
+        GfniF { m }
+    }
+
+    #[inline(always)]
+    unsafe fn enter(&self, x: __m128i) -> __m128i {
+        // SAFETY: the caller promises the features.
+        unsafe { Self::map::<0>(x, self.m[0]) }
+    }
+
+    #[inline(always)]
+    unsafe fn leave(&self, x: __m128i) -> __m128i {
+        // SAFETY: the caller promises the features.
+        unsafe { Self::map::<0>(x, self.m[1]) }
+    }
+
+    #[inline(always)]
+    unsafe fn key(&self, k: u64) -> __m128i {
+        const IN: i32 = A.constant as i32;
+        // SAFETY: the caller promises the features.
+        unsafe { Self::map::<IN>(both(k), self.m[0]) }
     }
 
     #[inline(always)]
     unsafe fn terms(&self, t: __m128i) -> [__m128i; 8] {
-        const IN: i32 = A.constant as i32;
         // SAFETY: the caller promises GFNI and SSSE3.
         unsafe {
-            let p = _mm_gf2p8affine_epi64_epi8::<IN>(t, self.input[0]);
-            let q = _mm_gf2p8affine_epi64_epi8::<IN>(t, self.input[1]);
-            let p = _mm_gf2p8affineinv_epi64_epi8::<0>(p, self.output[0]);
-            let q = _mm_gf2p8affineinv_epi64_epi8::<0>(q, self.output[1]);
-            gather([p, q], &GFNI_GATHER)
+            let s1 = _mm_gf2p8affineinv_epi64_epi8::<0>(t, self.m[2]);
+            let s2 = _mm_gf2p8affineinv_epi64_epi8::<0>(t, self.m[3]);
+            let s3 = _mm_gf2p8affineinv_epi64_epi8::<0>(t, self.m[4]);
+            gather([s1, s2, s3], &GFNI_GATHER)
         }
     }
 
@@ -248,12 +355,28 @@ pub(super) struct AesNiF(AesNi<__m128i>);
 
 /// Where [`AesNiF`] leaves the s-boxes: SBOX1, 2, 3, 4 of every byte in
 /// a register each, in ShiftRows order.
-const AESNI_GATHER: Gather = gather_plan([
-    holding([1, 1], SHIFT_ROWS),
-    holding([2, 2], SHIFT_ROWS),
-    holding([3, 3], SHIFT_ROWS),
-    holding([4, 4], SHIFT_ROWS),
-]);
+const AESNI_GATHER: Gather = gather_plan(
+    [
+        aesni_holding(1),
+        aesni_holding(2),
+        aesni_holding(3),
+        aesni_holding(4),
+    ],
+    [0; 8],
+);
+
+/// What [`AesNiF`]'s register of SBOX`n` holds: in byte b, SBOX`n` of
+/// byte `SHIFT_ROWS[b]` of the state, t_j for j = 8 − that byte's place
+/// in its 64-bit word; one representation, the number itself.
+const fn aesni_holding(n: u8) -> Holding {
+    let mut h = [(0, 0, 0); 16];
+    let mut b = 0;
+    while b < 16 {
+        h[b] = (n, 8 - SHIFT_ROWS[b] as usize % 8, 0);
+        b += 1;
+    }
+    h
+}
 
 impl Form for AesNiF {
     /// The nibble tables carry the output maps' constants.
@@ -263,6 +386,23 @@ impl Form for AesNiF {
     unsafe fn new() -> Self {
         // SAFETY: the caller promises SSSE3.
         AesNiF(unsafe { AesNi::new() })
+    }
+
+    /// The number itself: the s-boxes' nibble lookups map it.
+    #[inline(always)]
+    unsafe fn enter(&self, x: __m128i) -> __m128i {
+        x
+    }
+
+    #[inline(always)]
+    unsafe fn leave(&self, x: __m128i) -> __m128i {
+        x
+    }
+
+    #[inline(always)]
+    unsafe fn key(&self, k: u64) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { both(k) }
     }
 
     #[inline(always)]
@@ -360,24 +500,24 @@ pub(super) unsafe fn encrypt_one<F: Form>(sk: &Subkeys, block: &mut [u8; 16]) {
     unsafe {
         let form = F::new();
         let m = _mm_loadu_si128(block.as_ptr().cast());
-        let mut d1 = _mm_xor_si128(_mm_shuffle_epi8(m, control(D1)), both(sk.kw[0]));
-        let mut d2 = _mm_xor_si128(_mm_shuffle_epi8(m, control(D2)), both(sk.kw[1]));
+        let mut d1 = form.enter(_mm_xor_si128(_mm_shuffle_epi8(m, control(D1)), both(sk.kw[0])));
+        let mut d2 = form.enter(_mm_xor_si128(_mm_shuffle_epi8(m, control(D2)), both(sk.kw[1])));
         for (six, k) in sk.k[..sk.rounds].chunks_exact(6).enumerate() {
             if six > 0 {
                 let (ke1, ke2) = (both(sk.ke[2 * six - 2]), both(sk.ke[2 * six - 1]));
-                d1 = x1_step(x2_step(d1, ke1), ke1);
-                d2 = x2_step(x1_step(d2, ke2), ke2);
+                d1 = form.enter(x1_step(x2_step(form.leave(d1), ke1), ke1));
+                d2 = form.enter(x2_step(x1_step(form.leave(d2), ke2), ke2));
             }
-            let mut t = _mm_xor_si128(d1, both(k[0]));
-            (d2, t) = round(&form, t, d2, both(k[1]));
-            (d1, t) = round(&form, t, d1, both(k[2]));
-            (d2, t) = round(&form, t, d2, both(k[3]));
-            (d1, t) = round(&form, t, d1, both(k[4]));
-            (d2, t) = round(&form, t, d2, both(k[5]));
+            let mut t = _mm_xor_si128(d1, form.key(k[0]));
+            (d2, t) = round(&form, t, d2, form.key(k[1]));
+            (d1, t) = round(&form, t, d1, form.key(k[2]));
+            (d2, t) = round(&form, t, d2, form.key(k[3]));
+            (d1, t) = round(&form, t, d1, form.key(k[4]));
+            (d2, t) = round(&form, t, d2, form.key(k[5]));
             (d1, _) = round(&form, t, d1, both(0));
         }
-        d2 = _mm_xor_si128(d2, both(sk.kw[2]));
-        d1 = _mm_xor_si128(d1, both(sk.kw[3]));
+        d2 = _mm_xor_si128(form.leave(d2), both(sk.kw[2]));
+        d1 = _mm_xor_si128(form.leave(d1), both(sk.kw[3]));
         let c = _mm_shuffle_epi8(_mm_unpacklo_epi64(d2, d1), control(BIG_ENDIAN));
         _mm_storeu_si128(block.as_mut_ptr().cast(), c);
     }
