@@ -579,10 +579,13 @@ mod tests {
         }
     }
 
+    /// A rung's `encrypt_one`.
+    type EncryptOne = unsafe fn(&Subkeys, &mut [u8; 16]);
+
     /// The rungs' `encrypt_one` this CPU runs.
-    fn rungs() -> Vec<(&'static str, unsafe fn(&Subkeys, &mut [u8; 16]))> {
+    fn rungs() -> Vec<(&'static str, EncryptOne)> {
         let f = crate::cpu::features();
-        let all: [(&str, bool, unsafe fn(&Subkeys, &mut [u8; 16])); 3] = [
+        let all: [(&str, bool, EncryptOne); 3] = [
             ("aesni", f.aes && f.ssse3, aesni::encrypt_one),
             ("vaes", f.vaes && f.aes && f.avx2 && f.ssse3, vaes::encrypt_one),
             (
