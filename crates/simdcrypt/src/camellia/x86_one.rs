@@ -4,8 +4,10 @@
 //!
 //! Each 64-bit half of the state is an xmm register holding the RFC's
 //! number (the block's bytes read big-endian, so byte t_n of §2.4.1 is
-//! byte 8 − n of the 64-bit word) in both of its 64-bit words. F (§2.4.1)
-//! is then: the subkey, likewise in both words, XORed in; the s-boxes of
+//! byte 8 − n of the 64-bit word) in both of its 64-bit words, or a
+//! bytewise linear image of it that a form works in. F (§2.4.1) is then:
+//! the subkey, likewise in both words, XORed in (with the round before,
+//! beside its own output, not after it); the s-boxes of
 //! all eight bytes at once into a few registers of s-box outputs ([`Form`]);
 //! and the P-function as eight `pshufb`s, each picking for every output
 //! byte one of the s-box outputs P XORs into it, XORed together and into
@@ -479,11 +481,13 @@ unsafe fn x1_step(x: __m128i, k: __m128i) -> __m128i {
     unsafe { _mm_xor_si128(x, _mm_slli_epi64::<32>(_mm_or_si128(x, k))) }
 }
 
-/// `pshufb` controls: D1 of a block (its first 8 bytes, big-endian) as a
-/// number in both 64-bit words; D2 (the last 8) likewise; and back, the
-/// numbers D2 and D1 in the low and high words to the block D2 ‖ D1.
+/// The `pshufb` control that makes D1 of a block (its first 8 bytes,
+/// big-endian) a number in both 64-bit words.
 const D1: [u8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 7, 6, 5, 4, 3, 2, 1, 0];
+/// Likewise D2, the last 8 bytes.
 const D2: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 15, 14, 13, 12, 11, 10, 9, 8];
+/// And back: the numbers D2 and D1 in the low and high words to the
+/// block D2 ‖ D1.
 const BIG_ENDIAN: [u8; 16] = [7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8];
 
 /// Encrypts `block` under `sk` (decrypts under `sk.inverse()`) with the
