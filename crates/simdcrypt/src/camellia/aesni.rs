@@ -8,3 +8,5 @@
 pub(super) const PAR_BLOCKS: usize = 16;
 
 super::x86::rung!("aes,ssse3", AesNi, [__m128i]);
+
+super::x86_one::one_block!("aes,ssse3", AesNiF);

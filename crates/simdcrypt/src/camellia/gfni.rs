@@ -1,4 +1,4 @@
-//! GFNI on zmm with AVX-512F and AVX-512BW: Camellia byte-sliced, 64
+//! GFNI on zmm with AVX-512F, AVX-512BW and AVX-512VL: Camellia byte-sliced, 64
 //! blocks in the 16 zmm registers of a batch, each s-box two instructions
 //! (`vgf2p8affineqb` into AES's field, `vgf2p8affineinvqb` inverting and
 //! mapping back); then at most one batch each of 32 (ymm) and 16 (xmm),
@@ -11,7 +11,9 @@ use core::arch::x86_64::{__m256i, __m512i};
 pub(super) const PAR_BLOCKS: usize = 64;
 
 super::x86::rung!(
-    "gfni,avx512f,avx512bw,avx2,ssse3",
+    "gfni,avx512f,avx512bw,avx512vl,avx2,ssse3",
     Gfni,
     [__m512i, __m256i, __m128i]
 );
+
+super::x86_one::one_block!("gfni,avx512f,avx512bw,avx512vl,avx2,ssse3", GfniF);

@@ -57,6 +57,8 @@ mod gfni;
 mod vaes;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "x86_64")]
+mod x86_one;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -94,8 +96,9 @@ rungs! {
             if |f| f.vaes && f.aes && f.avx2 && f.ssse3, simd = true;
         /// GFNI on zmm: byte-sliced, 64 blocks at once, each s-box two
         /// affine instructions.
-        Gfni = "gfni", needs "GFNI, AVX-512F and AVX-512BW",
-            if |f| f.gfni && f.avx512f && f.avx512bw && f.avx2 && f.ssse3, simd = true;
+        Gfni = "gfni", needs "GFNI, AVX-512F, AVX-512BW and AVX-512VL",
+            if |f| f.gfni && f.avx512f && f.avx512bw && f.avx512vl && f.avx2 && f.ssse3,
+            simd = true;
     }
 }
 
@@ -146,15 +149,15 @@ fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
 }
 
 /// One block under `sk` on `imp`: the chained modes' path, where a
-/// rung that batches would pay for a whole batch; `bitsliced` has a
-/// one-block form of its own.
+/// rung that batches would pay for a whole batch; every rung that batches
+/// has a one-block form of its own.
 fn one(imp: Rung, sk: &Subkeys, block: &mut [u8]) {
     let block: &mut [u8; BLOCK_LEN] = block.try_into().expect("a 16-byte block");
     match imp {
         Rung::Reference => reference::encrypt_block(sk, block),
         Rung::Tables => tables::encrypt_block(sk, block),
         Rung::Bitsliced => bitsliced::encrypt_one(sk, block),
-        Rung::Aesni | Rung::Vaes | Rung::Gfni => crypt(imp, sk, InOut::in_place(block)),
+        Rung::Aesni | Rung::Vaes | Rung::Gfni => x86_rungs!(imp, encrypt_one(sk, block)),
     }
 }
 
@@ -176,7 +179,7 @@ macro_rules! x86_rungs {
             Rung::Vaes => unsafe { vaes::$f($($arg),*) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the rung is available: the CPU has GFNI, AVX-512F,
-            // AVX-512BW, AVX2 and SSSE3; the data as above.
+            // AVX-512BW, AVX-512VL, AVX2 and SSSE3; the data as above.
             Rung::Gfni => unsafe { gfni::$f($($arg),*) },
             _ => unreachable!("an unavailable Camellia rung"),
         }

@@ -10,3 +10,7 @@ use core::arch::x86_64::__m256i;
 pub(super) const PAR_BLOCKS: usize = 32;
 
 super::x86::rung!("vaes,avx2,aes,ssse3", AesNi, [__m256i, __m128i]);
+
+/// One block: AES-NI's, on xmm (a wider register holds nothing more of
+/// one block).
+pub(super) use super::aesni::encrypt_one;

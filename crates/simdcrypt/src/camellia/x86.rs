@@ -62,11 +62,11 @@ use crate::xor::InOut;
 /// A linear map on bytes over GF(2), given by the images of the eight bits
 /// (`0.0[i]` is the image of `1 << i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Linear([u8; 8]);
+pub(super) struct Linear([u8; 8]);
 
 impl Linear {
     /// The image of `x`: the XOR of the columns of its set bits.
-    const fn apply(&self, x: u8) -> u8 {
+    pub(super) const fn apply(&self, x: u8) -> u8 {
         let mut y = 0;
         let mut i = 0;
         while i < 8 {
@@ -101,7 +101,7 @@ impl Linear {
     }
 
     /// `x ↦ self(other(x))`.
-    const fn after(self, other: Linear) -> Linear {
+    pub(super) const fn after(self, other: Linear) -> Linear {
         let mut c = [0; 8];
         let mut i = 0;
         while i < 8 {
@@ -111,9 +111,24 @@ impl Linear {
         Linear(c)
     }
 
+    /// The inverse of the map, which must be invertible: the preimage of
+    /// each bit, found among the 256 bytes.
+    pub(super) const fn inverse(self) -> Linear {
+        let mut c = [0; 8];
+        let mut x = 0;
+        while x < 256 {
+            let y = self.apply(x as u8);
+            if y.is_power_of_two() {
+                c[y.trailing_zeros() as usize] = x as u8;
+            }
+            x += 1;
+        }
+        Linear(c)
+    }
+
     /// The 64-bit matrix operand of `vgf2p8affineqb`: byte `7 - i` holds
     /// the bits that output bit `i` sums (row `i` of the matrix).
-    const fn gfni_matrix(self) -> i64 {
+    pub(super) const fn gfni_matrix(self) -> i64 {
         let mut m = 0u64;
         let mut i = 0;
         while i < 8 {
@@ -132,9 +147,9 @@ impl Linear {
 
 /// An affine map `x ↦ linear(x) ⊕ constant` on bytes.
 #[derive(Clone, Copy, Debug)]
-struct Affine {
-    linear: Linear,
-    constant: u8,
+pub(super) struct Affine {
+    pub(super) linear: Linear,
+    pub(super) constant: u8,
 }
 
 impl Affine {
@@ -179,7 +194,7 @@ impl Affine {
 /// the GFNI Camellia of libgcrypt and Botan). The test
 /// `s_boxes_are_inversions_between_affine_maps` proves it, with [`B`],
 /// on all 256 inputs.
-const A: Affine = Affine {
+pub(super) const A: Affine = Affine {
     linear: Linear([0xad, 0x05, 0x6b, 0x0e, 0x51, 0xf1, 0x8a, 0x09]),
     constant: 0x45,
 };
@@ -210,7 +225,7 @@ const AES_AFFINE_INVERSE: Affine = Affine {
 };
 
 /// The input map of SBOX`n` (1..=4): SBOX4 rotates its input first.
-const fn input_map(n: usize) -> Affine {
+pub(super) const fn input_map(n: usize) -> Affine {
     if n == 4 {
         Affine {
             linear: A.linear.after_rotate(1),
@@ -223,7 +238,7 @@ const fn input_map(n: usize) -> Affine {
 
 /// The output map of SBOX`n` after an inversion: SBOX2 rotates SBOX1's
 /// output left by 1, SBOX3 by 7.
-const fn output_map(n: usize) -> Affine {
+pub(super) const fn output_map(n: usize) -> Affine {
     match n {
         2 => B.then_rotate(1),
         3 => B.then_rotate(7),
@@ -718,7 +733,7 @@ impl Slice for __m512i {
 
 /// A 16-byte `pshufb` control in every lane.
 #[inline(always)]
-unsafe fn control<V: Slice>(bytes: [u8; 16]) -> V {
+pub(super) unsafe fn control<V: Slice>(bytes: [u8; 16]) -> V {
     // SAFETY: `bytes` is 16 readable bytes; the caller promises `V`'s
     // features.
     unsafe { V::lanes(_mm_loadu_si128(bytes.as_ptr().cast())) }
@@ -777,7 +792,7 @@ const fn rotate_rows(shift: usize) -> [u8; 16] {
 }
 
 /// ShiftRows (§5.1.2): row `r` rotated left by `r`.
-const SHIFT_ROWS: [u8; 16] = rotate_rows(1);
+pub(super) const SHIFT_ROWS: [u8; 16] = rotate_rows(1);
 /// InvShiftRows (§5.3.1): row `r` rotated right by `r`.
 const INV_SHIFT_ROWS: [u8; 16] = rotate_rows(3);
 
@@ -1926,7 +1941,7 @@ mod tests {
             },
             Entry {
                 name: "gfni",
-                available: f.gfni && f.avx512f && f.avx512bw && f.avx2,
+                available: f.gfni && f.avx512f && f.avx512bw && f.avx512vl && f.avx2,
                 encrypt: gfni::encrypt,
                 ctr: gfni::ctr,
                 feedback_decrypt: gfni::feedback_decrypt,
