@@ -437,10 +437,14 @@ pub(crate) fn set_register<C: BlockCipher>(register: &mut Vec<u8>, iv: &C::Block
 /// once a block).
 #[inline]
 pub(crate) fn shift_in(register: &mut [u8], blocks: &[u8]) {
-    let n = blocks.len().min(register.len());
     let len = register.len();
-    register.rotate_left(n);
-    register[len - n..].copy_from_slice(&blocks[blocks.len() - n..]);
+    if let Some(last) = blocks.len().checked_sub(len) {
+        // All of it replaced (a one-block register, every block).
+        register.copy_from_slice(&blocks[last..]);
+        return;
+    }
+    register.rotate_left(blocks.len());
+    register[len - blocks.len()..].copy_from_slice(blocks);
 }
 
 /// `out[i] ^= (register ‖ blocks)[i]`: each block of a batch XORed with

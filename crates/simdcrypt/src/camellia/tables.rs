@@ -114,13 +114,13 @@ fn encrypt_n<const N: usize>(sk: &Subkeys, blocks: [[u8; BLOCK_LEN]; N]) -> [[u8
         }
     }
     let (kw3, kw4) = (half(sk.kw[2]), half(sk.kw[3]));
-    state.map(|[a, b, c, d]| {
-        let mut block = [0; BLOCK_LEN];
+    let mut out = [[0; BLOCK_LEN]; N];
+    for (block, [a, b, c, d]) in out.iter_mut().zip(state) {
         for (i, w) in [c ^ kw3.0, d ^ kw3.1, a ^ kw4.0, b ^ kw4.1].into_iter().enumerate() {
             block[4 * i..4 * i + 4].copy_from_slice(&w.to_be_bytes());
         }
-        block
-    })
+    }
+    out
 }
 
 /// Blocks processed at once by [`encrypt`].
