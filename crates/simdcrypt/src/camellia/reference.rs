@@ -135,32 +135,36 @@ pub(crate) fn encrypt_block_with(sk: &Subkeys, block: &mut [u8; 16], f: impl Fn(
     block[8..].copy_from_slice(&d1.to_be_bytes());
 }
 
+/// The keys and ciphertexts of RFC 3713, Appendix A (the plaintext is
+/// the 128-bit key), for the rungs' tests.
+#[cfg(test)]
+pub(crate) const APPENDIX_A: [(&str, &str); 3] = [
+    (
+        "0123456789abcdeffedcba9876543210",
+        "67673138549669730857065648eabe43",
+    ),
+    (
+        "0123456789abcdeffedcba98765432100011223344556677",
+        "b4993401b3e996f84ee5cee7d79b09b9",
+    ),
+    (
+        "0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff",
+        "9acc237dff16d76c20ef7c919e3a7509",
+    ),
+];
+
+/// Hex to bytes, for the tests.
+#[cfg(test)]
+pub(crate) fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The key, plaintext and ciphertexts of RFC 3713, Appendix A.
-    const APPENDIX_A: [(&str, &str); 3] = [
-        (
-            "0123456789abcdeffedcba9876543210",
-            "67673138549669730857065648eabe43",
-        ),
-        (
-            "0123456789abcdeffedcba98765432100011223344556677",
-            "b4993401b3e996f84ee5cee7d79b09b9",
-        ),
-        (
-            "0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff",
-            "9acc237dff16d76c20ef7c919e3a7509",
-        ),
-    ];
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-            .collect()
-    }
 
     #[test]
     fn appendix_a() {

@@ -557,7 +557,8 @@ pub(super) use one_block;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::camellia::{aesni, gfni, reference, vaes};
+    use crate::camellia::reference::{self, APPENDIX_A, hex};
+    use crate::camellia::{aesni, gfni, vaes};
 
     /// The P-function's table is the reference's P: F with the s-boxes
     /// replaced by linear maps of known output is P of those outputs.
@@ -610,33 +611,13 @@ mod tests {
         run
     }
 
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-            .collect()
-    }
-
     #[test]
     fn appendix_a() {
         let plaintext: [u8; 16] = hex("0123456789abcdeffedcba9876543210")
             .try_into()
             .expect("16 bytes");
         for (name, encrypt_one) in rungs() {
-            for (key, ciphertext) in [
-                (
-                    "0123456789abcdeffedcba9876543210",
-                    "67673138549669730857065648eabe43",
-                ),
-                (
-                    "0123456789abcdeffedcba98765432100011223344556677",
-                    "b4993401b3e996f84ee5cee7d79b09b9",
-                ),
-                (
-                    "0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff",
-                    "9acc237dff16d76c20ef7c919e3a7509",
-                ),
-            ] {
+            for (key, ciphertext) in APPENDIX_A {
                 let sk = Subkeys::new(&hex(key));
                 let mut block = plaintext;
                 // SAFETY: the CPU has the rung's features.
