@@ -66,7 +66,8 @@ pub fn top() -> Command {
              Every primitive is a ladder of implementations (\"rungs\"), from the\n\
              specification to the widest SIMD this CPU runs.\n\
              \n\
-             SIMDCRYPT_MAX_ISA=scalar|sse2|avx2|avx512 caps the instruction sets used.",
+             SIMDCRYPT_MAX_ISA caps the instruction sets used: scalar|sse2|avx2|avx512\n\
+             on x86-64, scalar|neon|crypto|sha3 on aarch64.",
         )
         .subcommand_required(true)
         .arg_required_else_help(true)

@@ -30,10 +30,12 @@ pub enum Error {
         needs: &'static str,
     },
     /// `SIMDCRYPT_MAX_ISA` holds a value that is not a level.
-    #[error("SIMDCRYPT_MAX_ISA is `{value}`: expected one of scalar, sse2, avx2, avx512")]
+    #[error("SIMDCRYPT_MAX_ISA is `{value}`: expected one of {expected}")]
     BadIsaCap {
         /// The value found.
         value: String,
+        /// This architecture's levels, comma-separated.
+        expected: String,
     },
     /// The request would run the keystream past its last block; the cipher
     /// refuses rather than wrap the counter and reuse keystream.

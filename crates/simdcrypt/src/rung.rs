@@ -29,8 +29,9 @@ pub trait RungSet: Copy + Eq + fmt::Debug + fmt::Display + 'static {
 /// Each rung has a stable lower-case `name` (used on the command line), a
 /// human-readable statement of the CPU features it `needs`, and a predicate
 /// over [`crate::cpu::Features`] (`available`) that says whether this CPU,
-/// under the `SIMDCRYPT_MAX_ISA` cap, can run it. On architectures other than
-/// x86-64 the SIMD rungs are never available, whatever the predicate says.
+/// under the `SIMDCRYPT_MAX_ISA` cap, can run it. A rung written for one
+/// architecture (`arch = "x86_64"`, `arch = "aarch64"`) is never available
+/// on another, whatever the predicate says; a portable one says `arch = any`.
 macro_rules! rungs {
     (
         primitive = $primitive:literal;
@@ -39,7 +40,7 @@ macro_rules! rungs {
             $(
                 $(#[$vmeta:meta])*
                 $Variant:ident = $name:literal, needs $needs:literal,
-                    if |$f:ident| $available:expr, simd = $simd:literal
+                    if |$f:ident| $available:expr, arch = $arch:tt
                     $(, constant_time = $ct:literal)?;
             )+
         }
@@ -78,7 +79,7 @@ macro_rules! rungs {
                 match self {
                     $( Rung::$Variant => {
                         let predicate = |$f: $crate::cpu::Features| $available;
-                        (!$simd || cfg!(target_arch = "x86_64")) && predicate(features)
+                        $crate::rung::on_arch!($arch) && predicate(features)
                     } )+
                 }
             }
@@ -173,4 +174,15 @@ macro_rules! rungs {
     };
 }
 
-pub(crate) use rungs;
+/// Whether the code is built for the rung's architecture: `any`, or a
+/// `target_arch` value.
+macro_rules! on_arch {
+    (any) => {
+        true
+    };
+    ($arch:literal) => {
+        cfg!(target_arch = $arch)
+    };
+}
+
+pub(crate) use {on_arch, rungs};

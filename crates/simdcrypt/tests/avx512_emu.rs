@@ -211,7 +211,7 @@ fn required_cpu_features_are_detected() {
         let Some(&(_, has)) = detected.iter().find(|f| f.0 == name) else {
             panic!(
                 "{FEATURES_VAR}: unknown feature {name:?}; known: {:?}",
-                detected.map(|f| f.0)
+                detected.iter().map(|f| f.0).collect::<Vec<_>>()
             );
         };
         eprintln!("{name}: {}", if has { "detected" } else { "MISSING" });

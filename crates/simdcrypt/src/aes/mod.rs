@@ -86,26 +86,26 @@ rungs! {
     pub enum Rung {
         /// FIPS 197 word for word, one block at a time; table lookups by
         /// secret bytes, so not constant-time.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false,
+        Reference = "reference", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// 32-bit T-tables (Daemen–Rijmen), one block at a time; lookups
         /// by secret bytes, open to cache-timing attacks, so not
         /// constant-time.
-        Tables = "tables", needs "nothing", if |_f| true, simd = false,
+        Tables = "tables", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// Bitsliced and fixsliced in 64-bit words, 4 blocks at once, the
         /// S-box a Boolean circuit: constant-time and portable.
-        Bitsliced = "bitsliced", needs "nothing", if |_f| true, simd = false;
+        Bitsliced = "bitsliced", needs "nothing", if |_f| true, arch = any;
         /// The same circuit on ymm registers, 16 blocks at once.
-        BitslicedAvx2 = "bitsliced-avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        BitslicedAvx2 = "bitsliced-avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// AES-NI: 8 blocks in flight in xmm registers; one at a time for
         /// the chained modes.
-        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, simd = true;
+        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, arch = "x86_64";
         /// VAES on ymm: two blocks an instruction, 16 in flight.
-        Vaes = "vaes", needs "VAES, AES-NI and AVX2", if |f| f.vaes && f.aes && f.avx2, simd = true;
+        Vaes = "vaes", needs "VAES, AES-NI and AVX2", if |f| f.vaes && f.aes && f.avx2, arch = "x86_64";
         /// VAES on zmm: four blocks an instruction, 32 in flight.
         Vaes512 = "vaes512", needs "VAES, AES-NI, AVX-512F and AVX-512BW",
-            if |f| f.vaes && f.aes && f.avx2 && f.avx512f && f.avx512bw, simd = true;
+            if |f| f.vaes && f.aes && f.avx2 && f.avx512f && f.avx512bw, arch = "x86_64";
     }
 }
 

@@ -78,27 +78,27 @@ rungs! {
     pub enum Rung {
         /// RFC 3713 word for word, one block at a time; table lookups by
         /// secret bytes, so not constant-time.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false,
+        Reference = "reference", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// Four SP tables of 32-bit words, two blocks side by side where
         /// the mode allows; lookups by secret bytes, open to cache-timing
         /// attacks, so not constant-time.
-        Tables = "tables", needs "nothing", if |_f| true, simd = false,
+        Tables = "tables", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// Bitsliced in 64-bit words, 64 blocks at once, the s-box a
         /// Boolean circuit: constant-time and portable.
-        Bitsliced = "bitsliced", needs "nothing", if |_f| true, simd = false;
+        Bitsliced = "bitsliced", needs "nothing", if |_f| true, arch = any;
         /// AES-NI: byte-sliced, 16 blocks in xmm registers, the s-boxes
         /// through `aesenclast`/`aesdeclast` between `pshufb` lookups.
-        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, simd = true;
+        Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, arch = "x86_64";
         /// VAES on ymm: the same, 32 blocks at once.
         Vaes = "vaes", needs "VAES, AES-NI and AVX2",
-            if |f| f.vaes && f.aes && f.avx2 && f.ssse3, simd = true;
+            if |f| f.vaes && f.aes && f.avx2 && f.ssse3, arch = "x86_64";
         /// GFNI on zmm: byte-sliced, 64 blocks at once, each s-box two
         /// affine instructions.
         Gfni = "gfni", needs "GFNI, AVX-512F, AVX-512BW and AVX-512VL",
             if |f| f.gfni && f.avx512f && f.avx512bw && f.avx512vl && f.avx2 && f.ssse3,
-            simd = true;
+            arch = "x86_64";
     }
 }
 
@@ -332,7 +332,7 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Rung::Aesni | Rung::Vaes | Rung::Gfni => {
-                let chain = chain.try_into().expect("a 16-byte block");
+                let chain: &mut [u8; 16] = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
                 x86_rungs!(self.imp, feedback_decrypt(&self.dec, false, chain, src, dst, len));
             }
@@ -343,7 +343,7 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
     fn cfb_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
             Rung::Aesni | Rung::Vaes | Rung::Gfni => {
-                let chain = chain.try_into().expect("a 16-byte block");
+                let chain: &mut [u8; 16] = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
                 x86_rungs!(self.imp, feedback_decrypt(&self.enc, true, chain, src, dst, len));
             }

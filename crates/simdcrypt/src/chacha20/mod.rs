@@ -190,17 +190,17 @@ rungs! {
     /// The implementations of the ChaCha20 block function, slowest first.
     pub enum Rung {
         /// RFC 8439 §2 literally.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        Reference = "reference", needs "nothing", if |_f| true, arch = any;
         /// SSE2, one block horizontal: a row per register, `pshufd` to the diagonals.
-        Sse2 = "sse2", needs "SSE2", if |f| f.sse2, simd = true;
+        Sse2 = "sse2", needs "SSE2", if |f| f.sse2, arch = "x86_64";
         /// SSSE3, 4 blocks vertical, `pshufb` rotates.
-        Ssse3x4 = "ssse3-4x", needs "SSSE3", if |f| f.ssse3, simd = true;
+        Ssse3x4 = "ssse3-4x", needs "SSSE3", if |f| f.ssse3, arch = "x86_64";
         /// AVX2, 8 blocks vertical, `vpshufb` rotates.
-        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// AVX-512, 16 blocks vertical in zmm, `vprold`.
-        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
         /// AVX-512VL, 8 blocks vertical in ymm and 4 in xmm, `vprold`.
-        Avx512vl = "avx512vl", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+        Avx512vl = "avx512vl", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
     }
 }
 

@@ -69,16 +69,16 @@ rungs! {
     pub enum Rung {
         /// SP 800-38D Algorithm 1 and RFC 8452 §3 bit by bit: branches on
         /// the bits of the key and the message, so not constant-time.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false,
+        Reference = "reference", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// Integer multiplications with holes, one block at a time.
-        Soft64 = "soft64", needs "nothing", if |_f| true, simd = false;
+        Soft64 = "soft64", needs "nothing", if |_f| true, arch = any;
         /// PCLMULQDQ, one reduction per 8 blocks.
         Pclmul = "pclmul", needs "PCLMULQDQ and SSSE3", if |f| f.pclmulqdq && f.ssse3,
-            simd = true;
+            arch = "x86_64";
         /// VPCLMULQDQ on ymm, 8 blocks in four registers per reduction.
         Vpclmul = "vpclmul", needs "AVX2, VPCLMULQDQ and PCLMULQDQ",
-            if |f| f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.ssse3, simd = true;
+            if |f| f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.ssse3, arch = "x86_64";
     }
 }
 

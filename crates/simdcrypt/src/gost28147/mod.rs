@@ -98,28 +98,28 @@ rungs! {
     pub enum Rung {
         /// RFC 5830 literally: each nibble looked up in its S-box row, one
         /// block at a time. Lookups by secret nibbles: not constant-time.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false,
+        Reference = "reference", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// The Baikal-T1 article's four 256-entry tables of 32-bit words,
         /// the S-box pairs and the 11-bit rotation folded in. Lookups by
         /// secret bytes: not constant-time.
-        Tables = "tables", needs "nothing", if |_f| true, simd = false,
+        Tables = "tables", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// Portable and constant-time: 64 blocks in 64-bit words, each
         /// S-box evaluated as a Boolean function of bit planes.
-        Bitsliced = "bitsliced", needs "nothing", if |_f| true, simd = false;
+        Bitsliced = "bitsliced", needs "nothing", if |_f| true, arch = any;
         /// The article's SIMD S-box: four blocks an xmm register, `pshufb`
         /// nibble lookups in tables held in registers.
-        Ssse3 = "ssse3", needs "SSSE3", if |f| f.ssse3, simd = true;
+        Ssse3 = "ssse3", needs "SSSE3", if |f| f.ssse3, arch = "x86_64";
         /// The same on ymm: eight blocks a register, groups interleaved.
-        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// 32 blocks, each ymm register one byte position of 32 half
         /// blocks.
-        Avx2Bytesliced = "avx2-bytesliced", needs "AVX2", if |f| f.avx2, simd = true;
+        Avx2Bytesliced = "avx2-bytesliced", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// `vpermb` looking four S-boxes up at once, 16 blocks a zmm
         /// register.
         Avx512 = "avx512", needs "AVX-512F, AVX-512BW and AVX-512 VBMI",
-            if |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi, simd = true;
+            if |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi, arch = "x86_64";
     }
 }
 

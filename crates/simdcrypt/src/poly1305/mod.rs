@@ -68,15 +68,15 @@ rungs! {
     pub enum Rung {
         /// RFC 8439 §2.5.1 literally, on a bignum of 32-bit limbs.
         /// Variable-time: the final reduction branches on the accumulator.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false,
+        Reference = "reference", needs "nothing", if |_f| true, arch = any,
             constant_time = false;
         /// Radix 2^64 with `u128` products, one block at a time.
-        Scalar64 = "scalar64", needs "nothing", if |_f| true, simd = false;
+        Scalar64 = "scalar64", needs "nothing", if |_f| true, arch = any;
         /// AVX2, radix 2^26, 8 blocks per step.
-        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, simd = true;
+        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, arch = "x86_64";
         /// AVX-512 IFMA, radix 2^44, 8 blocks per step.
         Avx512Ifma = "avx512ifma", needs "AVX-512F and AVX-512 IFMA",
-            if |f| f.avx512f && f.avx512ifma, simd = true;
+            if |f| f.avx512f && f.avx512ifma, arch = "x86_64";
     }
 }
 

@@ -91,17 +91,17 @@ rungs! {
     /// The implementations of the Salsa20 core, slowest first.
     pub enum Rung {
         /// The specification literally: 4×4 matrix, column round, transpose.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        Reference = "reference", needs "nothing", if |_f| true, arch = any;
         /// SSE2 column quarter-rounds; the state is written back and transposed each round.
-        Sse2Transpose = "sse2-transpose", needs "SSE2", if |f| f.sse2, simd = true;
+        Sse2Transpose = "sse2-transpose", needs "SSE2", if |f| f.sse2, arch = "x86_64";
         /// Scalar column round then row round on 16 variables.
-        NoTranspose = "no-transpose", needs "nothing", if |_f| true, simd = false;
+        NoTranspose = "no-transpose", needs "nothing", if |_f| true, arch = any;
         /// SSE2 diagonals kept across rounds with `pshufd`.
-        Sse2Shuffle = "sse2-shuffle", needs "SSE2", if |f| f.sse2, simd = true;
+        Sse2Shuffle = "sse2-shuffle", needs "SSE2", if |f| f.sse2, arch = "x86_64";
         /// AVX2, 8 blocks vertical.
-        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// AVX-512, 16 blocks vertical.
-        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
     }
 }
 

@@ -56,11 +56,11 @@ rungs! {
     /// see [`Rung::best_sha256`] and [`Rung::best_md5`]).
     pub enum Rung {
         /// One message after another on the family's fastest rung.
-        Sequential = "sequential", needs "nothing", if |_f| true, simd = false;
+        Sequential = "sequential", needs "nothing", if |_f| true, arch = any;
         /// 8 messages in the lanes of ymm registers.
-        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// 16 messages in the lanes of zmm registers.
-        Avx512 = "avx512", needs "AVX-512F and AVX-512BW", if |f| f.avx512f && f.avx512bw, simd = true;
+        Avx512 = "avx512", needs "AVX-512F and AVX-512BW", if |f| f.avx512f && f.avx512bw, arch = "x86_64";
     }
 }
 

@@ -27,9 +27,9 @@ rungs! {
     /// The implementations of the MD5 compression function, slowest first.
     pub enum Rung {
         /// RFC 1321 §3.4 literally.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        Reference = "reference", needs "nothing", if |_f| true, arch = any;
         /// Fully unrolled, the boolean functions in their cheapest forms.
-        Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        Scalar = "scalar", needs "nothing", if |_f| true, arch = any;
     }
 }
 

@@ -37,15 +37,15 @@ rungs! {
     /// The implementations of the SHA-1 compression function, slowest first.
     pub enum Rung {
         /// FIPS 180-4 §6.1.2 literally.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        Reference = "reference", needs "nothing", if |_f| true, arch = any;
         /// Unrolled rounds with renamed variables and a 16-word schedule.
-        Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        Scalar = "scalar", needs "nothing", if |_f| true, arch = any;
         /// The message schedule in SSSE3, interleaved with scalar rounds.
-        Ssse3 = "ssse3", needs "SSSE3", if |f| f.ssse3, simd = true;
+        Ssse3 = "ssse3", needs "SSSE3", if |f| f.ssse3, arch = "x86_64";
         /// The message schedule of two blocks at once in AVX2.
-        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, simd = true;
+        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, arch = "x86_64";
         /// The SHA extensions.
-        Shani = "shani", needs "SHA-NI and SSSE3", if |f| f.sha && f.ssse3, simd = true;
+        Shani = "shani", needs "SHA-NI and SSSE3", if |f| f.sha && f.ssse3, arch = "x86_64";
     }
 }
 

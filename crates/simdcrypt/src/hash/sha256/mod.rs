@@ -45,15 +45,15 @@ rungs! {
     /// The implementations of the SHA-256 compression function, slowest first.
     pub enum Rung {
         /// FIPS 180-4 §6.2.2 literally.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        Reference = "reference", needs "nothing", if |_f| true, arch = any;
         /// Tuned portable code: rounds unrolled with renamed variables.
-        Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        Scalar = "scalar", needs "nothing", if |_f| true, arch = any;
         /// The message schedule of two blocks in AVX2, scalar rounds with BMI.
         Avx2 = "avx2", needs "AVX2, BMI1 and BMI2",
-            if |f| f.avx2 && f.bmi1 && f.bmi2, simd = true;
+            if |f| f.avx2 && f.bmi1 && f.bmi2, arch = "x86_64";
         /// The SHA extensions.
         Shani = "shani", needs "SHA-NI, SSSE3 and SSE4.1",
-            if |f| f.sha && f.ssse3 && f.sse41, simd = true;
+            if |f| f.sha && f.ssse3 && f.sse41, arch = "x86_64";
     }
 }
 

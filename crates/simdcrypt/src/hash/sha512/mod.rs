@@ -31,16 +31,16 @@ rungs! {
     /// The implementations of the SHA-512 compression function, slowest first.
     pub enum Rung {
         /// FIPS 180-4 §6.4.2 literally.
-        Reference = "reference", needs "nothing", if |_f| true, simd = false;
+        Reference = "reference", needs "nothing", if |_f| true, arch = any;
         /// Unrolled scalar rounds, the schedule computed as they go.
-        Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        Scalar = "scalar", needs "nothing", if |_f| true, arch = any;
         /// The schedule of two blocks at once in AVX2, scalar rounds with
         /// BMI2's `rorx`.
-        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, simd = true;
+        Avx2 = "avx2", needs "AVX2 and BMI2", if |f| f.avx2 && f.bmi2, arch = "x86_64";
         /// The schedule of four blocks at once in AVX-512, scalar rounds
         /// with BMI2's `rorx`.
         Avx512 = "avx512", needs "AVX-512F, AVX-512BW and BMI2",
-            if |f| f.avx512f && f.avx512bw && f.bmi2, simd = true;
+            if |f| f.avx512f && f.avx512bw && f.bmi2, arch = "x86_64";
     }
 }
 

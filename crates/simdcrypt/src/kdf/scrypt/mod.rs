@@ -47,15 +47,15 @@ rungs! {
     /// The implementations of scrypt's ROMix, slowest first.
     pub enum Rung {
         /// RFC 7914 literally, on the scalar Salsa20 core.
-        Scalar = "scalar", needs "nothing", if |_f| true, simd = false;
+        Scalar = "scalar", needs "nothing", if |_f| true, arch = any;
         /// One lane, blocks kept in the SSE2 diagonal layout.
-        Sse2 = "sse2", needs "SSE2", if |f| f.sse2, simd = true;
+        Sse2 = "sse2", needs "SSE2", if |f| f.sse2, arch = "x86_64";
         /// One lane, in general-purpose registers, tuned for the latency of the core.
-        ScalarFused = "scalar-fused", needs "nothing", if |_f| true, simd = false;
+        ScalarFused = "scalar-fused", needs "nothing", if |_f| true, arch = any;
         /// Two lanes at once in ymm registers.
-        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, simd = true;
+        Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// One, two or four lanes at once, each rotation one `vprold`.
-        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, simd = true;
+        Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
     }
 }
 
