@@ -3,7 +3,7 @@
 //! AVX-512VL the kit's checks run the form other CPUs get. One test in its
 //! own process, since the cap is fixed at the first use of any primitive.
 
-#![cfg(feature = "kit")]
+#![cfg(all(feature = "kit", target_arch = "x86_64"))]
 
 use simdcrypt::aead::{Aes128Gcm, GcmKernel};
 use simdcrypt::cpu::{self, IsaLevel};

@@ -141,10 +141,13 @@ fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
         Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(sk, b)),
         Rung::Tables => tables::encrypt(sk, blocks),
         Rung::Bitsliced => bitsliced::encrypt(sk, blocks),
+        #[cfg(target_arch = "x86_64")]
         Rung::Aesni | Rung::Vaes | Rung::Gfni => {
             let (src, dst, len) = blocks.into_raw();
             x86_rungs!(imp, encrypt(sk, src, dst, len));
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        Rung::Aesni | Rung::Vaes | Rung::Gfni => unreachable!("no x86-64 rung here"),
     }
 }
 
@@ -316,6 +319,7 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
         match self.imp {
+            #[cfg(target_arch = "x86_64")]
             Rung::Aesni | Rung::Vaes | Rung::Gfni => {
                 let counter = u128::from_be_bytes(counter.try_into().expect("a 16-byte block"));
                 let (src, dst, len) = data.into_raw();
@@ -331,6 +335,7 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
+            #[cfg(target_arch = "x86_64")]
             Rung::Aesni | Rung::Vaes | Rung::Gfni => {
                 let chain: &mut [u8; 16] = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
@@ -342,6 +347,7 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
 
     fn cfb_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
+            #[cfg(target_arch = "x86_64")]
             Rung::Aesni | Rung::Vaes | Rung::Gfni => {
                 let chain: &mut [u8; 16] = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
