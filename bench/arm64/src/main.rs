@@ -64,9 +64,9 @@ mod sodium {
 
 fn simdcrypt(primitive: &str) -> Option<Run> {
     use simdcrypt::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, XSalsa20Poly1305};
-    use simdcrypt::block::{BlockCipher, Ecb};
+    use simdcrypt::block::Ecb;
     use simdcrypt::hash::{Sha256, Sha512};
-    use simdcrypt::stream::StreamCipher;
+    use simdcrypt::KeyStream;
     Some(match primitive {
         "aes128-gcm" => {
             let aead = Aes128Gcm::new(KEY[..16].try_into().unwrap());
