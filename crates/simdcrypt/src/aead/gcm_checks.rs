@@ -1,9 +1,9 @@
 //! AES-GCM and AES-GCM-SIV as the library builds them, on each path a
 //! message can take — AES and GHASH/POLYVAL both on their `reference`
-//! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`
-//! or `vpclmul`; each stitched VAES/VPCLMULQDQ kernel of GCM (`vaes` on
-//! ymm, `vaes512` on zmm; GCM-SIV on AES's and POLYVAL's ymm rungs, or
-//! with both on zmm); and the type as `new` builds it: on the GCM
+//! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`,
+//! `vpclmul`, `neon` or `pmull`; each stitched VAES/VPCLMULQDQ kernel of
+//! GCM (`vaes` on ymm, `vaes512` on zmm; GCM-SIV on AES's and POLYVAL's
+//! ymm rungs, or with both on zmm); and the type as `new` builds it: on the GCM
 //! specification's 18 cases, all of Wycheproof's `aes_gcm_test.json` and
 //! `aes_gcm_siv_test.json` (every invalid case refused, the output
 //! zeroed) and RFC 8452's Appendix C; against both constructions written
@@ -62,6 +62,10 @@ pub(crate) enum Path {
     Pclmul,
     /// The same with `vpclmul`.
     Vpclmul,
+    /// The same with `neon`.
+    Neon,
+    /// The same with `pmull`.
+    Pmull,
     /// GCM's stitched ymm kernel; GCM-SIV with AES on `vaes` and POLYVAL
     /// on `vpclmul`.
     Vaes,
@@ -82,6 +86,8 @@ impl Path {
             Path::Soft64 => Some((best, ghash::Rung::Soft64)),
             Path::Pclmul => Some((best, ghash::Rung::Pclmul)),
             Path::Vpclmul => Some((best, ghash::Rung::Vpclmul)),
+            Path::Neon => Some((best, ghash::Rung::Neon)),
+            Path::Pmull => Some((best, ghash::Rung::Pmull)),
             Path::Vaes => Some((aes::Rung::Vaes, ghash::Rung::Vpclmul)),
             Path::Vaes512 => Some((aes::Rung::Vaes512, ghash::Rung::Vpclmul)),
             Path::Default => None,
@@ -112,6 +118,8 @@ impl RungSet for Path {
             Path::Soft64,
             Path::Pclmul,
             Path::Vpclmul,
+            Path::Neon,
+            Path::Pmull,
             Path::Vaes,
             Path::Vaes512,
             Path::Default,
