@@ -1,9 +1,10 @@
 //! AES-GCM and AES-GCM-SIV as the library builds them, on each path a
 //! message can take — AES and GHASH/POLYVAL both on their `reference`
 //! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`,
-//! `vpclmul`, `neon` or `pmull`; each stitched VAES/VPCLMULQDQ kernel of
-//! GCM (`vaes` on ymm, `vaes512` on zmm; GCM-SIV on AES's and POLYVAL's
-//! ymm rungs, or with both on zmm); and the type as `new` builds it: on the GCM
+//! `vpclmul`, `neon` or `pmull`; each stitched kernel of GCM (`vaes` on
+//! ymm, `vaes512` on zmm, `armv8` with ARMv8's AES instructions and
+//! PMULL; GCM-SIV on AES's and POLYVAL's ymm rungs, with both on zmm, or
+//! with POLYVAL on `pmull`); and the type as `new` builds it: on the GCM
 //! specification's 18 cases, all of Wycheproof's `aes_gcm_test.json` and
 //! `aes_gcm_siv_test.json` (every invalid case refused, the output
 //! zeroed) and RFC 8452's Appendix C; against both constructions written
@@ -72,6 +73,9 @@ pub(crate) enum Path {
     /// GCM's stitched zmm kernel; GCM-SIV with POLYVAL and CTR on zmm
     /// (`gcm_vaes512`).
     Vaes512,
+    /// GCM's stitched ARMv8 kernel (AES instructions and PMULL); GCM-SIV
+    /// with AES on its best rung and POLYVAL on `pmull`.
+    Armv8,
     /// The type as `new` builds it: for GCM the stitched kernel where the
     /// CPU runs it.
     Default,
@@ -90,6 +94,7 @@ impl Path {
             Path::Pmull => Some((best, ghash::Rung::Pmull)),
             Path::Vaes => Some((aes::Rung::Vaes, ghash::Rung::Vpclmul)),
             Path::Vaes512 => Some((aes::Rung::Vaes512, ghash::Rung::Vpclmul)),
+            Path::Armv8 => Some((best, ghash::Rung::Pmull)),
             Path::Default => None,
         }
     }
@@ -99,6 +104,7 @@ impl Path {
         match self {
             Path::Vaes => Some(GcmKernel::Vaes),
             Path::Vaes512 => Some(GcmKernel::Vaes512),
+            Path::Armv8 => Some(GcmKernel::Armv8),
             _ => None,
         }
     }
@@ -122,6 +128,7 @@ impl RungSet for Path {
             Path::Pmull,
             Path::Vaes,
             Path::Vaes512,
+            Path::Armv8,
             Path::Default,
         ]
     }
