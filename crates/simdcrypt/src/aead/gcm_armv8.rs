@@ -157,44 +157,46 @@ impl Counters {
     }
 }
 
-/// The keystream of the counter blocks `ctr`; with `HASH`, the GHASH
-/// accumulator `s` absorbs the blocks `g` (in POLYVAL's field, `s`
-/// joining the first) times `powers` (`H^8` first), one block after each
-/// of the first eight rounds and one reduction after the ninth (every
-/// key size has at least ten rounds).
-#[target_feature(enable = "neon,aes")]
-#[inline]
-fn step<const HASH: bool>(
-    sched: &Schedule,
-    ctr: [uint8x16_t; STEP],
-    g: &[uint8x16_t; STEP],
-    powers: &[uint8x16_t; STEP],
-    s: &mut uint8x16_t,
-) -> [uint8x16_t; STEP] {
-    let mut b = ctr;
-    // The blocks that do not depend on `s` first, the first (which `s`
-    // joins) last: the chain from one step's `s` to the next is then one
-    // product, one sum and the reduction.
-    let mut w = Wide::zero();
-    for (r, key) in sched.k[..STEP].iter().enumerate() {
+/// The keystream of the counter blocks `$ctr`; with `$hash` (a literal),
+/// the GHASH accumulator `$s` absorbs the blocks `$g` (in POLYVAL's
+/// field, `$s` joining the first) times `$powers` (`H^8` first), one
+/// block after each of the first eight rounds and one reduction after the
+/// ninth (every key size has at least ten rounds). A macro, not a
+/// function: LLVM does not inline the function form (its arrays then go
+/// through memory at every step), as with `gcm_vaes`'s.
+macro_rules! step {
+    ($sched:expr, $ctr:expr, $g:expr, $hash:literal, $powers:expr, $s:expr) => {{
+        let (sched, g, powers, s): (
+            &Schedule,
+            &[uint8x16_t; STEP],
+            &[uint8x16_t; STEP],
+            &mut uint8x16_t,
+        ) = ($sched, $g, $powers, $s);
+        let mut b: [uint8x16_t; STEP] = $ctr;
+        // The blocks that do not depend on `s` first, the first (which
+        // `s` joins) last: the chain from one step's `s` to the next is
+        // then one product, one sum and the reduction.
+        let mut w = Wide::zero();
+        for (r, key) in sched.k[..STEP].iter().enumerate() {
+            for x in b.iter_mut() {
+                *x = vaesmcq_u8(vaeseq_u8(*x, *key));
+            }
+            if $hash {
+                let j = (r + 1) % STEP;
+                let x = if j == 0 { veorq_u8(g[0], *s) } else { g[j] };
+                pmull::mul_add(&mut w, x, powers[j]);
+            }
+        }
         for x in b.iter_mut() {
-            *x = vaesmcq_u8(vaeseq_u8(*x, *key));
+            *x = vaesmcq_u8(vaeseq_u8(*x, sched.k[STEP]));
         }
-        if HASH {
-            let j = (r + 1) % STEP;
-            let x = if j == 0 { veorq_u8(g[0], *s) } else { g[j] };
-            pmull::mul_add(&mut w, x, powers[j]);
+        if $hash {
+            *s = pmull::reduce(w);
         }
-    }
-    for x in b.iter_mut() {
-        *x = vaesmcq_u8(vaeseq_u8(*x, sched.k[STEP]));
-    }
-    if HASH {
-        *s = pmull::reduce(w);
-    }
-    sched.rounds_from(&mut b, STEP + 1);
-    sched.finish(&mut b);
-    b
+        sched.rounds_from(&mut b, STEP + 1);
+        sched.finish(&mut b);
+        b
+    }};
 }
 
 /// `s` after absorbing the blocks `g` (in POLYVAL's field) times
@@ -307,20 +309,20 @@ unsafe fn run(
         while len - done >= 128 {
             let (src, dst) = at(done);
             let x = load8(src);
-            let ks = step::<true>(&sched, counters.next(), &reverse8(&x, rev), &powers, &mut s);
+            let ks = step!(&sched, counters.next(), &reverse8(&x, rev), true, &powers, &mut s);
             store8(dst, &xor8(&x, &ks));
             done += 128;
         }
     } else if len >= 128 {
         let (src, dst) = at(done);
-        let ks = step::<false>(&sched, counters.next(), &powers, &powers, &mut s);
+        let ks = step!(&sched, counters.next(), &powers, false, &powers, &mut s);
         let out = xor8(&load8(src), &ks);
         store8(dst, &out);
         let mut pending = reverse8(&out, rev);
         done += 128;
         while len - done >= 128 {
             let (src, dst) = at(done);
-            let ks = step::<true>(&sched, counters.next(), &pending, &powers, &mut s);
+            let ks = step!(&sched, counters.next(), &pending, true, &powers, &mut s);
             let out = xor8(&load8(src), &ks);
             store8(dst, &out);
             pending = reverse8(&out, rev);
@@ -341,7 +343,7 @@ unsafe fn run(
         if open {
             hashed[..n].copy_from_slice(&text[..n]);
         }
-        let ks = step::<false>(&sched, counters.next(), &powers, &powers, &mut s);
+        let ks = step!(&sched, counters.next(), &powers, false, &powers, &mut s);
         store8(text.as_mut_ptr(), &xor8(&load8(text.as_ptr()), &ks));
         // SAFETY: the last `n` bytes of the output.
         unsafe { core::ptr::copy_nonoverlapping(text.as_ptr(), dst, n) };
