@@ -281,8 +281,7 @@ impl<K: KeySize> AesGcm<K> {
     }
 
     /// The rungs of AES and GHASH in use, and whether messages run
-    /// through a stitched kernel instead ([`Self::kernel`]
-    /// says which).
+    /// through a stitched kernel instead ([`Self::kernel`] says which).
     pub fn rung(&self) -> (aes::Rung, ghash::Rung, bool) {
         (
             self.aes.rung(),

@@ -309,7 +309,14 @@ unsafe fn run(
         while len - done >= 128 {
             let (src, dst) = at(done);
             let x = load8(src);
-            let ks = step!(&sched, counters.next(), &reverse8(&x, rev), true, &powers, &mut s);
+            let ks = step!(
+                &sched,
+                counters.next(),
+                &reverse8(&x, rev),
+                true,
+                &powers,
+                &mut s
+            );
             store8(dst, &xor8(&x, &ks));
             done += 128;
         }

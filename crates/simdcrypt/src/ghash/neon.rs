@@ -264,5 +264,12 @@ pub(super) fn dot(a: u128, b: u128) -> u128 {
 /// reduction; `reversed` for GHASH's byte order.
 #[target_feature(enable = "neon")]
 pub(crate) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
-    update_with(powers, acc, blocks, reversed, |w, a, h| mul_add(w, a, h), |w| reduce(w));
+    update_with(
+        powers,
+        acc,
+        blocks,
+        reversed,
+        |w, a, h| mul_add(w, a, h),
+        |w| reduce(w),
+    );
 }

@@ -77,5 +77,12 @@ pub(super) fn dot(a: u128, b: u128) -> u128 {
 /// reduction; `reversed` for GHASH's byte order.
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn update(powers: &[u128; 8], acc: &mut u128, blocks: &[u8], reversed: bool) {
-    neon::update_with(powers, acc, blocks, reversed, |w, a, h| mul_add(w, a, h), |w| reduce(w));
+    neon::update_with(
+        powers,
+        acc,
+        blocks,
+        reversed,
+        |w, a, h| mul_add(w, a, h),
+        |w| reduce(w),
+    );
 }
