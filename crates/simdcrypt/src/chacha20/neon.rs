@@ -151,10 +151,11 @@ pub(super) fn double_rounds(x: &[u32; 16]) -> [u32; 16] {
 #[target_feature(enable = "neon")]
 fn single_rows<const S: usize>(state: &[u32; 16], counter: Counter, block: u64) -> [Rows; S] {
     debug_assert_eq!(counter.word, 12);
+    let mut first = *state;
+    counter.set(&mut first, block);
     let [r0, r1, r2, _] = load_rows(state);
     std::array::from_fn(|n| {
-        let mut x = *state;
-        counter.set(&mut x, block.wrapping_add(n as u64));
+        let x = counter.plus(&first, n as u64);
         let (rows, _) = x.as_chunks::<4>();
         [r0, r1, r2, load_row(&rows[3])]
     })
