@@ -348,6 +348,17 @@ pub(crate) fn prefetch_next(src: *const u8, dst: *mut u8, at: usize, bytes: usiz
     }
 }
 
+/// The aarch64 form of the x86-64 `prefetch_next` above: the next batch's
+/// input and output lines, asked for with `prfm`.
+#[cfg(target_arch = "aarch64")]
+#[inline]
+pub(crate) fn prefetch_next(src: *const u8, dst: *mut u8, at: usize, bytes: usize, len: usize) {
+    for line in (at..(at + bytes).min(len)).step_by(64) {
+        crate::simd::prefetch_load(src.wrapping_add(line));
+        crate::simd::prefetch_store(dst.wrapping_add(line).cast_const());
+    }
+}
+
 /// Generates `unsafe fn $name(src, dst, len, block: [$v; 64 / size_of::<$v>()])`:
 /// `dst[i] = src[i] ^ keystream[i]` for the first `len <= 64` bytes of a
 /// keystream block held in registers, register by register (unaligned
