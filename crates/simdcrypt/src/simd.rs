@@ -94,26 +94,3 @@ macro_rules! rotl_neon {
 }
 #[cfg(target_arch = "aarch64")]
 pub(crate) use rotl_neon;
-
-/// Asks for the cache line of `p` ahead of a load, into L1 (`prfm
-/// pldl1keep`; the prefetch intrinsics are unstable on aarch64).
-#[cfg(target_arch = "aarch64")]
-#[inline(always)]
-pub(crate) fn prefetch_load(p: *const u8) {
-    // SAFETY: a prefetch is a hint: it reads nothing back, writes nothing
-    // and never faults, whatever the address.
-    unsafe {
-        core::arch::asm!("prfm pldl1keep, [{p}]", p = in(reg) p, options(nostack, nomem, preserves_flags));
-    }
-}
-
-/// Asks for the cache line of `p` ahead of a store, into L1 (`prfm
-/// pstl1keep`).
-#[cfg(target_arch = "aarch64")]
-#[inline(always)]
-pub(crate) fn prefetch_store(p: *const u8) {
-    // SAFETY: as in `prefetch_load`.
-    unsafe {
-        core::arch::asm!("prfm pstl1keep, [{p}]", p = in(reg) p, options(nostack, nomem, preserves_flags));
-    }
-}

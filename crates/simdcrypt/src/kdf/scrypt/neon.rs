@@ -10,7 +10,7 @@ use core::arch::aarch64::{uint32x4_t, vaddq_u32, veorq_u32, vextq_u32, vld1q_u32
 
 use super::simd::simd_rung;
 use crate::salsa20::diagonal::{ROT1, ROT2, ROT3};
-use crate::simd::{prefetch_load, rotl_neon};
+use crate::simd::rotl_neon;
 
 /// The sub-block `blocks[at[0]]` in four registers.
 #[inline]
@@ -61,6 +61,15 @@ simd_rung! {
 #[inline(always)]
 pub(super) fn prefetch(blocks: &[Block]) {
     for block in blocks {
-        prefetch_load(block.0.as_ptr().cast());
+        // SAFETY: `prfm` is a hint (the prefetch intrinsics are unstable
+        // on aarch64): it loads nothing into a register, writes nothing and
+        // never faults.
+        unsafe {
+            core::arch::asm!(
+                "prfm pldl1keep, [{p}]",
+                p = in(reg) block.0.as_ptr(),
+                options(nostack, readonly, preserves_flags)
+            );
+        }
     }
 }
