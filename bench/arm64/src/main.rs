@@ -63,10 +63,10 @@ mod sodium {
 }
 
 fn simdcrypt(primitive: &str) -> Option<Run> {
+    use simdcrypt::KeyStream;
     use simdcrypt::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, XSalsa20Poly1305};
     use simdcrypt::block::Ecb;
     use simdcrypt::hash::{Sha256, Sha512};
-    use simdcrypt::KeyStream;
     Some(match primitive {
         "aes128-gcm" => {
             let aead = Aes128Gcm::new(KEY[..16].try_into().unwrap());
@@ -111,7 +111,9 @@ fn simdcrypt(primitive: &str) -> Option<Run> {
 }
 
 fn ring(primitive: &str) -> Option<Run> {
-    use ring::aead::{AES_128_GCM, AES_256_GCM, Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, UnboundKey};
+    use ring::aead::{
+        AES_128_GCM, AES_256_GCM, Aad, CHACHA20_POLY1305, LessSafeKey, Nonce, UnboundKey,
+    };
     let aead = |alg, key: &[u8]| -> Run {
         let key = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
         Box::new(move |d| {
@@ -126,8 +128,16 @@ fn ring(primitive: &str) -> Option<Run> {
         "aes128-gcm" => aead(&AES_128_GCM, &KEY[..16]),
         "aes256-gcm" => aead(&AES_256_GCM, &KEY),
         "chacha20poly1305" => aead(&CHACHA20_POLY1305, &KEY),
-        "sha256" => Box::new(|d| ring::digest::digest(&ring::digest::SHA256, d).as_ref().to_vec()),
-        "sha512" => Box::new(|d| ring::digest::digest(&ring::digest::SHA512, d).as_ref().to_vec()),
+        "sha256" => Box::new(|d| {
+            ring::digest::digest(&ring::digest::SHA256, d)
+                .as_ref()
+                .to_vec()
+        }),
+        "sha512" => Box::new(|d| {
+            ring::digest::digest(&ring::digest::SHA512, d)
+                .as_ref()
+                .to_vec()
+        }),
         _ => return None,
     })
 }
@@ -138,11 +148,19 @@ fn rustcrypto(primitive: &str) -> Option<Run> {
     Some(match primitive {
         "aes128-gcm" => {
             let aead = aes_gcm::Aes128Gcm::new(KEY[..16].into());
-            Box::new(move |d| aead.encrypt_in_place_detached(&NONCE.into(), &AAD, d).unwrap().to_vec())
+            Box::new(move |d| {
+                aead.encrypt_in_place_detached(&NONCE.into(), &AAD, d)
+                    .unwrap()
+                    .to_vec()
+            })
         }
         "aes256-gcm" => {
             let aead = aes_gcm::Aes256Gcm::new(&KEY.into());
-            Box::new(move |d| aead.encrypt_in_place_detached(&NONCE.into(), &AAD, d).unwrap().to_vec())
+            Box::new(move |d| {
+                aead.encrypt_in_place_detached(&NONCE.into(), &AAD, d)
+                    .unwrap()
+                    .to_vec()
+            })
         }
         "aes128-ctr" => Box::new(|d| {
             let mut c = ctr::Ctr128BE::<aes::Aes128>::new(KEY[..16].into(), &[0u8; 16].into());
@@ -151,7 +169,11 @@ fn rustcrypto(primitive: &str) -> Option<Run> {
         }),
         "chacha20poly1305" => {
             let aead = chacha20poly1305::ChaCha20Poly1305::new(&KEY.into());
-            Box::new(move |d| aead.encrypt_in_place_detached(&NONCE.into(), &AAD, d).unwrap().to_vec())
+            Box::new(move |d| {
+                aead.encrypt_in_place_detached(&NONCE.into(), &AAD, d)
+                    .unwrap()
+                    .to_vec()
+            })
         }
         "sha256" => Box::new(|d| {
             use sha2::Digest;
@@ -168,7 +190,11 @@ fn rustcrypto(primitive: &str) -> Option<Run> {
         }),
         "xsalsa20poly1305" => {
             let aead = xsalsa20poly1305::XSalsa20Poly1305::new(&KEY.into());
-            Box::new(move |d| aead.encrypt_in_place_detached(&XNONCE.into(), b"", d).unwrap().to_vec())
+            Box::new(move |d| {
+                aead.encrypt_in_place_detached(&XNONCE.into(), b"", d)
+                    .unwrap()
+                    .to_vec()
+            })
         }
         "magma-ecb" => {
             let cipher = magma::Magma::new(&KEY.into());
@@ -194,9 +220,16 @@ fn libsodium(primitive: &str) -> Option<Run> {
             // arrays of the lengths the function reads.
             unsafe {
                 sodium::crypto_aead_chacha20poly1305_ietf_encrypt_detached(
-                    d.as_mut_ptr(), tag.as_mut_ptr(), std::ptr::null_mut(),
-                    d.as_ptr(), d.len() as u64, AAD.as_ptr(), AAD.len() as u64,
-                    std::ptr::null(), NONCE.as_ptr(), KEY.as_ptr(),
+                    d.as_mut_ptr(),
+                    tag.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    d.as_ptr(),
+                    d.len() as u64,
+                    AAD.as_ptr(),
+                    AAD.len() as u64,
+                    std::ptr::null(),
+                    NONCE.as_ptr(),
+                    KEY.as_ptr(),
                 )
             };
             tag.to_vec()
@@ -204,7 +237,13 @@ fn libsodium(primitive: &str) -> Option<Run> {
         "salsa20" => Box::new(|d| {
             // SAFETY: in place over d; an 8-byte nonce and a 32-byte key.
             unsafe {
-                sodium::crypto_stream_salsa20_xor(d.as_mut_ptr(), d.as_ptr(), d.len() as u64, [7u8; 8].as_ptr(), KEY.as_ptr())
+                sodium::crypto_stream_salsa20_xor(
+                    d.as_mut_ptr(),
+                    d.as_ptr(),
+                    d.len() as u64,
+                    [7u8; 8].as_ptr(),
+                    KEY.as_ptr(),
+                )
             };
             Vec::new()
         }),
@@ -213,7 +252,14 @@ fn libsodium(primitive: &str) -> Option<Run> {
             // SAFETY: in place over d; a 24-byte nonce, a 32-byte key and
             // a 16-byte tag.
             unsafe {
-                sodium::crypto_secretbox_detached(d.as_mut_ptr(), tag.as_mut_ptr(), d.as_ptr(), d.len() as u64, XNONCE.as_ptr(), KEY.as_ptr())
+                sodium::crypto_secretbox_detached(
+                    d.as_mut_ptr(),
+                    tag.as_mut_ptr(),
+                    d.as_ptr(),
+                    d.len() as u64,
+                    XNONCE.as_ptr(),
+                    KEY.as_ptr(),
+                )
             };
             tag.to_vec()
         }),
