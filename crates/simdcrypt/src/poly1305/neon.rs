@@ -16,8 +16,8 @@
 use core::arch::aarch64::{
     uint32x2_t, uint64x2_t, vadd_u32, vaddq_u64, vaddvq_u64, vandq_u64, vdup_n_u32, vdupq_n_u64,
     vld1_u32, vld1q_u8, vld1q_u64, vmlal_u32, vmovn_u64, vmull_u32, vorrq_u64,
-    vreinterpretq_u64_u8, vshl_n_u32, vshlq_n_u64, vshrq_n_u64, vsriq_n_u64, vst1q_u64,
-    vzip1q_u64, vzip2q_u64,
+    vreinterpretq_u64_u8, vshl_n_u32, vshlq_n_u64, vshrq_n_u64, vsriq_n_u64, vst1q_u64, vzip1q_u64,
+    vzip2q_u64,
 };
 
 use super::lanes::{LANES, Lanes, Powers, from_radix, to_radix, vector_blocks};
@@ -244,7 +244,9 @@ fn add_to_lane(state: State, j: usize, acc: [u64; 3]) -> State {
     let limbs = to_radix::<5>(acc, 26);
     let mut out = state;
     for (i, &limb) in limbs.iter().enumerate() {
-        let one = from_array(std::array::from_fn(|l| if l == j % WIDTH { limb } else { 0 }));
+        let one = from_array(std::array::from_fn(
+            |l| if l == j % WIDTH { limb } else { 0 },
+        ));
         out[j / WIDTH][i] = vaddq_u64(out[j / WIDTH][i], one);
     }
     out
@@ -266,9 +268,14 @@ pub(super) fn powers(r: &[u64; 2]) -> Powers {
     let r4 = both(lane(&r3_r4, 1));
     let by_r4 = multiplier_of(r4);
     let mut table = [[0u64; LANES]; 5];
-    for (k, pair) in [r1_r2, r3_r4, mul_pair(r1_r2, &by_r4), mul_pair(r3_r4, &by_r4)]
-        .into_iter()
-        .enumerate()
+    for (k, pair) in [
+        r1_r2,
+        r3_r4,
+        mul_pair(r1_r2, &by_r4),
+        mul_pair(r3_r4, &by_r4),
+    ]
+    .into_iter()
+    .enumerate()
     {
         for (row, v) in table.iter_mut().zip(pair) {
             row[WIDTH * k..WIDTH * (k + 1)].copy_from_slice(&to_array(v));
