@@ -58,12 +58,12 @@ mod avx512;
 mod avx512vl;
 #[cfg(target_arch = "x86_64")]
 mod horizontal;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
-#[cfg(target_arch = "aarch64")]
-mod neon;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -223,10 +223,16 @@ impl Rung {
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Avx512, Rung::Avx2, Rung::Ssse3x4, Rung::Sse2, Rung::Neon]
-                .into_iter()
-                .find(|i| i.is_available())
-                .unwrap_or(Rung::Reference)
+            [
+                Rung::Avx512,
+                Rung::Avx2,
+                Rung::Ssse3x4,
+                Rung::Sse2,
+                Rung::Neon,
+            ]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(Rung::Reference)
         })
     }
 

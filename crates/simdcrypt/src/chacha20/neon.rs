@@ -22,8 +22,7 @@
 //! alone, and spill on every round.
 
 use core::arch::aarch64::{
-    uint8x16_t, uint32x4_t, vaddq_u32, veorq_u32, vextq_u32, vld1q_u8, vld1q_u32,
-    vst1q_u32,
+    uint8x16_t, uint32x4_t, vaddq_u32, veorq_u32, vextq_u32, vld1q_u8, vld1q_u32, vst1q_u32,
 };
 
 use super::{double_round, rung_xor_keystream};
@@ -204,7 +203,12 @@ pub(super) unsafe fn xor_one_block(
 /// last one at least partly used).
 #[inline]
 #[target_feature(enable = "neon")]
-fn xor_interleaved<const N: usize>(state: &[u32; 16], counter: Counter, block: u64, data: InOut<'_>) {
+fn xor_interleaved<const N: usize>(
+    state: &[u32; 16],
+    counter: Counter,
+    block: u64,
+    data: InOut<'_>,
+) {
     let rows = single_rows::<N>(state, counter, block);
     let z = rounds(rows);
     for ((chunk, z), x) in data.chunks(super::BLOCK_LEN).zip(z).zip(rows) {

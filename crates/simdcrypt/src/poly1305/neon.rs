@@ -16,8 +16,8 @@
 use core::arch::aarch64::{
     uint32x2_t, uint64x2_t, vadd_u32, vaddq_u64, vaddvq_u64, vandq_u64, vdup_n_u32, vdupq_n_u64,
     vld1_u32, vld1q_u8, vld1q_u64, vmlal_u32, vmovn_u64, vmull_u32, vorrq_u64,
-    vreinterpretq_u64_u8, vshl_n_u32, vshlq_n_u64, vshrq_n_u64, vsriq_n_u64, vst1q_u64,
-    vzip1q_u64, vzip2q_u64,
+    vreinterpretq_u64_u8, vshl_n_u32, vshlq_n_u64, vshrq_n_u64, vsriq_n_u64, vst1q_u64, vzip1q_u64,
+    vzip2q_u64,
 };
 
 use super::lanes::{LANES, Lanes, Powers, from_radix, to_radix, vector_blocks};
@@ -164,7 +164,11 @@ fn carry(d: Pair) -> Pair {
 #[target_feature(enable = "neon")]
 #[inline]
 fn mul_pair(h: Pair, p: &Power) -> Pair {
-    let h = h.map(|v| vmovn_u64(v));
+    let mut narrow = [vdup_n_u32(0); 5];
+    for (n, &v) in narrow.iter_mut().zip(&h) {
+        *n = vmovn_u64(v);
+    }
+    let h = narrow;
     let [r0, r1, r2, r3, r4] = p.r;
     let [_, s1, s2, s3, s4] = p.s;
     // d_k = Σ h_i · r_(k−i), where r_(k−i) for i > k wraps past 2^130 and
@@ -189,7 +193,14 @@ fn mul_pair(h: Pair, p: &Power) -> Pair {
 #[target_feature(enable = "neon")]
 #[inline]
 fn mul(state: State, p: &Power) -> State {
-    state.map(|chain| mul_pair(chain, p))
+    // Loops here and in `add_group`, not `map` or `from_fn`: the closures
+    // of those stayed out of line in the step (a call per chain, the state
+    // copied through memory each time).
+    let mut out = state;
+    for chain in &mut out {
+        *chain = mul_pair(*chain, p);
+    }
+    out
 }
 
 /// The 2^128 bit (bit 24 of limb 4) for the lanes of blocks `first..8`.
@@ -231,10 +242,23 @@ fn load_blocks(blocks: &[[u8; 16]; WIDTH], hibit: uint64x2_t) -> Pair {
 #[inline]
 fn add_group(state: State, group: &[[u8; 16]; LANES], hibit: &[uint64x2_t; CHAINS]) -> State {
     let (pairs, _) = group.as_chunks::<WIDTH>();
-    std::array::from_fn(|c| {
-        let m = load_blocks(&pairs[c], hibit[c]);
-        std::array::from_fn(|i| vaddq_u64(state[c][i], m[i]))
-    })
+    let mut out = state;
+    for ((chain, pair), &hibit) in out.iter_mut().zip(pairs).zip(hibit) {
+        *chain = add_pair(*chain, pair, hibit);
+    }
+    out
+}
+
+/// One chain plus its two blocks of a group.
+#[target_feature(enable = "neon")]
+#[inline]
+fn add_pair(chain: Pair, pair: &[[u8; 16]; WIDTH], hibit: uint64x2_t) -> Pair {
+    let m = load_blocks(pair, hibit);
+    let mut out = chain;
+    for (limb, m) in out.iter_mut().zip(m) {
+        *limb = vaddq_u64(*limb, m);
+    }
+    out
 }
 
 /// `state` plus the scalar accumulator `acc` in the lane of block `j`.
@@ -244,7 +268,9 @@ fn add_to_lane(state: State, j: usize, acc: [u64; 3]) -> State {
     let limbs = to_radix::<5>(acc, 26);
     let mut out = state;
     for (i, &limb) in limbs.iter().enumerate() {
-        let one = from_array(std::array::from_fn(|l| if l == j % WIDTH { limb } else { 0 }));
+        let one = from_array(std::array::from_fn(
+            |l| if l == j % WIDTH { limb } else { 0 },
+        ));
         out[j / WIDTH][i] = vaddq_u64(out[j / WIDTH][i], one);
     }
     out
@@ -266,9 +292,14 @@ pub(super) fn powers(r: &[u64; 2]) -> Powers {
     let r4 = both(lane(&r3_r4, 1));
     let by_r4 = multiplier_of(r4);
     let mut table = [[0u64; LANES]; 5];
-    for (k, pair) in [r1_r2, r3_r4, mul_pair(r1_r2, &by_r4), mul_pair(r3_r4, &by_r4)]
-        .into_iter()
-        .enumerate()
+    for (k, pair) in [
+        r1_r2,
+        r3_r4,
+        mul_pair(r1_r2, &by_r4),
+        mul_pair(r3_r4, &by_r4),
+    ]
+    .into_iter()
+    .enumerate()
     {
         for (row, v) in table.iter_mut().zip(pair) {
             row[WIDTH * k..WIDTH * (k + 1)].copy_from_slice(&to_array(v));
@@ -287,8 +318,13 @@ fn full_groups(
     step: &Power,
     hibit: &[uint64x2_t; CHAINS],
 ) -> State {
+    // Chain by chain in place: through `mul` and `add_group`, whole
+    // states passed by value were copied (`memcpy`) three times a step.
     for group in groups {
-        state = add_group(mul(state, step), group, hibit);
+        let (pairs, _) = group.as_chunks::<WIDTH>();
+        for ((chain, pair), &hibit) in state.iter_mut().zip(pairs).zip(hibit) {
+            *chain = add_pair(mul_pair(*chain, step), pair, hibit);
+        }
     }
     state
 }
