@@ -69,16 +69,34 @@ fn round_keys<const NR: usize>(schedule: &[[u8; 16]]) -> RoundKeys {
     core::array::from_fn(|i| load_block(&schedule[i.min(NR)]))
 }
 
+/// Runs `$body` with `$r` = 0, 1, … up to `$n − 1` (`$n` at most 13, a
+/// constant), written out: as a loop over the round keys, LLVM kept the
+/// loop and loaded each key from the stack in every batch, where written
+/// out all of them stay in registers.
+macro_rules! rounds_to {
+    ($n:expr, |$r:ident| $body:block) => {
+        rounds_to!(@ $n, $r, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+    (@ $n:expr, $r:ident, $body:block, $($i:literal)*) => {
+        $(
+            if $i < $n {
+                let $r: usize = $i;
+                $body
+            }
+        )*
+    };
+}
+
 /// The cipher (FIPS 197 §5.1) on `W` blocks, interleaved: `NR − 1` times
 /// `AESE` and `AESMC`, then the last `AESE` and the last round key.
 #[target_feature(enable = "aes")]
 #[inline]
 fn encrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
-    for key in &k[..NR - 1] {
+    rounds_to!(NR - 1, |r| {
         for x in x.iter_mut() {
-            *x = vaesmcq_u8(vaeseq_u8(*x, *key));
+            *x = vaesmcq_u8(vaeseq_u8(*x, k[r]));
         }
-    }
+    });
     for x in x.iter_mut() {
         *x = veorq_u8(vaeseq_u8(*x, k[NR - 1]), k[NR]);
     }
@@ -89,11 +107,11 @@ fn encrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8
 #[target_feature(enable = "aes")]
 #[inline]
 fn decrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
-    for key in &k[..NR - 1] {
+    rounds_to!(NR - 1, |r| {
         for x in x.iter_mut() {
-            *x = vaesimcq_u8(vaesdq_u8(*x, *key));
+            *x = vaesimcq_u8(vaesdq_u8(*x, k[r]));
         }
-    }
+    });
     for x in x.iter_mut() {
         *x = veorq_u8(vaesdq_u8(*x, k[NR - 1]), k[NR]);
     }
@@ -359,9 +377,11 @@ fn cbc_encrypt_rounds<const NR: usize>(keys: &Keys, chain: &mut [u8; 16], data: 
         unsafe {
             let whitened = veorq_u8(vld1q_u8(src.add(16 * i)), first_last);
             t = vaesmcq_u8(vaeseq_u8(t, whitened));
-            for key in &k[1..NR - 1] {
-                t = vaesmcq_u8(vaeseq_u8(t, *key));
-            }
+            rounds_to!(NR - 1, |r| {
+                if r > 0 {
+                    t = vaesmcq_u8(vaeseq_u8(t, k[r]));
+                }
+            });
             t = vaeseq_u8(t, k[NR - 1]);
             vst1q_u8(dst.add(16 * i), veorq_u8(t, k[NR]));
         }
