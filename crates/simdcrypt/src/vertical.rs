@@ -394,7 +394,7 @@ pub(crate) fn prefetch_next(src: *const u8, dst: *mut u8, at: usize, bytes: usiz
                 "prfm pstl1keep, [{dst}]",
                 src = in(reg) src.wrapping_add(line),
                 dst = in(reg) dst.wrapping_add(line),
-                options(nostack, nomem, preserves_flags)
+                options(nostack, readonly, preserves_flags)
             );
         }
     }

@@ -45,7 +45,8 @@ pub(super) fn rot8_index() -> uint8x16_t {
 }
 
 /// `x <<< n` on each 32-bit lane of a `uint32x4_t`: `rev32` of halfwords
-/// for 16, a `tbl` byte permute for 8, `shl` then `sri` otherwise.
+/// for 16, a `tbl` byte permute for 8, otherwise the shared shift and
+/// insert ([`crate::simd::rotl_neon`]).
 macro_rules! rotl_neon {
     ($x:expr, 16) => {
         ::core::arch::aarch64::vreinterpretq_u32_u16(::core::arch::aarch64::vrev32q_u16(
@@ -58,13 +59,9 @@ macro_rules! rotl_neon {
             $crate::chacha20::neon::rot8_index(),
         ))
     };
-    ($x:expr, $n:literal) => {{
-        let x = $x;
-        ::core::arch::aarch64::vsriq_n_u32::<{ 32 - $n }>(
-            ::core::arch::aarch64::vshlq_n_u32::<$n>(x),
-            x,
-        )
-    }};
+    ($x:expr, $n:literal) => {
+        $crate::simd::rotl_neon!($x, $n)
+    };
 }
 
 vertical_batches! {
