@@ -24,17 +24,18 @@
 //!   nothing), then `AESIMC` (InvMixColumns) for the equivalent inverse
 //!   cipher's keys.
 //!
-//! CTR's counter blocks are built in registers, as the x86 rungs build
-//! theirs: when no carry leaves the low 64 bits within a batch, the high
-//! half once and each block's low half inserted from a general register;
-//! otherwise each block's 128-bit integer in full, carry and wrap
-//! included. Every instruction here takes the same time whatever the
+//! CTR's counter blocks are built in registers: when no carry leaves the
+//! low 64 bits within a batch, a vector add of the block's index to the
+//! low half and `REV64` for big-endian; otherwise each block's 128-bit
+//! integer in full, carry and wrap included. A batch's blocks stay in
+//! registers from counter (or load) to store, the input XORed in as it
+//! is loaded. Every instruction here takes the same time whatever the
 //! data: constant-time.
 
 use core::arch::aarch64::{
-    uint8x16_t, vaesdq_u8, vaeseq_u8, vaesimcq_u8, vaesmcq_u8, vdupq_n_u8, vdupq_n_u32,
-    vdupq_n_u64, veorq_u8, vgetq_lane_u32, vld1q_u8, vreinterpretq_u8_p128,
-    vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8, vsetq_lane_u64, vst1q_u8,
+    uint8x16_t, vaddq_u64, vaesdq_u8, vaeseq_u8, vaesimcq_u8, vaesmcq_u8, vcombine_u64,
+    vcreate_u64, vdupq_n_u8, vdupq_n_u32, veorq_u8, vgetq_lane_u32, vld1q_u8, vreinterpretq_u8_p128,
+    vreinterpretq_u8_u32, vreinterpretq_u8_u64, vreinterpretq_u32_u8, vrev64q_u8, vst1q_u8,
 };
 
 use super::key_schedule::{Keys, MAX_ROUNDS, RCON};
@@ -87,33 +88,54 @@ macro_rules! rounds_to {
     };
 }
 
+// The round functions are `#[inline(always)]`, which a
+// `#[target_feature]` function cannot be: with plain `#[inline]`, LLVM
+// kept `encrypt_blocks` out of line (its written-out rounds look large
+// before the constant guards fold), so every batch went through a stack
+// copy of its blocks and reloaded the round keys. Inlined, a batch's
+// blocks and the keys stay in registers from the load (or the counter)
+// to the store. They are unsafe for that: their callers, all under
+// `#[target_feature(enable = "aes")]`, vouch for the instructions.
+
 /// The cipher (FIPS 197 §5.1) on `W` blocks, interleaved: `NR − 1` times
 /// `AESE` and `AESMC`, then the last `AESE` and the last round key.
-#[target_feature(enable = "aes")]
-#[inline]
-fn encrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
-    rounds_to!(NR - 1, |r| {
+///
+/// # Safety
+///
+/// The CPU has the AES instructions (FEAT_AES).
+#[inline(always)]
+unsafe fn encrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
+    // SAFETY: the caller's CPU has FEAT_AES.
+    unsafe {
+        rounds_to!(NR - 1, |r| {
+            for x in x.iter_mut() {
+                *x = vaesmcq_u8(vaeseq_u8(*x, k[r]));
+            }
+        });
         for x in x.iter_mut() {
-            *x = vaesmcq_u8(vaeseq_u8(*x, k[r]));
+            *x = veorq_u8(vaeseq_u8(*x, k[NR - 1]), k[NR]);
         }
-    });
-    for x in x.iter_mut() {
-        *x = veorq_u8(vaeseq_u8(*x, k[NR - 1]), k[NR]);
     }
 }
 
 /// The equivalent inverse cipher (FIPS 197 §5.3.5) on `W` blocks,
 /// interleaved; `k` holds the decryption keys ([`Keys::dec`]).
-#[target_feature(enable = "aes")]
-#[inline]
-fn decrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
-    rounds_to!(NR - 1, |r| {
+///
+/// # Safety
+///
+/// The CPU has the AES instructions (FEAT_AES).
+#[inline(always)]
+unsafe fn decrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
+    // SAFETY: the caller's CPU has FEAT_AES.
+    unsafe {
+        rounds_to!(NR - 1, |r| {
+            for x in x.iter_mut() {
+                *x = vaesimcq_u8(vaesdq_u8(*x, k[r]));
+            }
+        });
         for x in x.iter_mut() {
-            *x = vaesimcq_u8(vaesdq_u8(*x, k[r]));
+            *x = veorq_u8(vaesdq_u8(*x, k[NR - 1]), k[NR]);
         }
-    });
-    for x in x.iter_mut() {
-        *x = veorq_u8(vaesdq_u8(*x, k[NR - 1]), k[NR]);
     }
 }
 
@@ -169,7 +191,8 @@ fn ecb_batches<'a, const NR: usize, const W: usize, const DEC: bool>(
     batches!(data, 16 * W, |src, dst| {
         // SAFETY: a batch is `16 * W` bytes readable at `src` and writable
         // at `dst` (`InOut::into_raw`), every block read before any is
-        // written.
+        // written; this function's target feature says the CPU has the
+        // AES instructions.
         unsafe {
             let mut x: [uint8x16_t; W] = core::array::from_fn(|i| vld1q_u8(src.add(16 * i)));
             if DEC {
@@ -214,18 +237,20 @@ pub(super) unsafe fn ctr(keys: &Keys, counter: u128, src: *const u8, dst: *mut u
 }
 
 /// The counter blocks `first`, `first + 1`, … `first + W − 1` (modulo
-/// 2^128), big-endian, in registers: the high half once and each low half
-/// inserted, when no carry leaves the low 64 bits; else each integer in
-/// full.
+/// 2^128), big-endian, in registers: a vector add to the low half of
+/// each and a byte reversal, when no carry leaves the low 64 bits; else
+/// each integer in full.
 #[target_feature(enable = "aes")]
 #[inline]
 fn counter_blocks<const W: usize>(first: u128) -> [uint8x16_t; W] {
     let low = first as u64;
     if low.checked_add(W as u64 - 1).is_some() {
-        let high = vdupq_n_u64(((first >> 64) as u64).swap_bytes());
+        // The two halves as integers, high in lane 0: block `i` adds `i`
+        // to lane 1, and `REV64` turns each half big-endian.
+        let first = vcombine_u64(vcreate_u64((first >> 64) as u64), vcreate_u64(low));
         core::array::from_fn(|i| {
-            let low = (low + i as u64).swap_bytes();
-            vreinterpretq_u8_u64(vsetq_lane_u64::<1>(low, high))
+            let step = vcombine_u64(vcreate_u64(0), vcreate_u64(i as u64));
+            vrev64q_u8(vreinterpretq_u8_u64(vaddq_u64(first, step)))
         })
     } else {
         core::array::from_fn(|i| {
@@ -246,9 +271,10 @@ fn ctr_batches<'a, const NR: usize, const W: usize>(
 ) -> InOut<'a> {
     batches!(data, 16 * W, |src, dst| {
         let mut x = counter_blocks::<W>(*counter);
-        encrypt_blocks::<NR, W>(k, &mut x);
-        // SAFETY: as in `ecb_batches`.
+        // SAFETY: as in `ecb_batches`; this function's target feature
+        // says the CPU has the AES instructions.
         unsafe {
+            encrypt_blocks::<NR, W>(k, &mut x);
             for (i, x) in x.iter().enumerate() {
                 let at = 16 * i;
                 vst1q_u8(dst.add(at), veorq_u8(vld1q_u8(src.add(at)), *x));
@@ -300,7 +326,7 @@ fn cbc_decrypt_batches<'a, const NR: usize, const W: usize>(
 ) -> InOut<'a> {
     batches!(data, 16 * W, |src, dst| {
         // SAFETY: as in `ecb_batches` (every block of the batch is read
-        // before any is written).
+        // before any is written; the AES instructions are there).
         unsafe {
             let c: [uint8x16_t; W] = core::array::from_fn(|i| vld1q_u8(src.add(16 * i)));
             let mut x = c;
@@ -335,10 +361,14 @@ fn one_block<const DEC: bool>(keys: &Keys, block: &mut [u8; 16]) {
     let mut x = [load_block(block)];
     with_rounds!(keys.rounds(), |NR| {
         let k = round_keys::<NR>(schedule);
-        if DEC {
-            decrypt_blocks::<NR, 1>(&k, &mut x);
-        } else {
-            encrypt_blocks::<NR, 1>(&k, &mut x);
+        // SAFETY: this function's target feature says the CPU has the AES
+        // instructions.
+        unsafe {
+            if DEC {
+                decrypt_blocks::<NR, 1>(&k, &mut x);
+            } else {
+                encrypt_blocks::<NR, 1>(&k, &mut x);
+            }
         }
     });
     store_block(block, x[0]);

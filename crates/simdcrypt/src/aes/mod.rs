@@ -125,12 +125,19 @@ use with_rounds;
 macro_rules! batches {
     ($data:expr, $step:expr, |$src:ident, $dst:ident| $body:block) => {{
         let step = $step;
-        let mut rest = $data;
-        while rest.len() >= step {
-            let (this, next) = rest.split_at(step);
-            let ($src, $dst, _) = this.into_raw();
+        let data = $data;
+        let whole = data.len() - data.len() % step;
+        // The batches' parts once, then an offset: splitting the data
+        // batch by batch cost some 30 instructions a batch (aarch64).
+        let (batches, rest) = data.split_at(whole);
+        let (src, dst, _) = batches.into_raw();
+        let mut at = 0;
+        while at < whole {
+            // SAFETY: `at + step <= whole`, the length of `src` and `dst`
+            // (`InOut::into_raw`).
+            let ($src, $dst) = unsafe { (src.add(at), dst.add(at)) };
             $body
-            rest = next;
+            at += step;
         }
         rest
     }};
