@@ -87,7 +87,7 @@ pub mod ladder;
 mod rung;
 #[cfg(feature = "rustcrypto")]
 mod rustcrypto;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod simd;
 mod stream;
 mod table;

@@ -1,6 +1,6 @@
-//! The SIMD helpers several primitives' rungs share (x86-64 only): the
-//! 32-bit lane rotates of Salsa20, ChaCha20 and scrypt's Salsa20/8, one per
-//! register width and instruction set. A rung imports them from here and
+//! The SIMD helpers several primitives' rungs share: the 32-bit lane
+//! rotates of Salsa20, ChaCha20 and scrypt's Salsa20/8, one per register
+//! width and instruction set (x86-64's, and aarch64's NEON). A rung imports them from here and
 //! never from another primitive's folder.
 //!
 //! They are macros, as every rotate the rungs use is: the rung generators
@@ -18,6 +18,7 @@
 
 /// `x <<< n` on each 32-bit lane of an xmm register with SSE2: two shifts
 /// and an or.
+#[cfg(target_arch = "x86_64")]
 macro_rules! rotl_sse2 {
     ($x:expr, $n:literal) => {{
         let x = $x;
@@ -27,10 +28,12 @@ macro_rules! rotl_sse2 {
         )
     }};
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use rotl_sse2;
 
 /// `x <<< n` on each 32-bit lane of a ymm register with AVX2: two shifts
 /// and an or.
+#[cfg(target_arch = "x86_64")]
 macro_rules! rotl_ymm {
     ($x:expr, $n:literal) => {{
         let x = $x;
@@ -40,31 +43,54 @@ macro_rules! rotl_ymm {
         )
     }};
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use rotl_ymm;
 
 /// `x <<< n` on each 32-bit lane of an xmm register: one `vprold`
 /// (AVX-512F and AVX-512VL).
+#[cfg(target_arch = "x86_64")]
 macro_rules! vprold_xmm {
     ($x:expr, $n:literal) => {
         ::core::arch::x86_64::_mm_rol_epi32::<$n>($x)
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use vprold_xmm;
 
 /// `x <<< n` on each 32-bit lane of a ymm register: one `vprold`
 /// (AVX-512F and AVX-512VL).
+#[cfg(target_arch = "x86_64")]
 macro_rules! vprold_ymm {
     ($x:expr, $n:literal) => {
         ::core::arch::x86_64::_mm256_rol_epi32::<$n>($x)
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use vprold_ymm;
 
 /// `x <<< n` on each 32-bit lane of a zmm register: one `vprold`
 /// (AVX-512F).
+#[cfg(target_arch = "x86_64")]
 macro_rules! vprold_zmm {
     ($x:expr, $n:literal) => {
         ::core::arch::x86_64::_mm512_rol_epi32::<$n>($x)
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(crate) use vprold_zmm;
+
+/// `x <<< n` on each 32-bit lane of a NEON `uint32x4_t`: a shift left
+/// (`shl`), then the bits shifted out inserted at the bottom by a shift
+/// right and insert (`sri`), two instructions and no or.
+#[cfg(target_arch = "aarch64")]
+macro_rules! rotl_neon {
+    ($x:expr, $n:literal) => {{
+        let x = $x;
+        ::core::arch::aarch64::vsriq_n_u32::<{ 32 - $n }>(
+            ::core::arch::aarch64::vshlq_n_u32::<$n>(x),
+            x,
+        )
+    }};
+}
+#[cfg(target_arch = "aarch64")]
+pub(crate) use rotl_neon;

@@ -27,6 +27,13 @@ use core::arch::x86_64::{
     _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
 
+#[cfg(target_arch = "aarch64")]
+use core::arch::aarch64::{
+    uint32x4_t, vaddq_u32, vcltq_u32, vdupq_n_u32, vld1q_u8, vld1q_u32, vreinterpretq_u8_u32,
+    vreinterpretq_u32_u8, vreinterpretq_u32_u64, vreinterpretq_u64_u32, vst1q_u8, vsubq_u32,
+    vzip1q_u32, vzip1q_u64, vzip2q_u32, vzip2q_u64,
+};
+
 /// Where a primitive keeps its block counter in the 16-word state: word
 /// `word` holds its low 32 bits and, when `wide`, word `word + 1` its high
 /// 32 bits (Salsa20: words 8–9; ChaCha20's original form: 12–13). A narrow
@@ -87,8 +94,8 @@ impl Counter {
 /// `counter` must have `word = $word`; whether it is `wide` is read
 /// at run time, once per batch.
 ///
-/// Two forms: `fn name("features") on zmm|ymm|xmm, ...` for the 16-, 8- and
-/// 4-lane forms, and the full form naming the register type, its
+/// Two forms: `fn name("features") on zmm|ymm|xmm|neon, ...` for the 16-,
+/// 8- and 4-lane forms of x86-64 and the 4 lanes of aarch64's NEON, and the full form naming the register type, its
 /// operations, lane counters and transpose. Both take the primitive's
 /// `double_round` macro (called as `double_round!(add, xor, rotl; x0, …,
 /// x15)`), the register rotate `rotl` (`rotl!(x, n)`, a literal `n`) and the
@@ -163,6 +170,27 @@ macro_rules! vertical_batches {
             storeu = ::core::arch::x86_64::_mm512_storeu_si512,
             counters = $crate::vertical::counters_16,
             transpose = $crate::vertical::transpose_16,
+            counter_word = $word,
+            $(hook = $hook,)?
+        }
+    };
+    (
+        $(#[$attr:meta])* fn $name:ident($feature:literal) on neon,
+        double_round = $dr:ident, rotl = $rotl:ident, counter_word = $word:literal
+        $(, hook = $hook:ident)?
+    ) => {
+        $crate::vertical::vertical_batches! {
+            $(#[$attr])*
+            fn $name($feature): 4 lanes of ::core::arch::aarch64::uint32x4_t;
+            splat = $crate::vertical::splat_neon,
+            add = ::core::arch::aarch64::vaddq_u32,
+            xor = ::core::arch::aarch64::veorq_u32,
+            double_round = $dr,
+            rotl = $rotl,
+            loadu = $crate::vertical::loadu_neon,
+            storeu = $crate::vertical::storeu_neon,
+            counters = $crate::vertical::counters_neon,
+            transpose = $crate::vertical::transpose_neon,
             counter_word = $word,
             $(hook = $hook,)?
         }
@@ -308,6 +336,7 @@ pub(crate) use hooked;
 /// itself is an `&mut` argument, which nothing else aliases, so the
 /// compiler keeps its state in registers through the rounds (a closure's
 /// captured references it reloaded and stored around every call).
+#[cfg(target_arch = "x86_64")]
 pub(crate) trait Hook<const BATCH: usize> {
     /// Called after double round `round` (from 0) of every batch, with what
     /// the batch leaves alone while its rounds run: its own input (not yet
@@ -322,6 +351,7 @@ pub(crate) trait Hook<const BATCH: usize> {
 }
 
 /// No work: batches with nothing to do beside them.
+#[cfg(target_arch = "x86_64")]
 impl<const BATCH: usize> Hook<BATCH> for () {
     #[inline(always)]
     fn after_double_round(&mut self, _: usize, _: &[u8; BATCH], _: Option<&[u8; BATCH]>) {}
@@ -345,6 +375,28 @@ pub(crate) fn prefetch_next(src: *const u8, dst: *mut u8, at: usize, bytes: usiz
         // A prefetch never faults; the addresses stay within the buffers.
         _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(line).cast());
         _mm_prefetch::<_MM_HINT_ET0>(dst.wrapping_add(line).cast_const().cast());
+    }
+}
+
+/// Prefetches `bytes` of the input at `src + at` and of the output at
+/// `dst + at`, as far as `len`, as the x86-64 form does: `prfm pldl1keep`
+/// for the input, `prfm pstl1keep` for the output (the prefetch intrinsics
+/// are unstable on aarch64).
+#[cfg(target_arch = "aarch64")]
+#[inline]
+pub(crate) fn prefetch_next(src: *const u8, dst: *mut u8, at: usize, bytes: usize, len: usize) {
+    for line in (at..(at + bytes).min(len)).step_by(64) {
+        // SAFETY: a prefetch is a hint: it reads and writes nothing and
+        // never faults, whatever the address.
+        unsafe {
+            core::arch::asm!(
+                "prfm pldl1keep, [{src}]",
+                "prfm pstl1keep, [{dst}]",
+                src = in(reg) src.wrapping_add(line),
+                dst = in(reg) dst.wrapping_add(line),
+                options(nostack, readonly, preserves_flags)
+            );
+        }
     }
 }
 
@@ -457,6 +509,82 @@ pub(crate) fn counters_16(lo: u32, hi: u32, wide: bool) -> (__m512i, __m512i) {
         lo,
         _mm512_mask_add_epi32(hi, carry, hi, _mm512_set1_epi32(1)),
     )
+}
+
+/// Word `w` in all four lanes of a NEON register (`dup`); the batch loop
+/// passes words as `i32`, as the x86-64 `set1` intrinsics take them.
+#[cfg(target_arch = "aarch64")]
+#[inline]
+#[target_feature(enable = "neon")]
+pub(crate) fn splat_neon(w: i32) -> uint32x4_t {
+    vdupq_n_u32(w as u32)
+}
+
+/// The 16 bytes at `p`, unaligned, as four little-endian words (`ld1` of
+/// bytes, which needs no alignment).
+///
+/// # Safety
+///
+/// `p` readable for 16 bytes.
+#[cfg(target_arch = "aarch64")]
+#[inline]
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn loadu_neon(p: *const u8) -> uint32x4_t {
+    // SAFETY: the caller's promise.
+    vreinterpretq_u32_u8(unsafe { vld1q_u8(p) })
+}
+
+/// Stores the four words of `v` little-endian at `p`, unaligned.
+///
+/// # Safety
+///
+/// `p` writable for 16 bytes.
+#[cfg(target_arch = "aarch64")]
+#[inline]
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn storeu_neon(p: *mut u8, v: uint32x4_t) {
+    // SAFETY: the caller's promise.
+    unsafe { vst1q_u8(p, vreinterpretq_u8_u32(v)) }
+}
+
+/// Lane counters for 4 blocks in NEON registers, as [`counters_8`]: the
+/// carry where `lo + j < j` (`cmhi`, all-ones), subtracted.
+#[cfg(target_arch = "aarch64")]
+#[inline]
+#[target_feature(enable = "neon")]
+pub(crate) fn counters_neon(lo: u32, hi: u32, wide: bool) -> (uint32x4_t, uint32x4_t) {
+    const LANE: [u32; 4] = [0, 1, 2, 3];
+    // SAFETY: `LANE` is four readable words.
+    let lane = unsafe { vld1q_u32(LANE.as_ptr()) };
+    let lo = vaddq_u32(vdupq_n_u32(lo), lane);
+    let hi = vdupq_n_u32(hi);
+    if !wide {
+        return (lo, hi);
+    }
+    (lo, vsubq_u32(hi, vcltq_u32(lo, lane)))
+}
+
+/// 4×4 words four times in NEON registers, as [`transpose_4`]: `zip1` and
+/// `zip2` on 32-bit, then on 64-bit elements.
+#[cfg(target_arch = "aarch64")]
+#[inline]
+#[target_feature(enable = "neon")]
+pub(crate) fn transpose_neon(z: [uint32x4_t; 16]) -> [[uint32x4_t; 4]; 4] {
+    let zip64 = |a: uint32x4_t, b: uint32x4_t| {
+        let (a, b) = (vreinterpretq_u64_u32(a), vreinterpretq_u64_u32(b));
+        (
+            vreinterpretq_u32_u64(vzip1q_u64(a, b)),
+            vreinterpretq_u32_u64(vzip2q_u64(a, b)),
+        )
+    };
+    // q[g][r]: words 4g..4g+4 of block r.
+    let q: [[uint32x4_t; 4]; 4] = std::array::from_fn(|g| {
+        let [a, b, c, d] = [z[4 * g], z[4 * g + 1], z[4 * g + 2], z[4 * g + 3]];
+        let (q0, q1) = zip64(vzip1q_u32(a, b), vzip1q_u32(c, d));
+        let (q2, q3) = zip64(vzip2q_u32(a, b), vzip2q_u32(c, d));
+        [q0, q1, q2, q3]
+    });
+    std::array::from_fn(|r| [q[0][r], q[1][r], q[2][r], q[3][r]])
 }
 
 /// 8×8 words twice: from `z[i]` = word `i` of blocks 0–7 to block `j` =
@@ -581,7 +709,6 @@ mod tests {
     use super::*;
 
     /// The lanes of a counter pair, as words.
-    #[cfg(target_arch = "x86_64")]
     fn lanes<V: Copy, const N: usize>(v: V) -> [u32; N] {
         assert_eq!(size_of::<V>(), 4 * N);
         // SAFETY: `V` is a SIMD register of exactly `N` 32-bit lanes (checked
@@ -633,6 +760,22 @@ mod tests {
         assert_eq!(next, [9; 4]);
         let (_, next) = want::<4>(u32::MAX, 9, true);
         assert_eq!(next, [9, 10, 10, 10]);
+    }
+
+    #[test]
+    #[cfg(target_arch = "aarch64")]
+    fn neon_lane_counters_carry_only_when_wide() {
+        if !std::arch::is_aarch64_feature_detected!("neon") {
+            eprintln!("skipped: this CPU lacks NEON");
+            return;
+        }
+        for (lo, hi) in EDGES {
+            for wide in [false, true] {
+                // SAFETY: the CPU has NEON, checked above.
+                let (l, h) = unsafe { counters_neon(lo, hi, wide) };
+                assert_eq!((lanes(l), lanes(h)), want::<4>(lo, hi, wide));
+            }
+        }
     }
 
     #[test]

@@ -120,7 +120,8 @@ fn rungs_are_named_and_forcing_a_missing_one_is_an_error() {
             "ssse3-4x",
             "avx2",
             "avx512",
-            "avx512vl"
+            "avx512vl",
+            "neon"
         ]
     );
     for &imp in Rung::ALL {

@@ -8,7 +8,9 @@
 //! ([`GcmKernel`]): AES-CTR interleaved with the GHASH of the ciphertext,
 //! 32 blocks a step on zmm registers where the CPU has AVX-512
 //! (`gcm_vaes512`), else 16 on ymm (`gcm_vaes`); `bench/NOTES.md`
-//! (`aes-gcm-zmm`) has the measurements behind that choice. Elsewhere, or
+//! (`aes-gcm-zmm`) has the measurements behind that choice. On aarch64
+//! with the AES instructions and PMULL, the kernel is `gcm_armv8`, 8
+//! blocks a step. Elsewhere, or
 //! on rungs chosen with [`AesGcm::with_rung`], the message is encrypted a chunk at a time on
 //! AES's rung and hashed on GHASH's while the chunk is still in cache;
 //! decryption hashes a chunk, then decrypts it, and zeroes the whole output
@@ -104,18 +106,22 @@ pub enum GcmKernel {
     /// blocks a step as eight registers of four, the tail through masked
     /// loads and stores.
     Vaes512,
+    /// ARMv8's AES instructions and PMULL (aarch64): 8 blocks a step, one
+    /// a register.
+    Armv8,
 }
 
 impl GcmKernel {
-    /// Every kernel, narrowest first.
-    pub const ALL: [GcmKernel; 2] = [GcmKernel::Vaes, GcmKernel::Vaes512];
+    /// Every kernel: x86-64's, narrowest first, then aarch64's.
+    pub const ALL: [GcmKernel; 3] = [GcmKernel::Vaes, GcmKernel::Vaes512, GcmKernel::Armv8];
 
-    /// The kernel's name: `vaes` or `vaes512`, as AES's rungs of the same
-    /// widths are named.
+    /// The kernel's name: `vaes`, `vaes512` or `armv8`, as AES's rungs of
+    /// the same instructions are named.
     pub fn name(self) -> &'static str {
         match self {
             GcmKernel::Vaes => "vaes",
             GcmKernel::Vaes512 => "vaes512",
+            GcmKernel::Armv8 => "armv8",
         }
     }
 
@@ -124,6 +130,7 @@ impl GcmKernel {
         match self {
             GcmKernel::Vaes => "VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX2",
             GcmKernel::Vaes512 => "VAES, VPCLMULQDQ, AES-NI, PCLMULQDQ and AVX-512F/BW/VL",
+            GcmKernel::Armv8 => "NEON, AES and PMULL",
         }
     }
 
@@ -135,6 +142,10 @@ impl GcmKernel {
             GcmKernel::Vaes512 => super::gcm_vaes512::available(),
             #[cfg(not(target_arch = "x86_64"))]
             GcmKernel::Vaes512 => false,
+            #[cfg(target_arch = "aarch64")]
+            GcmKernel::Armv8 => super::gcm_armv8::available(),
+            #[cfg(not(target_arch = "aarch64"))]
+            GcmKernel::Armv8 => false,
         }
     }
 
@@ -157,9 +168,10 @@ impl GcmKernel {
 
     /// The kernel [`AesGcm::new`] picks: `vaes512` wherever it runs (on
     /// every CPU with AVX-512 measured so far the zmm kernel is the faster:
-    /// `bench/NOTES.md`, `aes-gcm-zmm`), else `vaes`, else none.
+    /// `bench/NOTES.md`, `aes-gcm-zmm`), else `vaes`; on aarch64 `armv8`;
+    /// else none.
     pub fn best() -> Option<GcmKernel> {
-        [GcmKernel::Vaes512, GcmKernel::Vaes]
+        [GcmKernel::Vaes512, GcmKernel::Vaes, GcmKernel::Armv8]
             .into_iter()
             .find(|k| k.is_available())
     }
@@ -269,8 +281,7 @@ impl<K: KeySize> AesGcm<K> {
     }
 
     /// The rungs of AES and GHASH in use, and whether messages run
-    /// through a stitched VAES/VPCLMULQDQ kernel instead ([`Self::kernel`]
-    /// says which).
+    /// through a stitched kernel instead ([`Self::kernel`] says which).
     pub fn rung(&self) -> (aes::Rung, ghash::Rung, bool) {
         (
             self.aes.rung(),
@@ -309,6 +320,10 @@ impl<K: KeySize> AesGcm<K> {
             }
             #[cfg(not(target_arch = "x86_64"))]
             GcmKernel::Vaes512 => unreachable!("no zmm kernel off x86-64"),
+            #[cfg(target_arch = "aarch64")]
+            GcmKernel::Armv8 => super::gcm_armv8::tag(keys, powers, j0, aad, data, open),
+            #[cfg(not(target_arch = "aarch64"))]
+            GcmKernel::Armv8 => unreachable!("no ARMv8 kernel off aarch64"),
         }
     }
 

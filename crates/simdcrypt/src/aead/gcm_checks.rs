@@ -1,9 +1,10 @@
 //! AES-GCM and AES-GCM-SIV as the library builds them, on each path a
 //! message can take — AES and GHASH/POLYVAL both on their `reference`
-//! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`
-//! or `vpclmul`; each stitched VAES/VPCLMULQDQ kernel of GCM (`vaes` on
-//! ymm, `vaes512` on zmm; GCM-SIV on AES's and POLYVAL's ymm rungs, or
-//! with both on zmm); and the type as `new` builds it: on the GCM
+//! rungs; AES on its best rung with GHASH/POLYVAL on `soft64`, `pclmul`,
+//! `vpclmul`, `neon` or `pmull`; each stitched kernel of GCM (`vaes` on
+//! ymm, `vaes512` on zmm, `armv8` with ARMv8's AES instructions and
+//! PMULL; GCM-SIV on AES's and POLYVAL's ymm rungs, with both on zmm, or
+//! with POLYVAL on `pmull`); and the type as `new` builds it: on the GCM
 //! specification's 18 cases, all of Wycheproof's `aes_gcm_test.json` and
 //! `aes_gcm_siv_test.json` (every invalid case refused, the output
 //! zeroed) and RFC 8452's Appendix C; against both constructions written
@@ -62,12 +63,19 @@ pub(crate) enum Path {
     Pclmul,
     /// The same with `vpclmul`.
     Vpclmul,
+    /// The same with `neon`.
+    Neon,
+    /// The same with `pmull`.
+    Pmull,
     /// GCM's stitched ymm kernel; GCM-SIV with AES on `vaes` and POLYVAL
     /// on `vpclmul`.
     Vaes,
     /// GCM's stitched zmm kernel; GCM-SIV with POLYVAL and CTR on zmm
     /// (`gcm_vaes512`).
     Vaes512,
+    /// GCM's stitched ARMv8 kernel (AES instructions and PMULL); GCM-SIV
+    /// with AES on its best rung and POLYVAL on `pmull`.
+    Armv8,
     /// The type as `new` builds it: for GCM the stitched kernel where the
     /// CPU runs it.
     Default,
@@ -82,8 +90,11 @@ impl Path {
             Path::Soft64 => Some((best, ghash::Rung::Soft64)),
             Path::Pclmul => Some((best, ghash::Rung::Pclmul)),
             Path::Vpclmul => Some((best, ghash::Rung::Vpclmul)),
+            Path::Neon => Some((best, ghash::Rung::Neon)),
+            Path::Pmull => Some((best, ghash::Rung::Pmull)),
             Path::Vaes => Some((aes::Rung::Vaes, ghash::Rung::Vpclmul)),
             Path::Vaes512 => Some((aes::Rung::Vaes512, ghash::Rung::Vpclmul)),
+            Path::Armv8 => Some((best, ghash::Rung::Pmull)),
             Path::Default => None,
         }
     }
@@ -93,6 +104,7 @@ impl Path {
         match self {
             Path::Vaes => Some(GcmKernel::Vaes),
             Path::Vaes512 => Some(GcmKernel::Vaes512),
+            Path::Armv8 => Some(GcmKernel::Armv8),
             _ => None,
         }
     }
@@ -112,8 +124,11 @@ impl RungSet for Path {
             Path::Soft64,
             Path::Pclmul,
             Path::Vpclmul,
+            Path::Neon,
+            Path::Pmull,
             Path::Vaes,
             Path::Vaes512,
+            Path::Armv8,
             Path::Default,
         ]
     }

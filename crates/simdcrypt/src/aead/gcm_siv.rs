@@ -113,7 +113,8 @@ impl<K: SivKeySize> AesGcmSiv<K> {
 
     /// The same key on the wide paths of GCM's stitched kernel `kernel`:
     /// for `vaes512`, POLYVAL and CTR on zmm (`gcm_vaes512`); for `vaes`,
-    /// AES on its `vaes` rung and POLYVAL on `vpclmul` (ymm).
+    /// AES on its `vaes` rung and POLYVAL on `vpclmul` (ymm); for
+    /// `armv8`, AES on its best rung and POLYVAL on `pmull`.
     ///
     /// # Errors
     ///
@@ -122,6 +123,7 @@ impl<K: SivKeySize> AesGcmSiv<K> {
         match kernel.require(name::<K>())? {
             GcmKernel::Vaes => self.with_rung(aes::Rung::Vaes, ghash::Rung::Vpclmul),
             GcmKernel::Vaes512 => Ok(AesGcmSiv { wide: true, ..self }),
+            GcmKernel::Armv8 => self.with_rung(aes::Rung::best(), ghash::Rung::Pmull),
         }
     }
 

@@ -65,6 +65,8 @@ pub(crate) mod avx2_stitched;
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
 mod gcm;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod gcm_armv8;
 #[cfg(feature = "kit")]
 pub(crate) mod gcm_checks;
 mod gcm_siv;

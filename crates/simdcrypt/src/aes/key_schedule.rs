@@ -12,6 +12,15 @@ use super::reference::expand_with;
 /// The largest number of rounds (AES-256).
 pub(crate) const MAX_ROUNDS: usize = 14;
 
+/// The round constants Rcon[i] (FIPS 197 §5.2): x^(i−1) in GF(2^8), the
+/// first byte of the word; the instruction rungs' key expansions XOR them
+/// in.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+pub(super) const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+
 /// Round keys of the cipher and of the equivalent inverse cipher, 16 bytes
 /// each in FIPS 197's byte order (what `aesenc` takes); zeroized on drop.
 #[derive(Clone)]
@@ -47,9 +56,12 @@ impl Keys {
 
     /// A schedule of `rounds` rounds that `fill(enc, dec)` writes into the
     /// schedule's own arrays (`rounds + 1` keys each, zeroed first): for a
-    /// key expansion done elsewhere (AES-NI's), with no other copy of the
-    /// keys to wipe.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// key expansion done elsewhere (AES-NI's, ARMv8's), with no other
+    /// copy of the keys to wipe.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) fn build(
         rounds: usize,
         fill: impl FnOnce(&mut [[u8; 16]], &mut [[u8; 16]]),
@@ -130,10 +142,41 @@ fn inv_mix_columns(k: &mut [u8; 16]) {
     }
 }
 
+/// Checks that `expand`, an instruction rung's key expansion, computes
+/// [`Keys::new`]'s schedule for 50 random keys of each size.
+#[cfg(test)]
+pub(super) fn assert_expansion_is_the_software_schedule(expand: impl Fn(&[u8]) -> Keys) {
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    for len in [16, 24, 32] {
+        for _ in 0..50 {
+            let key: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    (seed >> 56) as u8
+                })
+                .collect();
+            let want = Keys::new(&key);
+            let got = expand(&key);
+            assert_eq!(got.rounds(), want.rounds());
+            assert_eq!(got.enc(), want.enc(), "{len}-byte key {key:02x?}");
+            assert_eq!(got.dec(), want.dec(), "{len}-byte key {key:02x?}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::reference;
     use super::*;
+
+    #[test]
+    fn the_round_constants_are_powers_of_x() {
+        let mut rcon = 1u8;
+        for r in RCON {
+            assert_eq!(r, rcon);
+            rcon = xtime(rcon);
+        }
+    }
 
     #[test]
     fn the_computed_sbox_is_the_table() {

@@ -1,6 +1,7 @@
 //! AES (FIPS 197) as a ladder, as Matsui's survey of fast symmetric
 //! cryptography on x86-64 teaches it: the specification's rounds, then
-//! table lookups, then bitslicing, then the AES instructions.
+//! table lookups, then bitslicing, then the AES instructions (x86-64's,
+//! and ARMv8's on aarch64).
 //!
 //! | rung | technique | constant-time |
 //! |---|---|---|
@@ -11,12 +12,16 @@
 //! | `aesni` | AES-NI: 8 blocks in flight in xmm (4, 2, 1 for the rest); one at a time for the chained modes | yes |
 //! | `vaes` | VAES on ymm, two blocks an instruction, 16 in flight; the rest on `aesni` | yes |
 //! | `vaes512` | VAES on zmm, four blocks an instruction, 32 in flight; the rest on `vaes` | yes |
+//! | `armv8` | aarch64's AES instructions (`AESE`/`AESMC`, `AESD`/`AESIMC`): 8 blocks in flight in NEON registers (4, 2, 1 for the rest); one at a time for the chained modes | yes |
 //!
 //! The instruction rungs share their kernels (`x86.rs`, over the register
 //! width) and run CTR, ECB and CBC decryption in parallel; the chained
 //! modes (CBC and CFB encryption, OFB, CMAC) run one block at a time on
 //! `aesni` whichever of the three is chosen. With AES-NI the key schedule
 //! itself is computed by `aeskeygenassist`'s faster cousin, `aesenclast`.
+//! On aarch64, `armv8` (`armv8.rs`) has the same forms on its own, its key
+//! schedule with `AESE` for SubWord and `AESIMC` for the inverse cipher's
+//! keys.
 //!
 //! [`Aes128`], [`Aes192`] and [`Aes256`] are [`BlockCipher`]s on the
 //! fastest constant-time rung this CPU runs; the modes of [`crate::block`]
@@ -67,6 +72,8 @@ mod vaes;
 mod vaes512;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "aarch64")]
+mod armv8;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -79,6 +86,64 @@ use key_schedule::Keys;
 
 /// The block length in bytes.
 pub const BLOCK_LEN: usize = 16;
+
+// What the instruction rungs' kernels (`x86.rs`, `armv8.rs`) share.
+
+/// Runs `$body` with the constant `$nr` bound to `$rounds` (10, 12 or 14),
+/// so that the rounds unroll for each key size.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! with_rounds {
+    ($rounds:expr, |$nr:ident| $body:expr) => {
+        match $rounds {
+            10 => {
+                const $nr: usize = 10;
+                $body
+            }
+            12 => {
+                const $nr: usize = 12;
+                $body
+            }
+            _ => {
+                const $nr: usize = 14;
+                $body
+            }
+        }
+    };
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use with_rounds;
+
+/// Runs `$body` on each whole batch of `$step` bytes of `$data`, with
+/// `$src` read and `$dst` written (the same address in place); evaluates
+/// to the rest, shorter than a batch. A macro, not a function taking a
+/// closure: a closure is a function of its own, compiled without the
+/// caller's target features, and where LLVM left it out of line (a batch
+/// size used at two call sites) each AES instruction in it became a call
+/// — one CTR block took 72 ns instead of 12 (`bench/NOTES.md`,
+/// `aes-short-messages`).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! batches {
+    ($data:expr, $step:expr, |$src:ident, $dst:ident| $body:block) => {{
+        let step = $step;
+        let data = $data;
+        let whole = data.len() - data.len() % step;
+        // The batches' parts once, then an offset: splitting the data
+        // batch by batch cost some 30 instructions a batch (aarch64).
+        let (batches, rest) = data.split_at(whole);
+        let (src, dst, _) = batches.into_raw();
+        let mut at = 0;
+        while at < whole {
+            // SAFETY: `at + step <= whole`, the length of `src` and `dst`
+            // (`InOut::into_raw`).
+            let ($src, $dst) = unsafe { (src.add(at), dst.add(at)) };
+            $body
+            at += step;
+        }
+        rest
+    }};
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use batches;
 
 rungs! {
     primitive = "aes";
@@ -106,6 +171,9 @@ rungs! {
         /// VAES on zmm: four blocks an instruction, 32 in flight.
         Vaes512 = "vaes512", needs "VAES, AES-NI, AVX-512F and AVX-512BW",
             if |f| f.vaes && f.aes && f.avx2 && f.avx512f && f.avx512bw, arch = "x86_64";
+        /// aarch64's AES instructions (FEAT_AES): 8 blocks in flight in
+        /// NEON registers; one at a time for the chained modes.
+        Armv8 = "armv8", needs "the ARMv8 AES instructions", if |f| f.aes, arch = "aarch64";
     }
 }
 
@@ -115,6 +183,7 @@ impl Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
             [
+                Rung::Armv8,
                 Rung::Vaes512,
                 Rung::Vaes,
                 Rung::Aesni,
@@ -142,6 +211,10 @@ impl Rung {
             Rung::Vaes512 => vaes512::PAR_BLOCKS,
             #[cfg(not(target_arch = "x86_64"))]
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => 1,
+            #[cfg(target_arch = "aarch64")]
+            Rung::Armv8 => armv8::PAR_BLOCKS,
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Armv8 => 1,
         }
     }
 
@@ -149,8 +222,10 @@ impl Rung {
     /// `len` bytes: a wide rung's kernel starts at a batch of four
     /// registers, so a shorter message goes straight to the narrower rung
     /// that has one for it, rather than through the wide kernel's set-up
-    /// and hand-down (`bench/NOTES.md`, `aes-short-messages`).
+    /// and hand-down (`bench/NOTES.md`, `aes-short-messages`). Only
+    /// x86-64 has wide rungs: elsewhere the rung itself.
     #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn for_len(self, len: usize) -> Rung {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -311,13 +386,20 @@ impl<K: KeySize> Aes<K> {
 
 block::sized_block_cipher_impls!(Aes, Rung, NAMES);
 
-/// The key schedule of `key`: with AES-NI when the CPU has it (the hot
-/// part of a short message's setup), else computed in constant time.
+/// The key schedule of `key`: with AES-NI or ARMv8's AES instructions
+/// when the CPU has them (the hot part of a short message's setup), else
+/// computed in constant time.
 fn expand(key: &[u8]) -> Keys {
     #[cfg(target_arch = "x86_64")]
     if Rung::Aesni.is_available() {
         // SAFETY: the CPU has AES-NI and SSSE3, what `Rung::Aesni` needs.
         return unsafe { aesni::expand(key) };
+    }
+    #[cfg(target_arch = "aarch64")]
+    if Rung::Armv8.is_available() {
+        // SAFETY: the CPU has the AES instructions, what `Rung::Armv8`
+        // needs.
+        return unsafe { armv8::expand(key) };
     }
     Keys::new(key)
 }
@@ -328,12 +410,13 @@ fn one(block: &mut [u8]) -> &mut [u8; 16] {
 }
 
 /// The dispatch to the AES instruction rungs, for the arm
-/// `Rung::Aesni | Rung::Vaes | Rung::Vaes512` of a `match`: with
-/// `parallel`, `$f($args)` of the rung's own module, the data passed as
-/// `InOut::into_raw`'s parts (in registers: `InOut::from_raw` says why);
-/// with `aesni::$f`, that one function for all three (the single-block
-/// forms and CBC encryption). Only rungs that are available come here (`Aes` holds
-/// `best()` or a rung that passed `require()`), and none is off x86-64.
+/// `Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8` of a `match`:
+/// with `parallel`, `$f($args)` of the rung's own module, the data passed
+/// as `InOut::into_raw`'s parts (in registers: `InOut::from_raw` says
+/// why); with `one_at_a_time`, the single-block forms and CBC encryption:
+/// `aesni::$f` for all three x86-64 rungs, `armv8::$f` on aarch64. Only
+/// rungs that are available come here (`Aes` holds `best()` or a rung
+/// that passed `require()`), and none is off its architecture.
 macro_rules! instruction_rungs {
     ($imp:expr, parallel $f:ident($($arg:expr),*)) => {
         match $imp {
@@ -349,22 +432,30 @@ macro_rules! instruction_rungs {
             // SAFETY: the rung is available: the CPU has VAES, AES-NI,
             // AVX-512F and AVX-512BW; the data as above.
             Rung::Vaes512 => unsafe { vaes512::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the rung is available: the CPU has the AES
+            // instructions; the data as above.
+            Rung::Armv8 => unsafe { armv8::$f($($arg),*) },
             _ => unreachable!("an unavailable AES rung"),
         }
     };
-    ($imp:expr, aesni::$f:ident($($arg:expr),*)) => {
+    ($imp:expr, one_at_a_time $f:ident($($arg:expr),*)) => {
         match $imp {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: each of these rungs is available only where the CPU
             // has AES-NI and SSSE3.
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 => unsafe { aesni::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the rung is available only where the CPU has the AES
+            // instructions.
+            Rung::Armv8 => unsafe { armv8::$f($($arg),*) },
             _ => unreachable!("an unavailable AES rung"),
         }
     };
 }
 
 /// The 16-byte counter block as the big-endian integer it is.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 fn counter_block(counter: &[u8]) -> u128 {
     u128::from_be_bytes(counter.try_into().expect("a 16-byte counter block"))
 }
@@ -384,7 +475,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::encrypt(self.sliced(), blocks) },
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(blocks.len());
                 let (src, dst, len) = blocks.into_raw();
                 instruction_rungs!(rung, parallel encrypt(&self.keys, src, dst, len))
@@ -402,7 +493,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::decrypt(self.sliced(), blocks) },
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(blocks.len());
                 let (src, dst, len) = blocks.into_raw();
                 instruction_rungs!(rung, parallel decrypt(&self.keys, src, dst, len))
@@ -418,8 +509,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Bitsliced => bitsliced::encrypt_block(self.sliced(), block),
             // One block: the 64-bit rung's batch is the narrower.
             Rung::BitslicedAvx2 => bitsliced::encrypt_block(self.sliced(), block),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, aesni::encrypt_block(&self.keys, block))
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
+                instruction_rungs!(self.imp, one_at_a_time encrypt_block(&self.keys, block))
             }
         }
     }
@@ -431,8 +522,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Tables => tables::decrypt_block(&self.keys, block),
             Rung::Bitsliced => bitsliced::decrypt_block(self.sliced(), block),
             Rung::BitslicedAvx2 => bitsliced::decrypt_block(self.sliced(), block),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, aesni::decrypt_block(&self.keys, block))
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
+                instruction_rungs!(self.imp, one_at_a_time decrypt_block(&self.keys, block))
             }
         }
     }
@@ -447,7 +538,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::ctr(self.sliced(), counter, data) },
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(data.len());
                 let (src, dst, len) = data.into_raw();
                 instruction_rungs!(rung, parallel ctr(&self.keys, counter_block(counter), src, dst, len))
@@ -461,8 +552,8 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
             Rung::Bitsliced => block::cbc_encrypt_by_blocks(self, chain, data),
             Rung::BitslicedAvx2 => block::cbc_encrypt_by_blocks(self, chain, data),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
-                instruction_rungs!(self.imp, aesni::cbc_encrypt(&self.keys, one(chain), data))
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
+                instruction_rungs!(self.imp, one_at_a_time cbc_encrypt(&self.keys, one(chain), data))
             }
         }
     }
@@ -473,7 +564,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
-            Rung::Aesni | Rung::Vaes | Rung::Vaes512 => {
+            Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(data.len());
                 let (src, dst, len) = data.into_raw();
                 instruction_rungs!(rung, parallel cbc_decrypt(&self.keys, one(chain), src, dst, len))
@@ -495,7 +586,7 @@ mod tests {
         assert_eq!(Aes128::new(&[0; 16]).rung(), best);
         for imp in Rung::available().filter(|i| i.is_constant_time()) {
             assert!(imp.par_blocks() >= 1);
-            let instructions = [Rung::Aesni, Rung::Vaes, Rung::Vaes512];
+            let instructions = [Rung::Aesni, Rung::Vaes, Rung::Vaes512, Rung::Armv8];
             if instructions.contains(&imp) {
                 assert!(instructions.contains(&best), "{best} beside {imp}");
                 assert!(

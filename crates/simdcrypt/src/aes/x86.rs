@@ -33,32 +33,12 @@ use core::arch::x86_64::{
 };
 
 use super::key_schedule::MAX_ROUNDS;
+use super::{batches, with_rounds};
 use crate::xor::InOut;
 
 /// Round keys `0..=Nr` broadcast into registers (the rest unused).
 pub(super) type RoundKeys<V> = [V; MAX_ROUNDS + 1];
 
-/// Runs `$body` with the constant `$nr` bound to `$rounds` (10, 12 or 14),
-/// so that the rounds unroll for each key size.
-macro_rules! with_rounds {
-    ($rounds:expr, |$nr:ident| $body:expr) => {
-        match $rounds {
-            10 => {
-                const $nr: usize = 10;
-                $body
-            }
-            12 => {
-                const $nr: usize = 12;
-                $body
-            }
-            _ => {
-                const $nr: usize = 14;
-                $body
-            }
-        }
-    };
-}
-pub(super) use with_rounds;
 
 /// A register of [`Lanes::BLOCKS`] AES blocks, one per 128-bit lane, and
 /// the operations the rungs need on it, lane by lane.
@@ -502,27 +482,6 @@ pub(super) unsafe fn decrypt_lanes<V: Lanes, const NR: usize, const W: usize>(
     }
 }
 
-/// Runs `$body` on each whole batch of `$step` bytes of `$data`, with
-/// `$src` read and `$dst` written (the same address in place); evaluates
-/// to the rest, shorter than a batch. A macro, not a function taking a
-/// closure: a closure is a function of its own, compiled without the
-/// caller's target features, and where LLVM left it out of line (a batch
-/// size used at two call sites) each AES instruction in it became a call
-/// — one CTR block took 72 ns instead of 12 (`bench/NOTES.md`,
-/// `aes-short-messages`).
-macro_rules! batches {
-    ($data:expr, $step:expr, |$src:ident, $dst:ident| $body:block) => {{
-        let step = $step;
-        let mut rest = $data;
-        while rest.len() >= step {
-            let (this, next) = rest.split_at(step);
-            let ($src, $dst, _) = this.into_raw();
-            $body
-            rest = next;
-        }
-        rest
-    }};
-}
 
 /// ECB of whole blocks, batches of `W` registers: the cipher, or with
 /// `DEC` the inverse cipher; returns the rest.

@@ -10,6 +10,7 @@
 //! | `avx2` | AVX2 | 8 blocks vertical in ymm, `vpshufb` rotates; 1–7 blocks as horizontal pairs in ymm (+ 1 in xmm), interleaved |
 //! | `avx512` | AVX-512F/VL | 16 blocks vertical in zmm, `vprold`; then the `avx512vl` forms |
 //! | `avx512vl` | AVX-512F/VL | 8 blocks vertical in ymm, `vprold`; 1–7 blocks horizontal, pairs in ymm |
+//! | `neon` | NEON (aarch64) | 4 blocks vertical, `rev32`/`tbl` for the 16- and 8-bit rotates, `shl`+`sri` for 12 and 7; 1–3 blocks horizontal (`ext` to the diagonals), interleaved |
 //!
 //! No rung computes a block that is not used: a vertical rung hands what
 //! does not fill its width down to narrower forms. Where the cross-overs
@@ -57,6 +58,8 @@ mod avx512;
 mod avx512vl;
 #[cfg(target_arch = "x86_64")]
 mod horizontal;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 #[cfg(target_arch = "x86_64")]
@@ -78,7 +81,7 @@ use crate::{Error, Xor};
 /// a += b; d ^= a; d <<<= 8; c += d; b ^= c; b <<<= 7`. `$rotl!(x, n)`
 /// rotates each 32-bit lane of `x` left by the literal `n`. Shared by every
 /// SIMD rung, horizontal and vertical.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! quarter_round {
     ($add:path, $xor:path, $rotl:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
         $a = $add($a, $b);
@@ -91,12 +94,12 @@ macro_rules! quarter_round {
         $b = $rotl!($xor($b, $c), 7);
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use quarter_round;
 
 /// `inner_block` (RFC 8439 §2.3.1) on 16 registers, word `i` of several
 /// blocks in register `i`: the column round, then the diagonal round.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! double_round {
     ($add:path, $xor:path, $rotl:ident;
      $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident, $x5:ident, $x6:ident, $x7:ident,
@@ -112,7 +115,7 @@ macro_rules! double_round {
         quarter_round!($add, $xor, $rotl; $x3, $x4, $x9, $x14);
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use double_round;
 
 /// Generates a SIMD rung's `xor_keystream(state, counter, block, data)`:
@@ -120,7 +123,7 @@ use double_round;
 /// `counter` describes, ignored) XORed into `data`, through each vertical
 /// batch function in turn (widest first, each handing down what does not
 /// fill it), then the horizontal tail.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! rung_xor_keystream {
     ($(#[$doc:meta])* $feature:literal needs $needs:literal: [$($batches:path),+] => $tail:path) => {
         $(#[$doc])*
@@ -142,13 +145,13 @@ macro_rules! rung_xor_keystream {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use rung_xor_keystream;
 
 /// The dispatch `match` of the one-block forms: `$f($args)` of the rung
 /// `$imp`'s horizontal module (the `avx512vl` one for both AVX-512 rungs),
-/// `$reference` on the reference rung and off x86-64. Only used with rungs
-/// that passed [`Rung::require`].
+/// the `neon` one on aarch64, `$reference` on the reference rung and
+/// elsewhere. Only used with rungs that passed [`Rung::require`].
 macro_rules! on_one_block_form {
     ($imp:expr, $f:ident($($arg:expr),*), or $reference:expr) => {
         match $imp {
@@ -165,7 +168,11 @@ macro_rules! on_one_block_form {
             // SAFETY: these rungs passed `require()`, so the CPU has
             // AVX-512F and AVX-512VL.
             Rung::Avx512 | Rung::Avx512vl => unsafe { avx512vl::$f($($arg),*) },
-            // The reference, and the SIMD rungs off x86-64 (never available).
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON.
+            Rung::Neon => unsafe { neon::$f($($arg),*) },
+            // The reference, and the other architecture's rungs (never
+            // available).
             _ => $reference,
         }
     };
@@ -201,6 +208,8 @@ rungs! {
         Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
         /// AVX-512VL, 8 blocks vertical in ymm and 4 in xmm, `vprold`.
         Avx512vl = "avx512vl", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
+        /// NEON, 4 blocks vertical, `rev32`/`tbl` rotates; 1–3 blocks horizontal.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
     }
 }
 
@@ -214,10 +223,16 @@ impl Rung {
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Avx512, Rung::Avx2, Rung::Ssse3x4, Rung::Sse2]
-                .into_iter()
-                .find(|i| i.is_available())
-                .unwrap_or(Rung::Reference)
+            [
+                Rung::Avx512,
+                Rung::Avx2,
+                Rung::Ssse3x4,
+                Rung::Sse2,
+                Rung::Neon,
+            ]
+            .into_iter()
+            .find(|i| i.is_available())
+            .unwrap_or(Rung::Reference)
         })
     }
 
@@ -225,7 +240,7 @@ impl Rung {
     pub fn par_blocks(self) -> usize {
         match self {
             Rung::Reference | Rung::Sse2 => 1,
-            Rung::Ssse3x4 => 4,
+            Rung::Ssse3x4 | Rung::Neon => 4,
             Rung::Avx2 | Rung::Avx512vl => 8,
             Rung::Avx512 => 16,
         }
@@ -299,6 +314,16 @@ impl Rung {
             // SAFETY: this rung passed `require()`, so the CPU has AVX-512F
             // and AVX-512VL.
             Rung::Avx512vl => unsafe { avx512vl::xor_keystream(state, counter, block, data) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON;
+            // `into_raw`'s parts are what `xor_one_block` asks for, and the
+            // data is at most a block.
+            Rung::Neon if one_block => unsafe {
+                neon::xor_one_block(state, counter, block, data.into_raw())
+            },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON.
+            Rung::Neon => unsafe { neon::xor_keystream(state, counter, block, data) },
             _ => self.xor_single_blocks(xor, state, (counter, block), data),
         }
     }

@@ -7,6 +7,8 @@
 //! | `soft64` | any | integer multiplications "with holes" (BearSSL's `ghash_ctmul64`), Karatsuba | yes |
 //! | `pclmul` | PCLMULQDQ, SSSE3 | Karatsuba, one reduction per 8 blocks with `H^8 … H^1` | yes |
 //! | `vpclmul` | VPCLMULQDQ, AVX2 | two blocks per ymm register, schoolbook, one reduction per 8 blocks | yes |
+//! | `neon` | aarch64 NEON | 64×64 products from eight `vmull_p8` (Câmara–Gouvêa–López–Dahab), Karatsuba, one reduction (by shifts) per 8 blocks | yes |
+//! | `pmull` | aarch64 PMULL | `vmull_p64`, Karatsuba, one reduction per 8 blocks with `H^8 … H^1` | yes |
 //!
 //! Every rung but the reference computes in POLYVAL's field: GHASH's key
 //! `H` becomes `mulX_POLYVAL(ByteReverse(H))`, its blocks are
@@ -37,8 +39,12 @@
 pub(crate) mod checks;
 mod ladder;
 pub(crate) use ladder::LADDER;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod neon;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod pclmul;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod pmull;
 #[cfg(feature = "hazmat")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hazmat")))]
 pub mod reference;
@@ -79,16 +85,22 @@ rungs! {
         /// VPCLMULQDQ on ymm, 8 blocks in four registers per reduction.
         Vpclmul = "vpclmul", needs "AVX2, VPCLMULQDQ and PCLMULQDQ",
             if |f| f.avx2 && f.vpclmulqdq && f.pclmulqdq && f.ssse3, arch = "x86_64";
+        /// NEON's 8×8-bit carry-less products, 64×64 from eight, one
+        /// reduction per 8 blocks.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
+        /// PMULL, one reduction per 8 blocks.
+        Pmull = "pmull", needs "NEON and PMULL", if |f| f.neon && f.pmull, arch = "aarch64";
     }
 }
 
 impl Rung {
-    /// The fastest rung this CPU runs: `vpclmul`, else `pclmul`, else
-    /// `soft64`. Chosen once and cached.
+    /// The fastest rung this CPU runs: on x86-64 `vpclmul`, else
+    /// `pclmul`; on aarch64 `pmull`, else `neon`; else `soft64`. Chosen
+    /// once and cached.
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Vpclmul, Rung::Pclmul]
+            [Rung::Vpclmul, Rung::Pclmul, Rung::Pmull, Rung::Neon]
                 .into_iter()
                 .find(|i| i.is_available())
                 .unwrap_or(Rung::Soft64)
@@ -99,7 +111,7 @@ impl Rung {
     pub fn par_blocks(self) -> usize {
         match self {
             Rung::Reference | Rung::Soft64 => 1,
-            Rung::Pclmul | Rung::Vpclmul => 8,
+            Rung::Pclmul | Rung::Vpclmul | Rung::Neon | Rung::Pmull => 8,
         }
     }
 }
@@ -194,8 +206,16 @@ impl Key {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Rung::Vpclmul => unsafe { vpclmul::update(self.last8(), acc, blocks, reversed) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: as above.
+            Rung::Neon => unsafe { neon::update(self.last8(), acc, blocks, reversed) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: as above.
+            Rung::Pmull => unsafe { pmull::update(self.last8(), acc, blocks, reversed) },
             #[cfg(not(target_arch = "x86_64"))]
-            Rung::Pclmul | Rung::Vpclmul => unreachable!("no SIMD rung off x86-64"),
+            Rung::Pclmul | Rung::Vpclmul => unreachable!("no x86-64 rung off x86-64"),
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon | Rung::Pmull => unreachable!("no aarch64 rung off aarch64"),
         }
     }
 
@@ -270,12 +290,19 @@ impl Drop for Key {
 }
 
 /// `dot(a, b)` (RFC 8452 §3) with the carry-less multiplication of
-/// `imp`: PCLMULQDQ where the rung has it, else the software rung's.
+/// `imp`: PCLMULQDQ, PMULL or NEON's where the rung has it, else the
+/// software rung's.
 fn dot(imp: Rung, a: u128, b: u128) -> u128 {
     match imp {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the rung, and with it PCLMULQDQ, was checked available.
         Rung::Pclmul | Rung::Vpclmul => unsafe { pclmul::dot(a, b) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the rung, and with it PMULL, was checked available.
+        Rung::Pmull => unsafe { pmull::dot(a, b) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the rung, and with it NEON, was checked available.
+        Rung::Neon => unsafe { neon::dot(a, b) },
         _ => soft64::dot(a, b),
     }
 }

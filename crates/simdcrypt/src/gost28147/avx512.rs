@@ -43,9 +43,9 @@ const XOR_OR: i32 = 0x1e;
 /// `a ? b : c`, bit by bit.
 const SELECT: i32 = 0xca;
 
-/// The two 64-byte tables: `lo[n | j << 4] = K(2j+1)(n)` for the low
-/// nibble of byte `j`, `hi[n | j << 4] = K(2j+2)(n) << 4` for its high
-/// nibble.
+/// The two 64-byte tables of [`SBox::byte_tables`]: `lo[n | j << 4] =
+/// K(2j+1)(n)` for the low nibble of byte `j`, `hi[n | j << 4] =
+/// K(2j+2)(n) << 4` for its high nibble.
 /// And the `ssse3` rung's pair tables, for the single-block rounds.
 #[derive(Clone)]
 pub(super) struct Tables {
@@ -56,10 +56,10 @@ pub(super) struct Tables {
 
 impl Tables {
     pub(super) fn new(sbox: &SBox) -> Tables {
-        let rows = sbox.rows();
+        let [lo, hi] = sbox.byte_tables();
         Tables {
-            lo: std::array::from_fn(|i| rows[2 * (i >> 4)][i & 15]),
-            hi: std::array::from_fn(|i| rows[2 * (i >> 4) + 1][i & 15] << 4),
+            lo,
+            hi,
             pairs: nibbles::Tables::new(sbox),
         }
     }

@@ -19,6 +19,7 @@
 //! | `avx2` | the same, eight blocks a ymm register, several groups interleaved | yes |
 //! | `avx2-bytesliced` | 32 blocks, each register one byte position of 32 half blocks: the rotation's byte part is renaming | yes |
 //! | `avx512` | `vpermb` (AVX-512 VBMI) looking four S-boxes up at once, 16 blocks a zmm register | yes |
+//! | `neon` | aarch64 NEON: `tbl` on four registers (`vqtbl4q_u8`) looking four S-boxes up at once in the `avx512` rung's 64-byte tables, four blocks a register pair, four groups interleaved | yes |
 //!
 //! [`Gost28147`] is a [`BlockCipher`](crate::block::BlockCipher) with an S-box set ([`SBox`],
 //! CryptoPro-A unless another is given); the standard's own modes (the
@@ -58,6 +59,8 @@ mod avx2_bytesliced;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod bitsliced;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod nibbles;
 #[cfg(target_arch = "x86_64")]
@@ -120,6 +123,9 @@ rungs! {
         /// register.
         Avx512 = "avx512", needs "AVX-512F, AVX-512BW and AVX-512 VBMI",
             if |f| f.avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512vbmi, arch = "x86_64";
+        /// `tbl` (`vqtbl4q_u8`) looking four S-boxes up at once in
+        /// 64-byte tables, four blocks a NEON register pair.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
     }
 }
 
@@ -132,6 +138,7 @@ impl Rung {
                 Rung::Avx512,
                 Rung::Avx2Bytesliced,
                 Rung::Ssse3,
+                Rung::Neon,
                 Rung::Bitsliced,
             ]
             .into_iter()
@@ -154,8 +161,12 @@ impl Rung {
             Rung::Avx2Bytesliced => avx2_bytesliced::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
             Rung::Avx512 => avx512::PAR_BLOCKS,
+            #[cfg(target_arch = "aarch64")]
+            Rung::Neon => neon::PAR_BLOCKS,
             #[cfg(not(target_arch = "x86_64"))]
             Rung::Ssse3 | Rung::Avx2 | Rung::Avx2Bytesliced | Rung::Avx512 => 1,
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon => 1,
         }
     }
 }
@@ -245,6 +256,8 @@ enum Prepared {
     Avx2Bytesliced(Box<avx2_bytesliced::Tables>),
     #[cfg(target_arch = "x86_64")]
     Avx512(avx512::Tables),
+    #[cfg(target_arch = "aarch64")]
+    Neon(neon::Tables),
 }
 
 impl Prepared {
@@ -264,10 +277,14 @@ impl Prepared {
             }
             #[cfg(target_arch = "x86_64")]
             Rung::Avx512 => Prepared::Avx512(avx512::Tables::new(sbox)),
+            #[cfg(target_arch = "aarch64")]
+            Rung::Neon => Prepared::Neon(neon::Tables::new(sbox)),
             #[cfg(not(target_arch = "x86_64"))]
             Rung::Ssse3 | Rung::Avx2 | Rung::Avx2Bytesliced | Rung::Avx512 => {
-                unreachable!("no SIMD rung is available off x86-64")
+                unreachable!("no x86-64 rung is available off x86-64")
             }
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon => unreachable!("no aarch64 rung is available off aarch64"),
         }
     }
 }
@@ -353,6 +370,10 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX-512F, BW, VL and VBMI, as above.
             Prepared::Avx512(t) => unsafe { avx512::crypt(t, rk, order, blocks) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the rung passed `require()` (or is `best()`): the CPU
+            // has NEON.
+            Prepared::Neon(t) => unsafe { neon::crypt(t, rk, order, blocks) },
         }
     }
 
@@ -378,6 +399,9 @@ impl Engine {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has AVX-512F, BW, VL and VBMI, as in `crypt`.
             Prepared::Avx512(t) => unsafe { avx512::rounds(t, rk, n) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the CPU has NEON, as in `crypt`.
+            Prepared::Neon(t) => unsafe { neon::rounds(t, rk, n) },
         }
     }
 

@@ -228,6 +228,21 @@ impl SBox {
         &self.rows
     }
 
+    /// The eight rows as two 64-byte tables indexed by a nibble and the
+    /// position of its byte in the word, `n | j << 4`: `[0]` gives
+    /// `K(2j+1)(n)` for the low nibble of byte `j`, `[1]` gives
+    /// `K(2j+2)(n) << 4` for its high nibble, so that the OR of a byte's
+    /// two lookups is the byte substituted. A 64-byte table is what one
+    /// byte permute looks up in: `vpermb` (the `avx512` rung), `tbl` on
+    /// four registers (`neon`).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    pub(super) fn byte_tables(&self) -> [[u8; 64]; 2] {
+        [
+            std::array::from_fn(|i| self.rows[2 * (i >> 4)][i & 15]),
+            std::array::from_fn(|i| self.rows[2 * (i >> 4) + 1][i & 15] << 4),
+        ]
+    }
+
     /// The short name of a published set; `None` for another table.
     pub fn name(&self) -> Option<&'static str> {
         self.set().map(|s| s.short)

@@ -1,5 +1,5 @@
 //! Poly1305's vector lanes, shared by the vector rungs (`avx2`,
-//! `avx512ifma`): the accumulator as 8 lanes of limbs and the key powers
+//! `avx512ifma`, `neon`): the accumulator as 8 lanes of limbs and the key powers
 //! r^1…r^8 in a rung's radix, the body of a rung's multi-block function
 //! ([`vector_blocks!`]), the conversions between the scalar accumulator and
 //! limbs, and moving the accumulator into the lanes and back.
@@ -34,7 +34,7 @@ pub(super) type Powers = [[u64; LANES]; 5];
 /// `Σ lane_j · r^(8−j)` the accumulator. A scalar accumulator `entering`
 /// the lanes is added to the lane of the first block instead of the
 /// multiplication.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! vector_blocks {
     ($(#[$meta:meta])* fn $name:ident($features:literal)) => {
         $(#[$meta])*
@@ -69,12 +69,12 @@ macro_rules! vector_blocks {
         }
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(super) use vector_blocks;
 
 /// The last `k < 8` blocks of a run at the end of a zeroed group of 8, so
 /// that block `j` sits in lane `8 − k + j`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(super) fn padded_group(tail: &[[u8; 16]]) -> [[u8; 16]; LANES] {
     let mut group = [[0u8; 16]; LANES];
     group[LANES - tail.len()..].copy_from_slice(tail);
@@ -151,7 +151,7 @@ impl Poly1305 {
     /// Before a vector run: the key powers in the rung's radix the first
     /// time (from `powers`), and the scalar accumulator to hand over if the
     /// lanes are not in use yet.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(super) fn enter_lanes(
         &mut self,
         powers: impl FnOnce(&[u64; 2]) -> Powers,

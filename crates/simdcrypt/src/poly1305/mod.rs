@@ -6,6 +6,7 @@
 //! | `scalar64` | any | radix 2^64, `u128` products, one block at a time |
 //! | `avx2` | AVX2, BMI2 | radix 2^26, 8 blocks per step as two 4-lane chains in ymm, powers r^1…r^8 |
 //! | `avx512ifma` | AVX-512F, IFMA | radix 2^44, 8 blocks per step in zmm with `vpmadd52luq`/`vpmadd52huq` |
+//! | `neon` | NEON (aarch64) | radix 2^26, 8 blocks per step as four 2-lane chains, `umull`/`umlal`, powers r^1…r^8 |
 //!
 //! The vector rungs keep short inputs on the scalar arithmetic (see
 //! [`Rung::min_vector_blocks`]); once a long run has moved the accumulator
@@ -42,6 +43,8 @@ mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512ifma;
 mod lanes;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod scalar64;
 
 use std::fmt;
@@ -77,18 +80,20 @@ rungs! {
         /// AVX-512 IFMA, radix 2^44, 8 blocks per step.
         Avx512Ifma = "avx512ifma", needs "AVX-512F and AVX-512 IFMA",
             if |f| f.avx512f && f.avx512ifma, arch = "x86_64";
+        /// NEON, radix 2^26, 8 blocks per step as four 2-lane chains.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
     }
 }
 
 impl Rung {
-    /// The fastest rung this CPU runs: AVX-512 IFMA, else AVX2, else
-    /// [`Rung::Scalar64`].
+    /// The fastest rung this CPU runs: AVX-512 IFMA, else AVX2 (x86-64),
+    /// NEON (aarch64), else [`Rung::Scalar64`].
     ///
     /// Chosen once and cached, as ChaCha20's is: every MAC asks.
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Avx512Ifma, Rung::Avx2]
+            [Rung::Avx512Ifma, Rung::Avx2, Rung::Neon]
                 .into_iter()
                 .find(|i| i.is_available())
                 .unwrap_or(Rung::Scalar64)
@@ -98,7 +103,7 @@ impl Rung {
     /// How many 16-byte blocks the rung processes per step.
     pub fn par_blocks(self) -> usize {
         match self {
-            Rung::Avx2 | Rung::Avx512Ifma => LANES,
+            Rung::Avx2 | Rung::Avx512Ifma | Rung::Neon => LANES,
             Rung::Reference | Rung::Scalar64 => 1,
         }
     }
@@ -116,6 +121,7 @@ impl Rung {
         match self {
             Rung::Avx2 => AVX2_MIN_BLOCKS,
             Rung::Avx512Ifma => AVX512IFMA_MIN_BLOCKS,
+            Rung::Neon => NEON_MIN_BLOCKS,
             Rung::Reference | Rung::Scalar64 => usize::MAX,
         }
     }
@@ -129,6 +135,12 @@ const AVX2_MIN_BLOCKS: usize = 40;
 /// mirrors (three multiplications for the powers, one fold at the end, a
 /// whole step for a last partial group).
 const AVX512IFMA_MIN_BLOCKS: usize = AVX2_MIN_BLOCKS;
+
+/// The NEON rung's switch point, in blocks: not measured (no aarch64
+/// hardware at hand, only an emulator); set equal to AVX2's, whose costs
+/// it mirrors (the same three multiplications for the powers, one fold, a
+/// whole step for a last partial group).
+const NEON_MIN_BLOCKS: usize = AVX2_MIN_BLOCKS;
 
 /// Poly1305 (RFC 8439 §2.5) computed incrementally: [`Poly1305::update`] as
 /// often as needed, then [`Poly1305::finalize`] or [`Poly1305::verify`].
@@ -356,10 +368,15 @@ impl Poly1305 {
                 // AVX-512F and AVX-512 IFMA.
                 unsafe { avx512ifma::blocks(&mut v.lanes, &v.powers, entering, blocks) }
             }
-            #[cfg(target_arch = "x86_64")]
-            Rung::Avx512Ifma => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
-            // The SIMD rungs are never available off x86-64.
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            Rung::Neon if goes_vector => {
+                // SAFETY: the rung passed `require()`, so the CPU has NEON.
+                let (v, entering) = self.enter_lanes(|r| unsafe { neon::powers(r) });
+                // SAFETY: the rung passed `require()`, so the CPU has NEON.
+                unsafe { neon::blocks(&mut v.lanes, &v.powers, entering, blocks) }
+            }
+            // Short runs of the vector rungs without a scalar form of their
+            // own, and the other architecture's rungs (never available).
             _ => scalar64::blocks(&mut self.h, &self.r, blocks, scalar64::HIBIT),
         }
     }
@@ -376,6 +393,9 @@ impl Poly1305 {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, the CPU has AVX-512F and AVX-512 IFMA.
             Rung::Avx512Ifma => unsafe { avx512ifma::fold(lanes, powers) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: as above, the CPU has NEON.
+            Rung::Neon => unsafe { neon::fold(lanes, powers) },
             // Only the vector rungs use the lanes.
             _ => h,
         });
@@ -548,16 +568,22 @@ mod tests {
 
     /// Each vector rung's power table holds r^1 … r^8 (mod p), in limbs
     /// small enough for its multiplier.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     #[test]
     fn power_tables_are_the_powers_in_radix() {
         type PowersFn = fn(&[u64; 2]) -> Powers;
+        #[cfg(target_arch = "x86_64")]
         let rungs: [(Rung, u32, PowersFn); 2] = [
             // SAFETY: called only when `is_available()` says the CPU has AVX2.
             (Rung::Avx2, 26, |r| unsafe { avx2::powers(r) }),
             // SAFETY: called only when `is_available()` says the CPU has
             // AVX-512F and IFMA.
             (Rung::Avx512Ifma, 44, |r| unsafe { avx512ifma::powers(r) }),
+        ];
+        #[cfg(target_arch = "aarch64")]
+        let rungs: [(Rung, u32, PowersFn); 1] = [
+            // SAFETY: called only when `is_available()` says the CPU has NEON.
+            (Rung::Neon, 26, |r| unsafe { neon::powers(r) }),
         ];
         for key in [[0xa5; 32], [0xff; 32], [0x01; 32]] {
             let r = scalar64::clamp(&key);

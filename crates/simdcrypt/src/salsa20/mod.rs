@@ -10,6 +10,7 @@
 //! | `sse2-shuffle` | SSE2 | diagonals in 4 registers across all rounds, `pshufd` between rounds |
 //! | `avx2` | AVX2 | 8 blocks at once, vertical, transposed on output |
 //! | `avx512` | AVX-512F/VL | 16 blocks at once, vertical, `vprold` rotates |
+//! | `neon` | NEON (aarch64) | 4 blocks at once, vertical, `shl`+`sri` rotates, transposed on output |
 //!
 //! ```
 //! use simdcrypt::salsa20::Salsa20;
@@ -41,6 +42,10 @@ mod reference;
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod diagonal;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 pub(crate) mod no_transpose;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod sse2_shuffle;
@@ -63,7 +68,7 @@ use vertical::COUNTER;
 /// `y1 ^= (y0+y3)<<<7`, `y2 ^= (y1+y0)<<<9`, `y3 ^= (y2+y1)<<<13`,
 /// `y0 ^= (y3+y2)<<<18`. `$rotl!(x, n)` rotates each 32-bit lane of `x` left
 /// by the literal `n`. Shared by every SIMD rung, horizontal and vertical.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! quarterround {
     ($add:path, $xor:path, $rotl:ident; $y0:ident, $y1:ident, $y2:ident, $y3:ident) => {
         $y1 = $xor($y1, $rotl!($add($y0, $y3), 7));
@@ -72,7 +77,7 @@ macro_rules! quarterround {
         $y0 = $xor($y0, $rotl!($add($y3, $y2), 18));
     };
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use quarterround;
 
 /// Key length of Salsa20's 256-bit form, in bytes.
@@ -102,14 +107,16 @@ rungs! {
         Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// AVX-512, 16 blocks vertical.
         Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
+        /// NEON, 4 blocks vertical.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
     }
 }
 
 impl Rung {
     /// The fastest rung this CPU runs: the widest vertical rung, which
-    /// itself hands short tails down to narrower code; without AVX2, the
-    /// fastest single-block rung, by measurement [`Rung::NoTranspose`] (see
-    /// `SINGLE_BLOCK`).
+    /// itself hands short tails down to narrower code; without AVX2 (or
+    /// NEON on aarch64), the fastest single-block rung, by measurement
+    /// [`Rung::NoTranspose`] (see `SINGLE_BLOCK`).
     ///
     /// Chosen once and cached: every cipher asks, and a 64-byte message
     /// should not pay for the feature checks.
@@ -117,7 +124,7 @@ impl Rung {
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Avx512, Rung::Avx2]
+            [Rung::Avx512, Rung::Avx2, Rung::Neon]
                 .into_iter()
                 .find(|i| i.is_available())
                 .unwrap_or(SINGLE_BLOCK)
@@ -127,6 +134,7 @@ impl Rung {
     /// How many 64-byte blocks the rung computes at once.
     pub fn par_blocks(self) -> usize {
         match self {
+            Rung::Neon => 4,
             Rung::Avx2 => 8,
             Rung::Avx512 => 16,
             _ => 1,
@@ -159,11 +167,11 @@ impl Rung {
             Rung::Sse2Shuffle => unsafe { sse2_shuffle::double_rounds(x, double_rounds) },
             // The vertical rungs compute single blocks on the fastest
             // single-block rung.
-            #[cfg(target_arch = "x86_64")]
-            Rung::Avx2 | Rung::Avx512 => SINGLE_BLOCK.permute(x, double_rounds),
-            // The SIMD rungs are never available off x86-64.
+            Rung::Avx2 | Rung::Avx512 | Rung::Neon => SINGLE_BLOCK.permute(x, double_rounds),
             #[cfg(not(target_arch = "x86_64"))]
-            _ => no_transpose::double_rounds(x, double_rounds),
+            Rung::Sse2Transpose | Rung::Sse2Shuffle => {
+                unreachable!("no x86-64 rung is available here")
+            }
         }
     }
 
@@ -205,13 +213,15 @@ impl Rung {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX-512F and AVX-512VL.
             Rung::Avx512 => unsafe { avx512::xor_keystream(input, double_rounds, data) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON.
+            Rung::Neon => unsafe { neon::xor_keystream(input, double_rounds, data) },
             #[cfg(not(target_arch = "x86_64"))]
-            _ => xor_blocks(
-                |x| no_transpose::double_rounds(x, double_rounds),
-                xor,
-                input,
-                data,
-            ),
+            Rung::Sse2Transpose | Rung::Sse2Shuffle | Rung::Avx2 | Rung::Avx512 => {
+                unreachable!("no x86-64 rung is available here")
+            }
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon => unreachable!("no aarch64 rung is available here"),
         }
     }
 }

@@ -3,53 +3,14 @@
 //! code on `pshufd`-rotated registers with the roles of two rows swapped by
 //! renaming, and the state is stored once at the end.
 //!
-//! Registers, lane by lane (spec §5's column quarter-rounds run down the lanes):
-//!
-//! ```text
-//! a = (x0,  x5,  x10, x15)    the words each quarter-round starts at
-//! b = (x4,  x9,  x14, x3)
-//! c = (x8,  x13, x2,  x7)
-//! d = (x12, x1,  x6,  x11)
-//! ```
-//!
-//! For the row round (spec §4) the second words are `d` rotated one lane
-//! down, the third `c` rotated two, the fourth `b` rotated three: so the row
-//! round is the column round with `b` and `d` exchanged.
+//! The layout and its double-round are [`super::diagonal`]'s.
 
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_set_epi32, _mm_shuffle_epi32, _mm_storeu_si128, _mm_xor_si128,
 };
 
+use super::diagonal::double_round;
 use crate::simd::rotl_sse2;
-
-/// `pshufd` immediates: lane `i` of the result is lane `i + k` of the input.
-pub(crate) const ROT1: i32 = 0b00_11_10_01;
-pub(crate) const ROT2: i32 = 0b01_00_11_10;
-pub(crate) const ROT3: i32 = 0b10_01_00_11;
-
-/// One double-round (spec §4, §5) of states in the diagonal layout above,
-/// on the four registers `a, b, c, d` in place, back in that layout at the
-/// end. `$add`, `$xor` and `$shuffle` (a `pshufd`-like intrinsic taking
-/// the immediate as a const generic) act on each 128-bit lane, `$rotl!`
-/// rotates each 32-bit lane: so xmm registers hold one state, and ymm or
-/// zmm registers two or four states side by side (scrypt's lanes use
-/// this).
-macro_rules! double_round {
-    ($add:ident, $xor:ident, $rotl:ident, $shuffle:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
-        // Column round: lanes of (a, b, c, d) are the columns' quarter-rounds.
-        $crate::salsa20::quarterround!($add, $xor, $rotl; $a, $b, $c, $d);
-        // Row round: rotate the rows into place, b and d exchange roles.
-        $d = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT1 }>($d);
-        $c = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT2 }>($c);
-        $b = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT3 }>($b);
-        $crate::salsa20::quarterround!($add, $xor, $rotl; $a, $d, $c, $b);
-        // Back to the diagonal layout of the column round.
-        $d = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT3 }>($d);
-        $c = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT2 }>($c);
-        $b = $shuffle::<{ $crate::salsa20::sse2_shuffle::ROT1 }>($b);
-    };
-}
-pub(crate) use double_round;
 
 /// `double_rounds` double-rounds of the state, without the final addition.
 #[inline]

@@ -32,7 +32,7 @@ macro_rules! doubleround {
 }
 pub(super) use doubleround;
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod tests {
     use crate::Xor;
     use crate::xor::InOut;
@@ -86,6 +86,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
     fn avx2_matches_no_transpose() {
         if !std::is_x86_feature_detected!("avx2") {
             eprintln!("skipped: this CPU lacks AVX2");
@@ -98,6 +99,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
     fn avx512_matches_no_transpose() {
         if !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl"))
         {
@@ -107,6 +109,19 @@ mod tests {
         check("avx512", |x, n, data| {
             // SAFETY: the CPU has AVX-512F and AVX-512VL, checked above.
             unsafe { super::super::avx512::xor_keystream(x, n, data) }
+        });
+    }
+
+    #[test]
+    #[cfg(target_arch = "aarch64")]
+    fn neon_matches_no_transpose() {
+        if !std::arch::is_aarch64_feature_detected!("neon") {
+            eprintln!("skipped: this CPU lacks NEON");
+            return;
+        }
+        check("neon", |x, n, data| {
+            // SAFETY: the CPU has NEON, checked above.
+            unsafe { super::super::neon::xor_keystream(x, n, data) }
         });
     }
 }

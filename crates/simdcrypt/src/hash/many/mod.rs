@@ -135,18 +135,22 @@ pub fn md5_many_with(imp: Rung, msgs: &[&[u8]]) -> Result<Vec<[u8; 16]>, Error> 
 /// messages in them on the single-message rung. SHA-256 on `avx2` (about
 /// 890 cycles a block in all 8 lanes): 8 beside SHA-NI (about 100 cycles a
 /// block), 3 beside the scalar rungs (some 300).
+#[cfg(target_arch = "x86_64")]
 fn sha256_min_lanes_avx2() -> usize {
     if crate::cpu::features().sha { 8 } else { 3 }
 }
 /// As [`sha256_min_lanes_avx2`], for `avx512` (an estimate, not measured:
 /// 16 lanes for about the cost of 8 on AVX2).
+#[cfg(target_arch = "x86_64")]
 fn sha256_min_lanes_avx512() -> usize {
     if crate::cpu::features().sha { 6 } else { 2 }
 }
 /// As [`sha256_min_lanes_avx2`], for MD5 on `avx2`: all 16 lanes (two
 /// groups of 8) take about 530 cycles a block, the `scalar` rung about 220.
+#[cfg(target_arch = "x86_64")]
 const MD5_MIN_LANES_AVX2: usize = 3;
 /// As [`MD5_MIN_LANES_AVX2`], for `avx512` (an estimate).
+#[cfg(target_arch = "x86_64")]
 const MD5_MIN_LANES_AVX512: usize = 2;
 
 /// The final SHA-256 states of `msgs` on the rung `imp` (known available).
@@ -192,15 +196,16 @@ fn digests<F: Family<64>, const OUT: usize>(states: Vec<F>) -> Vec<[u8; OUT]> {
 /// The final state of the message `msg` from `iv` on the family's fastest
 /// single-message rung.
 fn one<F: Family<64>>(iv: F, msg: &[u8]) -> F {
-    let mut lane = Lane::new::<F>(0, msg);
+    let (whole, tail) = msg.as_chunks::<64>();
+    let (pad, count) = md::padding::<F, 64>(tail, msg.len() as u128);
     let mut state = iv;
-    state.compress(F::best(), lane.whole);
-    lane.whole = &[];
-    state.compress(F::best(), lane.blocks());
+    state.compress(F::best(), whole);
+    state.compress(F::best(), &pad[..count]);
     state
 }
 
 /// A family whose chaining value is `W` 32-bit words, as the lanes hold it.
+#[cfg(target_arch = "x86_64")]
 pub(crate) trait LaneState<const W: usize>: Family<64> {
     /// The chaining value's words.
     fn to_words(self) -> [u32; W];
@@ -208,6 +213,7 @@ pub(crate) trait LaneState<const W: usize>: Family<64> {
     fn from_words(words: [u32; W]) -> Self;
 }
 
+#[cfg(target_arch = "x86_64")]
 impl LaneState<8> for sha256::State {
     fn to_words(self) -> [u32; 8] {
         self.0
@@ -217,6 +223,7 @@ impl LaneState<8> for sha256::State {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 impl LaneState<4> for md5::State {
     fn to_words(self) -> [u32; 4] {
         self.0
@@ -227,13 +234,16 @@ impl LaneState<4> for md5::State {
 }
 
 /// Blocks a kernel call runs at most in each lane.
+#[cfg(target_arch = "x86_64")]
 const MAX_RUN: usize = 16;
 
 /// What an idle lane reads.
+#[cfg(target_arch = "x86_64")]
 static ZEROS: [[u8; 64]; MAX_RUN] = [[0; 64]; MAX_RUN];
 
 /// A message in a lane: its whole blocks not yet hashed, then its padding
 /// blocks (RFC 1321 §3.1–3.2, FIPS 180-4 §5.1.1).
+#[cfg(target_arch = "x86_64")]
 struct Lane<'a> {
     /// The message's index in the caller's list.
     msg: usize,
@@ -247,6 +257,7 @@ struct Lane<'a> {
     pad_to: usize,
 }
 
+#[cfg(target_arch = "x86_64")]
 impl<'a> Lane<'a> {
     /// The message `data`, number `msg`, nothing hashed yet.
     fn new<F: Family<64>>(msg: usize, data: &'a [u8]) -> Self {
@@ -291,6 +302,7 @@ impl<'a> Lane<'a> {
 /// busy, the messages in them are finished on the single-message rung.
 /// Inlined into each rung's `#[target_feature]` function, so the kernel is
 /// too.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn schedule<'m, F: LaneState<W>, const N: usize, const W: usize>(
     msgs: &[&'m [u8]],

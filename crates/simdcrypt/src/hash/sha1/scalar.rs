@@ -71,6 +71,7 @@ macro_rules! eighty_rounds {
         }
     }};
 }
+#[cfg(target_arch = "x86_64")]
 pub(super) use eighty_rounds;
 
 /// W_t (§6.1.2 step 1) in the 16-word circular schedule `w` of `block`:

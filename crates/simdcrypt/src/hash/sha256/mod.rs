@@ -7,6 +7,10 @@
 //! | `scalar` | any | 64 rounds unrolled, variables renamed, schedule in a 16-word window |
 //! | `avx2` | AVX2, BMI1, BMI2 | schedule of 2 blocks in ymm lanes beside the first block's rounds; `rorx`, `andn` |
 //! | `shani` | SHA-NI, SSSE3, SSE4.1 | `sha256rnds2`, `sha256msg1`/`msg2`; state as ABEF/CDGH once per call |
+//! | `sha2` | aarch64 SHA-256 (FEAT_SHA256) | `sha256h`/`sha256h2`, `sha256su0`/`su1`; state as ABCD/EFGH, the hash value's own order |
+//!
+//! Every rung is constant-time: no branch or memory index depends on the
+//! message or the state.
 //!
 //! TSC ticks per byte of a one-shot SHA-256 (`with_rung`, `update`,
 //! `finalize`) on an AMD EPYC (Zen 3, TSC 2.445 GHz), the best of 30 runs
@@ -29,6 +33,8 @@
 //! hands both blocks to the rung in one call (77 ns on Zen 5 against
 //! RustCrypto's 79–80: bench/NOTES.md, hash-short-zen5).
 
+#[cfg(target_arch = "aarch64")]
+mod armv8;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod reference;
@@ -54,14 +60,18 @@ rungs! {
         /// The SHA extensions.
         Shani = "shani", needs "SHA-NI, SSSE3 and SSE4.1",
             if |f| f.sha && f.ssse3 && f.sse41, arch = "x86_64";
+        /// The Armv8 SHA-256 instructions.
+        Sha2 = "sha2", needs "the SHA-256 instructions (FEAT_SHA256)",
+            if |f| f.sha2, arch = "aarch64";
     }
 }
 
 impl Rung {
     /// The fastest rung this CPU runs: `shani`, else `avx2`, else
-    /// `scalar` (figures in the [module documentation](self)).
+    /// `scalar` (figures in the [module documentation](self)); on aarch64
+    /// `sha2`, else `scalar`.
     pub fn best() -> Rung {
-        [Rung::Shani, Rung::Avx2]
+        [Rung::Sha2, Rung::Shani, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(Rung::Scalar)
@@ -83,12 +93,14 @@ pub(crate) const K: [u32; 64] = [
 
 /// Σ0 (FIPS 180-4 §4.1.2, (4.4)) as three independent rotations: the
 /// shortest path with BMI2's three-operand `rorx`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn big_sigma0(x: u32) -> u32 {
     x.rotate_right(2) ^ x.rotate_right(13) ^ x.rotate_right(22)
 }
 
 /// Σ1 (§4.1.2, (4.5)) as three independent rotations, for `rorx`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn big_sigma1(x: u32) -> u32 {
     x.rotate_right(6) ^ x.rotate_right(11) ^ x.rotate_right(25)
@@ -209,7 +221,11 @@ impl Family<64> for State {
             // SAFETY: this rung passed `require()`, so the CPU has SHA-NI,
             // SSSE3 and SSE4.1.
             Rung::Shani => unsafe { shani::compress(&mut self.0, blocks) },
-            // Scalar, and the SIMD rungs off x86-64 (never available).
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has the
+            // SHA-256 instructions.
+            Rung::Sha2 => unsafe { armv8::compress(&mut self.0, blocks) },
+            // Scalar, and the other architecture's rungs (never available).
             _ => scalar::compress(&mut self.0, blocks),
         }
     }

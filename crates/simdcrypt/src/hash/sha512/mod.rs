@@ -1,12 +1,13 @@
 //! The SHA-512 compression function (FIPS 180-4 §6.4.2), which SHA-384
 //! (§6.5) and SHA-512/256 (§6.7) share, as a ladder of implementations.
 //!
-//! | rung | CPU | technique |
-//! |---|---|---|
-//! | `reference` | any | §6.4.2 literally: the 80-word schedule, then 80 rounds |
-//! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule |
-//! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, interleaved in `asm!` with the first block's `rorx` rounds |
-//! | `avx512` | AVX-512F/BW, BMI2 | the schedule of four blocks at once in zmm (`vprorq`, `vpternlogq`) |
+//! | rung | CPU | technique | constant-time |
+//! |---|---|---|---|
+//! | `reference` | any | §6.4.2 literally: the 80-word schedule, then 80 rounds | yes |
+//! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule | yes |
+//! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, interleaved in `asm!` with the first block's `rorx` rounds | yes |
+//! | `avx512` | AVX-512F/BW, BMI2 | the schedule of four blocks at once in zmm (`vprorq`, `vpternlogq`) | yes |
+//! | `sha512` | aarch64 SHA-512 (FEAT_SHA512) | `sha512h`/`sha512h2`, `sha512su0`/`su1`; state as AB/CD/EF/GH, registers renamed each double round | yes |
 //!
 //! Rough SHA-512 throughput at 16 KiB on an AMD EPYC (Zen 3) shared with
 //! other builds, best of 40 runs in one process beside OpenSSL 3.0's
@@ -15,6 +16,8 @@
 //! alone (schedule left out, wrong digests) ran at 0.74: the 22 integer
 //! operations of a round bound both.
 
+#[cfg(target_arch = "aarch64")]
+mod armv8;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -41,6 +44,10 @@ rungs! {
         /// with BMI2's `rorx`.
         Avx512 = "avx512", needs "AVX-512F, AVX-512BW and BMI2",
             if |f| f.avx512f && f.avx512bw && f.bmi2, arch = "x86_64";
+        /// The Armv8.2 SHA-512 instructions (Rust's `sha3` target
+        /// feature, `sha512` in `/proc/cpuinfo`).
+        Sha512 = "sha512", needs "the SHA-512 instructions (FEAT_SHA512)",
+            if |f| f.sha3, arch = "aarch64";
     }
 }
 
@@ -51,8 +58,14 @@ impl Rung {
     /// 16 KiB 2.17 against 2.24: its first block's rounds are the
     /// interleaved `asm!`, and it initialises half the buffer); on Zen 4
     /// they were the same within noise (bench/NOTES.md, hash-short-zen5).
+    /// On aarch64: `sha512`, else `scalar`. For cores without the SHA-512
+    /// instructions (Cortex-A72), the schedule in Advanced SIMD (two words
+    /// a register, 16 rounds ahead) beside the scalar rounds was tried: it
+    /// took more instructions than `scalar` (about 556 against 490 for 16
+    /// rounds with their schedule, from the disassembly), as the vector σ0
+    /// and σ1 cost as much as the scalar ones plus a store and a load.
     pub fn best() -> Rung {
-        [Rung::Avx2]
+        [Rung::Sha512, Rung::Avx2]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(Rung::Scalar)
@@ -206,7 +219,12 @@ impl Family<128> for State {
             // SAFETY: this rung passed `require()`, so the CPU has
             // AVX-512F, AVX-512BW and BMI2.
             Rung::Avx512 => unsafe { avx512::compress(&mut self.0, blocks) },
-            // The scalar rung, and the SIMD rungs off x86-64 (never available).
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has the
+            // SHA-512 instructions.
+            Rung::Sha512 => unsafe { armv8::compress(&mut self.0, blocks) },
+            // The scalar rung, and the other architecture's rungs (never
+            // available).
             _ => scalar::compress(&mut self.0, blocks),
         }
     }

@@ -76,6 +76,9 @@ pub fn block_mix(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         (Rung::Avx512, _) => unsafe { avx512::one::block_mix_lanes(&input, &mut mixed) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: this rung passed `require()`, so the CPU has NEON.
+        (Rung::Neon, _) => unsafe { neon::block_mix_lanes(&input, &mut mixed) },
         (Rung::ScalarFused, _) => scalar_fused::block_mix_lanes(&input, &mut mixed),
         _ => scalar::block_mix(&input, &mut mixed),
     }

@@ -9,6 +9,7 @@
 //! | `scalar-fused` | any | one lane, `X` in sixteen general-purpose registers around a fully unrolled `no-transpose` core, BlockMix's XORs and feedforward fused into it; BlockMix writes straight into V, `V_j` prefetched |
 //! | `avx2` | AVX2 | four lanes of `p` at once (two ymm chains interleaved), then two (one block of each lane in the halves of every ymm register); a single or odd last lane on `scalar-fused` |
 //! | `avx512` | AVX-512F, VL | `sse2`'s one lane and `avx2`'s two and four, each rotation one `vprold`: a quarter-round step of 3 cycles' latency instead of 4, so one lane runs faster than `scalar-fused` |
+//! | `neon` | NEON (aarch64) | `sse2`'s one lane in four `uint32x4_t` registers, rows rotated by `ext`, each rotation `shl` and `sri`; BlockMix writes straight into V, `V_j` prefetched |
 //!
 //! One lane's ROMix is a single chain of 2·N·2r dependent Salsa20/8 cores
 //! (each BlockMix sub-block feeds the next, each BlockMix the next), so
@@ -24,12 +25,19 @@ mod avx512;
 #[cfg(feature = "hazmat")]
 mod hazmat;
 mod memory;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod scalar;
 mod scalar_fused;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod simd;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
+
+#[cfg(target_arch = "aarch64")]
+use neon::prefetch;
+#[cfg(target_arch = "x86_64")]
+use sse2::prefetch;
 
 use bytemuck::{Pod, Zeroable};
 use zeroize::Zeroize;
@@ -56,15 +64,18 @@ rungs! {
         Avx2 = "avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
         /// One, two or four lanes at once, each rotation one `vprold`.
         Avx512 = "avx512", needs "AVX-512F and AVX-512VL", if |f| f.avx512f && f.avx512vl, arch = "x86_64";
+        /// One lane, blocks kept in the diagonal layout in NEON registers.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
     }
 }
 
 impl Rung {
     /// The fastest rung this CPU runs: `avx512`, else `avx2` (which hands
     /// a single or odd last lane down to `scalar-fused`, the fastest
-    /// one-lane rung without `vprold`), else `scalar-fused`.
+    /// one-lane rung without `vprold`), else on aarch64 `neon`, else
+    /// `scalar-fused`.
     pub fn best() -> Rung {
-        [Rung::Avx512, Rung::Avx2]
+        [Rung::Avx512, Rung::Avx2, Rung::Neon]
             .into_iter()
             .find(|i| i.is_available())
             .unwrap_or(SINGLE_LANE)
@@ -77,7 +88,7 @@ impl Rung {
         match self {
             Rung::Avx2 => &[4, 2],
             Rung::Avx512 => &[4, 2, 1],
-            Rung::Scalar | Rung::Sse2 | Rung::ScalarFused => &[1],
+            Rung::Scalar | Rung::Sse2 | Rung::ScalarFused | Rung::Neon => &[1],
         }
     }
 }
@@ -116,7 +127,7 @@ impl Layout {
 
     /// The `sse2-shuffle` diagonal layout: rows `(x0, x5, x10, x15)`,
     /// `(x4, x9, x14, x3)`, `(x8, x13, x2, x7)`, `(x12, x1, x6, x11)`.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     const DIAGONAL: Layout = Layout {
         order: [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11],
     };
@@ -602,6 +613,11 @@ impl Rung {
             (Rung::Avx512, _) => (Layout::DIAGONAL, |b, s, n| {
                 // SAFETY: as above.
                 unsafe { avx512::one::ro_mix(b, s, n) }
+            }),
+            #[cfg(target_arch = "aarch64")]
+            (Rung::Neon, _) => (Layout::DIAGONAL, |b, s, n| {
+                // SAFETY: this rung passed `require()`, so the CPU has NEON.
+                unsafe { neon::ro_mix(b, s, n) }
             }),
             (Rung::ScalarFused, _) => (Layout::NATURAL, scalar_fused::ro_mix),
             // A single or odd last lane of `avx2`: on the fastest one-lane rung.

@@ -144,8 +144,8 @@ pub(super) fn ro_mix(b: &mut [Block], scratch: &mut Scratch, n: usize) {
         let (src, dst): (&[Block], &mut [Block]) = if k % 2 == 0 { (b, x) } else { (x, b) };
         let j = integerify(&last, n);
         let v_j = &v[j * two_r..(j + 1) * two_r];
-        #[cfg(target_arch = "x86_64")]
-        super::sse2::prefetch(v_j);
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        super::prefetch(v_j);
         last = block_mix::<true>(src, v_j, dst);
     }
 }

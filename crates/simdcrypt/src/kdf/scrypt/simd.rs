@@ -1,6 +1,6 @@
-//! The BlockMix and ROMix every SIMD rung shares, written once as a macro
-//! over the register type and its operations. Each sub-block lives in four
-//! registers in the `sse2-shuffle` diagonal layout (a register holds one
+//! The BlockMix and ROMix every SIMD rung shares (x86-64's and aarch64's),
+//! written once as a macro over the register type and its operations. Each
+//! sub-block lives in four registers in the `sse2-shuffle` diagonal layout (a register holds one
 //! row of one block per 128-bit lane, so one, two or four lanes of `p`
 //! side by side) from the first load to the last store: BlockMix's XORs,
 //! the Salsa20/8 feedforward and Integerify all work on the shuffled words.
@@ -31,7 +31,7 @@ macro_rules! simd_rung {
         fn salsa20_8(x: [$Reg; 4]) -> [$Reg; 4] {
             let [mut a, mut b, mut c, mut d] = x;
             for _ in 0..4 {
-                $crate::salsa20::sse2_shuffle::double_round!($add, $xor, $rotl, $shuffle; a, b, c, d);
+                $crate::salsa20::diagonal::double_round!($add, $xor, $rotl, $shuffle; a, b, c, d);
             }
             [$add(a, x[0]), $add(b, x[1]), $add(c, x[2]), $add(d, x[3])]
         }
@@ -121,7 +121,7 @@ macro_rules! simd_rung {
                     (j * $lanes + l) * two_r
                 });
                 for at in v_at {
-                    $crate::kdf::scrypt::sse2::prefetch(&v[at..at + two_r]);
+                    $crate::kdf::scrypt::prefetch(&v[at..at + two_r]);
                 }
                 block_mix::<true>(src, v, v_at, dst);
             }
