@@ -341,6 +341,13 @@ fn plugin_errors_and_faults_are_errors() {
 }
 
 #[test]
+// Under qemu-user (how CI runs aarch64), glibc's posix_spawn loses the
+// child's exec error (its CLONE_VM channel becomes a fork), so a missing
+// program appears started and exits 127: the error is another.
+#[cfg_attr(
+    target_arch = "aarch64",
+    ignore = "qemu-user reports a missing program as spawned"
+)]
 fn a_missing_plugin_is_named() {
     setup();
     let hrp = bech32::Hrp::parse("age1nosuchplugin").unwrap();
