@@ -88,55 +88,47 @@ macro_rules! rounds_to {
     };
 }
 
-// The round functions are `#[inline(always)]`, which a
-// `#[target_feature]` function cannot be: with plain `#[inline]`, LLVM
-// kept `encrypt_blocks` out of line (its written-out rounds look large
-// before the constant guards fold), so every batch went through a stack
-// copy of its blocks and reloaded the round keys. Inlined, a batch's
-// blocks and the keys stay in registers from the load (or the counter)
-// to the store. They are unsafe for that: their callers, all under
-// `#[target_feature(enable = "aes")]`, vouch for the instructions.
-
-/// The cipher (FIPS 197 §5.1) on `W` blocks, interleaved: `NR − 1` times
-/// `AESE` and `AESMC`, then the last `AESE` and the last round key.
+/// The rounds on every block of the array `$x`, interleaved: `$nr − 1`
+/// times `$round` then `$mix`, then the last `$round` and the last round
+/// key. With AESE and AESMC and the encryption keys it is the cipher
+/// (FIPS 197 §5.1); with AESD and AESIMC and the decryption keys
+/// ([`Keys::dec`]), the equivalent inverse cipher (§5.3.5).
 ///
-/// # Safety
-///
-/// The CPU has the AES instructions (FEAT_AES).
-#[inline(always)]
-unsafe fn encrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
-    // SAFETY: the caller's CPU has FEAT_AES.
-    unsafe {
-        rounds_to!(NR - 1, |r| {
+/// A macro, expanded in the caller's `#[target_feature(enable = "aes")]`
+/// body: as a function it must be `#[inline(always)]` to keep a batch's
+/// blocks and the round keys in registers (with `#[inline]`, LLVM kept it
+/// out of line, stored the batch to the stack and reloaded the keys), and
+/// an `#[inline(always)]` function without the target feature does not
+/// get the intrinsics inlined (rustc 1.96's
+/// `inline_always_mismatching_target_features`).
+macro_rules! rounds {
+    ($nr:expr, $k:expr, $x:expr, $round:ident, $mix:ident) => {{
+        let k: &RoundKeys = $k;
+        let x = $x;
+        rounds_to!($nr - 1, |r| {
             for x in x.iter_mut() {
-                *x = vaesmcq_u8(vaeseq_u8(*x, k[r]));
+                *x = $mix($round(*x, k[r]));
             }
         });
         for x in x.iter_mut() {
-            *x = veorq_u8(vaeseq_u8(*x, k[NR - 1]), k[NR]);
+            *x = veorq_u8($round(*x, k[$nr - 1]), k[$nr]);
         }
-    }
+    }};
 }
 
-/// The equivalent inverse cipher (FIPS 197 §5.3.5) on `W` blocks,
-/// interleaved; `k` holds the decryption keys ([`Keys::dec`]).
-///
-/// # Safety
-///
-/// The CPU has the AES instructions (FEAT_AES).
-#[inline(always)]
-unsafe fn decrypt_blocks<const NR: usize, const W: usize>(k: &RoundKeys, x: &mut [uint8x16_t; W]) {
-    // SAFETY: the caller's CPU has FEAT_AES.
-    unsafe {
-        rounds_to!(NR - 1, |r| {
-            for x in x.iter_mut() {
-                *x = vaesimcq_u8(vaesdq_u8(*x, k[r]));
-            }
-        });
-        for x in x.iter_mut() {
-            *x = veorq_u8(vaesdq_u8(*x, k[NR - 1]), k[NR]);
-        }
-    }
+/// The cipher on the array `$x` with the encryption keys `$k`.
+macro_rules! encrypt_blocks {
+    ($nr:expr, $k:expr, $x:expr) => {
+        rounds!($nr, $k, $x, vaeseq_u8, vaesmcq_u8)
+    };
+}
+
+/// The equivalent inverse cipher on the array `$x` with the decryption
+/// keys `$k`.
+macro_rules! decrypt_blocks {
+    ($nr:expr, $k:expr, $x:expr) => {
+        rounds!($nr, $k, $x, vaesdq_u8, vaesimcq_u8)
+    };
 }
 
 // The parallel forms take their data as `InOut::into_raw`'s three parts,
@@ -196,9 +188,9 @@ fn ecb_batches<'a, const NR: usize, const W: usize, const DEC: bool>(
         unsafe {
             let mut x: [uint8x16_t; W] = core::array::from_fn(|i| vld1q_u8(src.add(16 * i)));
             if DEC {
-                decrypt_blocks::<NR, W>(k, &mut x);
+                decrypt_blocks!(NR, k, &mut x);
             } else {
-                encrypt_blocks::<NR, W>(k, &mut x);
+                encrypt_blocks!(NR, k, &mut x);
             }
             for (i, x) in x.iter().enumerate() {
                 vst1q_u8(dst.add(16 * i), *x);
@@ -274,7 +266,7 @@ fn ctr_batches<'a, const NR: usize, const W: usize>(
         // SAFETY: as in `ecb_batches`; this function's target feature
         // says the CPU has the AES instructions.
         unsafe {
-            encrypt_blocks::<NR, W>(k, &mut x);
+            encrypt_blocks!(NR, k, &mut x);
             for (i, x) in x.iter().enumerate() {
                 let at = 16 * i;
                 vst1q_u8(dst.add(at), veorq_u8(vld1q_u8(src.add(at)), *x));
@@ -330,7 +322,7 @@ fn cbc_decrypt_batches<'a, const NR: usize, const W: usize>(
         unsafe {
             let c: [uint8x16_t; W] = core::array::from_fn(|i| vld1q_u8(src.add(16 * i)));
             let mut x = c;
-            decrypt_blocks::<NR, W>(k, &mut x);
+            decrypt_blocks!(NR, k, &mut x);
             let mut prev = *chain;
             for (i, (x, c)) in x.iter().zip(&c).enumerate() {
                 vst1q_u8(dst.add(16 * i), veorq_u8(*x, prev));
@@ -361,14 +353,10 @@ fn one_block<const DEC: bool>(keys: &Keys, block: &mut [u8; 16]) {
     let mut x = [load_block(block)];
     with_rounds!(keys.rounds(), |NR| {
         let k = round_keys::<NR>(schedule);
-        // SAFETY: this function's target feature says the CPU has the AES
-        // instructions.
-        unsafe {
-            if DEC {
-                decrypt_blocks::<NR, 1>(&k, &mut x);
-            } else {
-                encrypt_blocks::<NR, 1>(&k, &mut x);
-            }
+        if DEC {
+            decrypt_blocks!(NR, &k, &mut x);
+        } else {
+            encrypt_blocks!(NR, &k, &mut x);
         }
     });
     store_block(block, x[0]);
