@@ -553,6 +553,82 @@ aead_methods! {
     refused = "the message is longer than [`GCM_P_MAX`] bytes ([`Error::MessageTooLong`])",
 }
 
+/// The last partial step of a stitched kernel (`gcm_vaes`, `gcm_armv8`:
+/// 8 blocks), zero-padded on the stack, and the blocks GHASH takes after
+/// it: the step's ciphertext, then the lengths block `[len(A)]_64 ‖
+/// [len(C)]_64` (SP 800-38D §7.1 step 5). The kernel XORs its keystream
+/// into [`Tail::text`] between [`Tail::new`] and [`Tail::finish`]; both
+/// buffers are wiped when the `Tail` is dropped.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(super) struct Tail {
+    /// The message's last `n` bytes, then zeros.
+    pub(super) text: [u8; 128],
+    /// The ciphertext's `n` bytes, zero-padded to whole blocks, then the
+    /// lengths block.
+    hashed: [u8; 144],
+    n: usize,
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Tail {
+    /// The last `n < 128` bytes of the input at `src`; with `open`, they
+    /// are the ciphertext to hash.
+    ///
+    /// # Safety
+    ///
+    /// `src` is readable for `n` bytes.
+    #[inline]
+    pub(super) unsafe fn new(src: *const u8, n: usize, open: bool) -> Tail {
+        let mut tail = Tail {
+            text: [0; 128],
+            hashed: [0; 144],
+            n,
+        };
+        assert!(n < 128, "a tail is shorter than a step");
+        // SAFETY: the caller's promise; `n < 128`, the buffer's length.
+        unsafe { core::ptr::copy_nonoverlapping(src, tail.text.as_mut_ptr(), n) };
+        if open {
+            tail.hashed[..n].copy_from_slice(&tail.text[..n]);
+        }
+        tail
+    }
+
+    /// Writes the text (now XORed with the keystream) to `dst` and gives
+    /// the blocks left to hash: the ciphertext's, then the lengths block
+    /// of `aad_len` bytes of associated data and a `len`-byte message.
+    ///
+    /// # Safety
+    ///
+    /// `dst` is writable for the `n` bytes given to [`Tail::new`].
+    #[inline]
+    pub(super) unsafe fn finish(
+        &mut self,
+        dst: *mut u8,
+        open: bool,
+        aad_len: usize,
+        len: usize,
+    ) -> &[u8] {
+        let n = self.n;
+        // SAFETY: the caller's promise; `n < 128`.
+        unsafe { core::ptr::copy_nonoverlapping(self.text.as_ptr(), dst, n) };
+        if !open {
+            self.hashed[..n].copy_from_slice(&self.text[..n]);
+        }
+        let at = 16 * n.div_ceil(16);
+        self.hashed[at..at + 8].copy_from_slice(&((aad_len as u64) * 8).to_be_bytes());
+        self.hashed[at + 8..at + 16].copy_from_slice(&((len as u64) * 8).to_be_bytes());
+        &self.hashed[..at + 16]
+    }
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+impl Drop for Tail {
+    fn drop(&mut self) {
+        crate::ct::wipe(&mut self.text);
+        crate::ct::wipe(&mut self.hashed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

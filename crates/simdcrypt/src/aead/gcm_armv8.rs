@@ -34,6 +34,7 @@ use core::arch::aarch64::{
     vreinterpretq_u8_u32, vreinterpretq_u32_u8, vsetq_lane_u32, vst1q_u8,
 };
 
+use super::gcm::Tail;
 use crate::ghash::neon::{self, Wide};
 use crate::ghash::pmull;
 use crate::xor::InOut;
@@ -296,8 +297,8 @@ unsafe fn run(
     let len = data.len();
     let (input, output, _) = data.into_raw();
     let at = |offset: usize| {
-        // SAFETY: every caller's offset is within the message, with the
-        // step's bytes after it.
+        // SAFETY: every caller's offset is at most the message's length
+        // (`input`'s and `output`'s).
         unsafe { (input.add(offset), output.add(offset)) }
     };
     let mut done = 0;
@@ -338,32 +339,20 @@ unsafe fn run(
         s = absorb_regs(s, &pending, &powers);
     }
 
-    // The last partial step, zero-padded, and the lengths block: the
-    // text's blocks then `[len(A)]_64 ‖ [len(C)]_64` in `hashed`.
+    // The last partial step, zero-padded, then its blocks and the lengths
+    // block hashed.
     let n = len - done;
-    let mut text = [0u8; 128];
-    let mut hashed = [0u8; 144];
+    let (src, dst) = at(done);
+    // SAFETY: the last `n < 128` bytes of the input.
+    let mut tail = unsafe { Tail::new(src, n, open) };
     if n > 0 {
-        let (src, dst) = at(done);
-        // SAFETY: the last `n` bytes of the input, into a 128-byte buffer.
-        unsafe { core::ptr::copy_nonoverlapping(src, text.as_mut_ptr(), n) };
-        if open {
-            hashed[..n].copy_from_slice(&text[..n]);
-        }
         let ks = step!(&sched, counters.next(), &powers, false, &powers, &mut s);
-        store8(text.as_mut_ptr(), &xor8(&load8(text.as_ptr()), &ks));
-        // SAFETY: the last `n` bytes of the output.
-        unsafe { core::ptr::copy_nonoverlapping(text.as_ptr(), dst, n) };
-        if !open {
-            hashed[..n].copy_from_slice(&text[..n]);
-        }
+        let text = tail.text.as_mut_ptr();
+        store8(text, &xor8(&load8(text), &ks));
     }
-    let blocks = n.div_ceil(16);
-    hashed[16 * blocks..16 * blocks + 8].copy_from_slice(&((aad.len() as u64) * 8).to_be_bytes());
-    hashed[16 * blocks + 8..16 * blocks + 16].copy_from_slice(&((len as u64) * 8).to_be_bytes());
-    s = absorb_padded(last8, s, &hashed[..16 * (blocks + 1)], rev);
-    crate::ct::wipe(&mut text);
-    crate::ct::wipe(&mut hashed);
+    // SAFETY: the last `n` bytes of the output.
+    s = absorb_padded(last8, s, unsafe { tail.finish(dst, open, aad.len(), len) }, rev);
+    drop(tail);
 
     // The round keys' copies on the stack are wiped (the vector
     // registers are not, as in the library's other kernels).

@@ -34,6 +34,8 @@ use core::arch::x86_64::{
 };
 
 #[cfg(target_arch = "x86_64")]
+use super::gcm::Tail;
+#[cfg(target_arch = "x86_64")]
 use crate::ghash::pclmul;
 #[cfg(target_arch = "x86_64")]
 use crate::ghash::vpclmul::{self, Wide2};
@@ -389,8 +391,8 @@ macro_rules! gcm_run {
             let len = data.len();
             let (input, output, _) = data.into_raw();
             let at = |offset: usize| {
-                // SAFETY: every caller's offset is within the message, with the
-                // run's bytes after it.
+                // SAFETY: every caller's offset is at most the message's
+                // length (`input`'s and `output`'s).
                 unsafe { (input.add(offset), output.add(offset)) }
             };
             let zero = _mm256_setzero_si256();
@@ -448,38 +450,25 @@ macro_rules! gcm_run {
                 done += 128;
             }
 
-            // The last partial step, zero-padded, and the lengths block: the
-            // text's blocks then `[len(A)]_64 ‖ [len(C)]_64` in `hashed`.
+            // The last partial step, zero-padded, then its blocks and the
+            // lengths block hashed.
             let n = len - done;
-            let mut text = [0u8; 128];
-            let mut hashed = [0u8; 144];
+            let (src, dst) = at(done);
+            // SAFETY: the last `n < 128` bytes of the input.
+            let mut tail = unsafe { Tail::new(src, n, open) };
             if n > 0 {
-                let (src, dst) = at(done);
-                // SAFETY: the last `n` bytes of the input, into a 128-byte buffer.
-                unsafe { core::ptr::copy_nonoverlapping(src, text.as_mut_ptr(), n) };
-                if open {
-                    hashed[..n].copy_from_slice(&text[..n]);
-                }
                 let pairs = vpclmul::power_pairs::<4>(k.powers);
                 let ctr = counters.next::<4>(k.rev);
                 let ks = step!(&k.sched, &ctr, &[zero; 4], false, &pairs, &mut s);
-                store(text.as_mut_ptr(), &xor(&load::<4>(text.as_ptr()), &ks));
-                // SAFETY: the last `n` bytes of the output.
-                unsafe { core::ptr::copy_nonoverlapping(text.as_ptr(), dst, n) };
-                if !open {
-                    hashed[..n].copy_from_slice(&text[..n]);
-                }
+                let text = tail.text.as_mut_ptr();
+                store(text, &xor(&load::<4>(text), &ks));
             }
-            let blocks = n.div_ceil(16);
-            hashed[16 * blocks..16 * blocks + 8]
-                .copy_from_slice(&((aad.len() as u64) * 8).to_be_bytes());
-            hashed[16 * blocks + 8..16 * blocks + 16]
-                .copy_from_slice(&((len as u64) * 8).to_be_bytes());
-            for group in hashed[..16 * (blocks + 1)].chunks(128) {
+            // SAFETY: the last `n` bytes of the output.
+            let hashed = unsafe { tail.finish(dst, open, aad.len(), len) };
+            for group in hashed.chunks(128) {
                 s = pclmul::absorb(last8, s, group, rev128);
             }
-            crate::ct::wipe(&mut text);
-            crate::ct::wipe(&mut hashed);
+            drop(tail);
 
             // The round keys' broadcast copies on the stack are wiped (the
             // vector registers are not, as in the library's other kernels).
