@@ -463,6 +463,59 @@ impl std::fmt::Debug for Gost28147 {
     }
 }
 
+/// The vector rungs' batch loop over whole blocks: `$call` (which may
+/// name the constant `$n` and the pointers `$src`, `$dst`) transforms `$n`
+/// groups of `$group` bytes; it runs on `$most` groups at a time while
+/// they fit, then once on each smaller count `$fewer` that fits, then on
+/// one group copied to the stack for the last whole blocks (fewer than a
+/// group; a partial block is the caller's). `$raw` is
+/// `InOut::into_raw`'s `(src, dst, len)`. A macro, as `aes::batches!` is: each count a
+/// constant, the call compiled in the rung's `#[target_feature]` function.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! by_groups {
+    (
+        $raw:expr, $group:expr, [$most:expr $(, $fewer:expr)*],
+        |$n:ident, $src:ident, $dst:ident| $call:expr
+    ) => {{
+        let (src, dst, len): (*const u8, *mut u8, usize) = $raw;
+        const BYTES: usize = $group;
+        let mut done = 0;
+        {
+            const $n: usize = $most;
+            while len - done >= $n * BYTES {
+                // SAFETY: `into_raw` gives `len` bytes to read at `src` and
+                // write at `dst`; `done + $n · BYTES <= len`.
+                let ($src, $dst) = unsafe { (src.add(done), dst.add(done)) };
+                $call;
+                done += $n * BYTES;
+            }
+        }
+        $({
+            const $n: usize = $fewer;
+            if len - done >= $n * BYTES {
+                // SAFETY: as above.
+                let ($src, $dst) = unsafe { (src.add(done), dst.add(done)) };
+                $call;
+                done += $n * BYTES;
+            }
+        })*
+        let rest = (len - done) / $crate::gost28147::BLOCK_LEN * $crate::gost28147::BLOCK_LEN;
+        if rest > 0 {
+            const $n: usize = 1;
+            let mut buf = [0u8; BYTES];
+            // SAFETY: bytes `done..done + rest` of `src` are readable, of
+            // `dst` writable (`into_raw`); `buf` holds `BYTES > rest` bytes.
+            unsafe { core::ptr::copy_nonoverlapping(src.add(done), buf.as_mut_ptr(), rest) };
+            let ($src, $dst) = (buf.as_ptr(), buf.as_mut_ptr());
+            $call;
+            // SAFETY: as above.
+            unsafe { core::ptr::copy_nonoverlapping(buf.as_ptr(), dst.add(done), rest) };
+        }
+    }};
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use by_groups;
+
 /// What an [`Engine`] wrapper (a struct with the field `engine`) is: its
 /// rung methods and the block-cipher layer's view of it, one impl for GOST
 /// 28147-89 and Magma, each giving its name and its constructor from a

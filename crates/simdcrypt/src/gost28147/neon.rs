@@ -179,37 +179,16 @@ fn crypt_in<const BIG: bool>(t: &Tables, rk: &[u32; 32], blocks: InOut<'_>) {
     const GROUP: usize = 8 * LANES;
     let c = regs(t);
     let k = rk.map(|w| vdupq_n_u32(w));
-    let (src, dst, len) = blocks.into_raw();
-    let mut done = 0;
-    while len - done >= GROUPS * GROUP {
-        // SAFETY: `into_raw` gives `len` bytes to read at `src` and write
-        // at `dst`, the same address or apart; these are bytes `done..done
-        // + GROUPS · GROUP`.
-        unsafe { groups::<GROUPS, BIG>(&c, &k, src.add(done), dst.add(done)) };
-        done += GROUPS * GROUP;
-    }
-    if len - done >= 2 * GROUP {
-        // SAFETY: as above, bytes `done..done + 2 · GROUP`.
-        unsafe { groups::<2, BIG>(&c, &k, src.add(done), dst.add(done)) };
-        done += 2 * GROUP;
-    }
-    if len - done >= GROUP {
-        // SAFETY: as above, bytes `done..done + GROUP`.
-        unsafe { groups::<1, BIG>(&c, &k, src.add(done), dst.add(done)) };
-        done += GROUP;
-    }
-    let rest = (len - done) / 8 * 8;
-    if rest > 0 {
-        let mut buf = [0u8; GROUP];
-        // SAFETY: bytes `done..done + rest` of `src` are readable, of
-        // `dst` writable (`into_raw`); `buf` is a local array of `GROUP >
-        // rest` bytes.
-        unsafe {
-            core::ptr::copy_nonoverlapping(src.add(done), buf.as_mut_ptr(), rest);
-            groups::<1, BIG>(&c, &k, buf.as_ptr(), buf.as_mut_ptr());
-            core::ptr::copy_nonoverlapping(buf.as_ptr(), dst.add(done), rest);
+    super::by_groups!(
+        blocks.into_raw(),
+        GROUP,
+        [GROUPS, 2, 1],
+        |N, src, dst| {
+            // SAFETY: `N` groups to read at `src` and write at `dst`, the
+            // same address or apart (`by_groups!`).
+            unsafe { groups::<N, BIG>(&c, &k, src, dst) }
         }
-    }
+    );
 }
 
 /// The rounds under `rk` of one block `[N1, N2]`, in every lane of two

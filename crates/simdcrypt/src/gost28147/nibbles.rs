@@ -232,42 +232,16 @@ macro_rules! nibble_rung {
                 $splat16(&super::nibbles::load_shuffle(big)),
                 $splat16(&super::nibbles::store_shuffle(big)),
             ];
-            let (src, dst, len) = blocks.into_raw();
-            let mut done = 0;
-            while len - done >= G * GROUP {
-                // SAFETY: `into_raw` gives `len` bytes to read at `src` and
-                // write at `dst`, the same address or apart; these are
-                // bytes `done..done + G · GROUP`.
-                unsafe { groups::<G>(&c, &k, shuffles, src.add(done), dst.add(done)) };
-                done += G * GROUP;
-            }
-            if len - done >= 4 * GROUP {
-                // SAFETY: as above, bytes `done..done + 4 · GROUP`.
-                unsafe { groups::<4>(&c, &k, shuffles, src.add(done), dst.add(done)) };
-                done += 4 * GROUP;
-            }
-            if len - done >= 2 * GROUP {
-                // SAFETY: as above, bytes `done..done + 2 · GROUP`.
-                unsafe { groups::<2>(&c, &k, shuffles, src.add(done), dst.add(done)) };
-                done += 2 * GROUP;
-            }
-            if len - done >= GROUP {
-                // SAFETY: as above, bytes `done..done + GROUP`.
-                unsafe { groups::<1>(&c, &k, shuffles, src.add(done), dst.add(done)) };
-                done += GROUP;
-            }
-            let rest = (len - done) / 8 * 8;
-            if rest > 0 {
-                let mut buf = [0u8; GROUP];
-                // SAFETY: bytes `done..done + rest` of `src` are readable,
-                // of `dst` writable (`into_raw`); `buf` is a local array
-                // of `GROUP > rest` bytes.
-                unsafe {
-                    core::ptr::copy_nonoverlapping(src.add(done), buf.as_mut_ptr(), rest);
-                    groups::<1>(&c, &k, shuffles, buf.as_ptr(), buf.as_mut_ptr());
-                    core::ptr::copy_nonoverlapping(buf.as_ptr(), dst.add(done), rest);
+            super::by_groups!(
+                blocks.into_raw(),
+                GROUP,
+                [G, 4, 2, 1],
+                |N, src, dst| {
+                    // SAFETY: `N` groups to read at `src` and write at
+                    // `dst`, the same address or apart (`by_groups!`).
+                    unsafe { groups::<N>(&c, &k, shuffles, src, dst) }
                 }
-            }
+            );
         }
     };
 }
