@@ -7,6 +7,7 @@
 //! | `scalar` | any | unrolled rounds on renamed variables, 16-word circular schedule | yes |
 //! | `avx2` | AVX2, BMI2 | the schedule of two blocks at once in ymm, interleaved in `asm!` with the first block's `rorx` rounds | yes |
 //! | `avx512` | AVX-512F/BW, BMI2 | the schedule of four blocks at once in zmm (`vprorq`, `vpternlogq`) | yes |
+//! | `neon` | aarch64 Advanced SIMD | the schedule two words to a register (σ0, σ1 as shifts, `sri`, `tbl`), 16 rounds ahead of the scalar rounds, which read K + W from a buffer | yes |
 //! | `sha512` | aarch64 SHA-512 (FEAT_SHA512) | `sha512h`/`sha512h2`, `sha512su0`/`su1`; state as AB/CD/EF/GH, registers renamed each double round | yes |
 //!
 //! Rough SHA-512 throughput at 16 KiB on an AMD EPYC (Zen 3) shared with
@@ -22,6 +23,8 @@ mod armv8;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 mod reference;
 mod scalar;
 
@@ -44,6 +47,8 @@ rungs! {
         /// with BMI2's `rorx`.
         Avx512 = "avx512", needs "AVX-512F, AVX-512BW and BMI2",
             if |f| f.avx512f && f.avx512bw && f.bmi2, arch = "x86_64";
+        /// The schedule in Advanced SIMD beside scalar rounds.
+        Neon = "neon", needs "Advanced SIMD", if |f| f.neon, arch = "aarch64";
         /// The Armv8.2 SHA-512 instructions (Rust's `sha3` target
         /// feature, `sha512` in `/proc/cpuinfo`).
         Sha512 = "sha512", needs "the SHA-512 instructions (FEAT_SHA512)",
@@ -58,12 +63,10 @@ impl Rung {
     /// 16 KiB 2.17 against 2.24: its first block's rounds are the
     /// interleaved `asm!`, and it initialises half the buffer); on Zen 4
     /// they were the same within noise (bench/NOTES.md, hash-short-zen5).
-    /// On aarch64: `sha512`, else `scalar`. For cores without the SHA-512
-    /// instructions (Cortex-A72), the schedule in Advanced SIMD (two words
-    /// a register, 16 rounds ahead) beside the scalar rounds was tried: it
-    /// took more instructions than `scalar` (about 556 against 490 for 16
-    /// rounds with their schedule, from the disassembly), as the vector σ0
-    /// and σ1 cost as much as the scalar ones plus a store and a load.
+    /// On aarch64: `sha512`, else `scalar`: `neon` takes more
+    /// instructions than `scalar` (about 556 against 490 for 16 rounds
+    /// with their schedule, from the disassembly), as its vector σ0 and σ1
+    /// cost as much as the scalar ones plus a store and a load.
     pub fn best() -> Rung {
         [Rung::Sha512, Rung::Avx2]
             .into_iter()
@@ -223,6 +226,10 @@ impl Family<128> for State {
             // SAFETY: this rung passed `require()`, so the CPU has the
             // SHA-512 instructions.
             Rung::Sha512 => unsafe { armv8::compress(&mut self.0, blocks) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has
+            // Advanced SIMD.
+            Rung::Neon => unsafe { neon::compress(&mut self.0, blocks) },
             // The scalar rung, and the other architecture's rungs (never
             // available).
             _ => scalar::compress(&mut self.0, blocks),

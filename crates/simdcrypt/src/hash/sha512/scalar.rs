@@ -69,9 +69,7 @@ macro_rules! sixteen_rounds {
     }};
 }
 
-pub(super) use round;
-#[cfg(target_arch = "x86_64")]
-pub(super) use sixteen_rounds;
+pub(super) use {round, sixteen_rounds};
 
 /// ROTR^N(x) (§3.2), on x86-64 one `ror` the compiler cannot take apart.
 ///
