@@ -9,7 +9,7 @@
 
 use zeroize::Zeroize;
 
-use super::bitsliced::{self, RoundKeys};
+use super::bitsliced::{self, RoundKeys, Slice, cipher_words};
 use crate::xor::InOut;
 
 /// The bytes of the widest rung's batch (16 blocks).
@@ -54,14 +54,16 @@ pub(super) static SHIFT_ROWS_TWICE: [u8; 16] = {
     t
 };
 
-/// A wide bitsliced rung: its word type, which holds the state of
-/// `4·lanes` blocks.
-pub(super) trait Wide {
+/// A wide bitsliced rung: its word type, a register of 64-bit lanes
+/// (`PAR_BLOCKS / 4` of them), which holds the state of `PAR_BLOCKS`
+/// blocks in 8 words.
+pub(super) trait Wide: Slice {
     /// How many blocks a batch holds.
     const PAR_BLOCKS: usize;
 
     /// A batch of blocks from `src` through the cipher (`DECRYPT` false)
-    /// or its inverse into `dst`.
+    /// or its inverse into `dst`: [`batch`] compiled with what the rung
+    /// needs.
     ///
     /// # Safety
     ///
@@ -69,6 +71,59 @@ pub(super) trait Wide {
     /// reading and `dst` for writing `16·PAR_BLOCKS` bytes, the same
     /// address or not overlapping.
     unsafe fn batch<const DECRYPT: bool>(keys: &RoundKeys, src: *const u8, dst: *mut u8);
+
+    /// The two words of a lane's worth of blocks at `src` (`PAR_BLOCKS /
+    /// 4` blocks, two registers' bytes): the first word holds the low 8
+    /// bytes of each block, the second the high 8, a block a lane, in an
+    /// order of the rung's that [`Wide::store_halves`] undoes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have what the rung needs; `src` must be valid for
+    /// reading `4·PAR_BLOCKS` bytes.
+    unsafe fn load_halves(src: *const u8) -> [Self; 2];
+
+    /// The inverse of [`Wide::load_halves`]: the two words back into
+    /// their blocks at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// `dst` must be valid for writing `4·PAR_BLOCKS` bytes.
+    unsafe fn store_halves(dst: *mut u8, halves: [Self; 2]);
+}
+
+/// [`Wide::batch`]'s body: four pairs of words, each lane then holding
+/// the words [`bitsliced`]'s transposition takes (word `2·b + h` half `h`
+/// of the lane's block `b`), through the circuit and back; the rung's
+/// `batch` compiles it with its target features.
+///
+/// # Safety
+///
+/// As for [`Wide::batch`].
+#[inline(always)]
+pub(super) unsafe fn batch<W: Wide, const DECRYPT: bool>(
+    keys: &RoundKeys,
+    src: *const u8,
+    dst: *mut u8,
+) {
+    let step = 4 * W::PAR_BLOCKS;
+    // SAFETY: the caller promises the CPU and `16·PAR_BLOCKS` readable
+    // bytes at `src`, four steps.
+    let ([a0, a1], [b0, b1], [c0, c1], [d0, d1]) = unsafe {
+        (
+            W::load_halves(src),
+            W::load_halves(src.add(step)),
+            W::load_halves(src.add(2 * step)),
+            W::load_halves(src.add(3 * step)),
+        )
+    };
+    let mut s = [a0, a1, b0, b1, c0, c1, d0, d1];
+    cipher_words::<W, DECRYPT>(keys, &mut s);
+    for p in 0..4 {
+        // SAFETY: the caller promises `16·PAR_BLOCKS` writable bytes at
+        // `dst`, four steps.
+        unsafe { W::store_halves(dst.add(p * step), [s[2 * p], s[2 * p + 1]]) };
+    }
 }
 
 /// One batch through `W` in place in `buf`, of which the first
@@ -188,3 +243,89 @@ pub(super) unsafe fn ctr<W: Wide>(keys: &RoundKeys, counter: &[u8], data: InOut<
     }
     buf.zeroize();
 }
+
+/// The word operations of a wide rung's register type `$word` (a newtype
+/// of one vector register whose existence means the CPU has what the rung
+/// needs, as the type's own documentation argues): `^` and `&`, and
+/// [`Slice`]'s lanewise ones by the intrinsics given (`$splat` puts a
+/// `u64` in every lane), the rung's own `rotate` and `shift_rows_twice`
+/// in `slice`; and its [`Wide`] impl, `batch` compiled with the target
+/// feature `$feature`, the rung's `load_halves` and `store_halves` in
+/// `wide`.
+///
+/// [`Slice`]: super::bitsliced::Slice
+macro_rules! word_ops {
+    (
+        $word:ident, $blocks:literal blocks, $feature:literal:
+        xor $xor:ident, and $and:ident, splat $splat:ident, shr $shr:ident, shl $shl:ident;
+        slice { $($methods:tt)* }
+        wide { $($wide:tt)* }
+    ) => {
+        impl core::ops::BitXor for $word {
+            type Output = $word;
+
+            #[inline(always)]
+            fn bitxor(self, other: $word) -> $word {
+                // SAFETY: a value of the type exists, so the CPU has what
+                // the rung needs (see the type).
+                $word(unsafe { $xor(self.0, other.0) })
+            }
+        }
+
+        impl core::ops::BitAnd for $word {
+            type Output = $word;
+
+            #[inline(always)]
+            fn bitand(self, other: $word) -> $word {
+                // SAFETY: as for `^`.
+                $word(unsafe { $and(self.0, other.0) })
+            }
+        }
+
+        impl $crate::aes::bitsliced::Slice for $word {
+            #[inline(always)]
+            fn xor_u64(self, k: u64) -> $word {
+                // SAFETY: as for `^`.
+                $word(unsafe { $xor(self.0, $splat(k as _)) })
+            }
+
+            #[inline(always)]
+            fn and_u64(self, m: u64) -> $word {
+                // SAFETY: as for `^`.
+                $word(unsafe { $and(self.0, $splat(m as _)) })
+            }
+
+            #[inline(always)]
+            fn shr<const N: i32>(self) -> $word {
+                // SAFETY: as for `^`.
+                $word(unsafe { $shr::<N>(self.0) })
+            }
+
+            #[inline(always)]
+            fn shl<const N: i32>(self) -> $word {
+                // SAFETY: as for `^`.
+                $word(unsafe { $shl::<N>(self.0) })
+            }
+
+            $($methods)*
+        }
+
+        impl $crate::aes::bitsliced_wide::Wide for $word {
+            const PAR_BLOCKS: usize = $blocks;
+
+            #[target_feature(enable = $feature)]
+            unsafe fn batch<const DECRYPT: bool>(
+                keys: &$crate::aes::bitsliced::RoundKeys,
+                src: *const u8,
+                dst: *mut u8,
+            ) {
+                // SAFETY: the caller's contract; the rung's target feature
+                // is enabled here.
+                unsafe { $crate::aes::bitsliced_wide::batch::<$word, DECRYPT>(keys, src, dst) }
+            }
+
+            $($wide)*
+        }
+    };
+}
+pub(super) use word_ops;

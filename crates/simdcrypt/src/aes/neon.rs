@@ -21,42 +21,19 @@ use core::arch::aarch64::{
     vreinterpretq_u16_u64, vreinterpretq_u64_u8, vreinterpretq_u64_u16, vshlq_n_u16, vshlq_n_u64,
     vshrq_n_u64, vsriq_n_u16, vst1q_u8, vzip1q_u64, vzip2q_u64,
 };
-use core::ops::{BitAnd, BitXor};
-
-use super::bitsliced::{RoundKeys, Slice, cipher_words};
-use super::bitsliced_wide::{ROTATE, SHIFT_ROWS_TWICE, Wide};
+use super::bitsliced_wide::{ROTATE, SHIFT_ROWS_TWICE, word_ops};
 
 /// Two 64-bit words of the bitsliced state in a q register.
 ///
-/// A `Q` is made only inside [`Q::batch`], compiled with NEON
-/// (`#[target_feature(enable = "neon")]`), which runs only after the
-/// dispatcher has checked that the CPU has NEON; its field is private and
-/// it has no constructor that could make one elsewhere. So wherever a `Q`
-/// exists, the CPU has NEON: that is why its methods may call NEON
-/// intrinsics. They are `#[inline(always)]`, so they are compiled into
-/// `batch`, with NEON enabled.
+/// A `Q` is made only by `load_halves`, whose caller promises NEON (it is
+/// called only from `batch`, compiled with NEON, which runs only
+/// after the dispatcher has checked that the CPU has it), and from other
+/// `Q`s; its field is private and it has no constructor that could make
+/// one elsewhere. So wherever a `Q` exists, the CPU has NEON: that is why
+/// its methods may call NEON intrinsics. They are `#[inline(always)]`, so
+/// they are compiled into `batch`, with NEON enabled.
 #[derive(Clone, Copy)]
 pub(super) struct Q(uint64x2_t);
-
-impl BitXor for Q {
-    type Output = Q;
-
-    #[inline(always)]
-    fn bitxor(self, other: Q) -> Q {
-        // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-        Q(unsafe { veorq_u64(self.0, other.0) })
-    }
-}
-
-impl BitAnd for Q {
-    type Output = Q;
-
-    #[inline(always)]
-    fn bitand(self, other: Q) -> Q {
-        // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-        Q(unsafe { vandq_u64(self.0, other.0) })
-    }
-}
 
 /// `x` permuted bytewise by the 16-byte `table` (`tbl`): byte `i` of the
 /// result is byte `table[i]` of `x`.
@@ -70,80 +47,50 @@ fn permute(x: Q, table: &[u8; 16]) -> uint64x2_t {
     }
 }
 
-impl Slice for Q {
-    #[inline(always)]
-    fn xor_u64(self, k: u64) -> Q {
-        // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-        Q(unsafe { veorq_u64(self.0, vdupq_n_u64(k)) })
-    }
-
-    #[inline(always)]
-    fn and_u64(self, m: u64) -> Q {
-        // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-        Q(unsafe { vandq_u64(self.0, vdupq_n_u64(m)) })
-    }
-
-    #[inline(always)]
-    fn shr<const N: i32>(self) -> Q {
-        // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-        Q(unsafe { vshrq_n_u64::<N>(self.0) })
-    }
-
-    #[inline(always)]
-    fn shl<const N: i32>(self) -> Q {
-        // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-        Q(unsafe { vshlq_n_u64::<N>(self.0) })
-    }
-
-    #[inline(always)]
-    fn rotate(self, rows: u32, columns: u32) -> Q {
-        let x = permute(self, &ROTATE[rows as usize % 4][(columns as usize / 2) % 2]);
-        Q(if columns % 2 == 1 {
-            // One column more: each 16-bit row rotated right by 4, its low
-            // 4 bits shifted to the top and the rest inserted below them.
-            // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
-            unsafe {
-                let r = vreinterpretq_u16_u64(x);
-                vreinterpretq_u64_u16(vsriq_n_u16::<4>(vshlq_n_u16::<12>(r), r))
-            }
-        } else {
-            x
-        })
-    }
-
-    #[inline(always)]
-    fn shift_rows_twice(self) -> Q {
-        Q(permute(self, &SHIFT_ROWS_TWICE))
-    }
-}
-
-impl Wide for Q {
-    const PAR_BLOCKS: usize = 8;
-
-    #[target_feature(enable = "neon")]
-    unsafe fn batch<const DECRYPT: bool>(keys: &RoundKeys, src: *const u8, dst: *mut u8) {
-        let mut s = [Q(vdupq_n_u64(0)); 8];
-        for p in 0..4 {
-            // Blocks 2p and 2p + 1; word 2p + h: half h of each, block 2p
-            // in lane 0 and 2p + 1 in lane 1, as `bitslice` takes them in
-            // every lane.
-            // SAFETY: the caller promises 128 readable bytes at `src`.
-            let (a, b) = unsafe {
-                (
-                    vreinterpretq_u64_u8(vld1q_u8(src.add(32 * p))),
-                    vreinterpretq_u64_u8(vld1q_u8(src.add(32 * p + 16))),
-                )
-            };
-            s[2 * p] = Q(vzip1q_u64(a, b));
-            s[2 * p + 1] = Q(vzip2q_u64(a, b));
+word_ops! {
+    Q, 8 blocks, "neon":
+    xor veorq_u64, and vandq_u64, splat vdupq_n_u64, shr vshrq_n_u64, shl vshlq_n_u64;
+    slice {
+        #[inline(always)]
+        fn rotate(self, rows: u32, columns: u32) -> Q {
+            let x = permute(self, &ROTATE[rows as usize % 4][(columns as usize / 2) % 2]);
+            Q(if columns % 2 == 1 {
+                // One column more: each 16-bit row rotated right by 4, its low
+                // 4 bits shifted to the top and the rest inserted below them.
+                // SAFETY: a `Q` exists, so the CPU has NEON (see the type).
+                unsafe {
+                    let r = vreinterpretq_u16_u64(x);
+                    vreinterpretq_u64_u16(vsriq_n_u16::<4>(vshlq_n_u16::<12>(r), r))
+                }
+            } else {
+                x
+            })
         }
-        cipher_words::<Q, DECRYPT>(keys, &mut s);
-        for p in 0..4 {
-            let (lo, hi) = (s[2 * p].0, s[2 * p + 1].0);
-            // SAFETY: the caller promises 128 writable bytes at `dst`.
+
+        #[inline(always)]
+        fn shift_rows_twice(self) -> Q {
+            Q(permute(self, &SHIFT_ROWS_TWICE))
+        }
+    }
+    wide {
+        #[inline(always)]
+        unsafe fn load_halves(src: *const u8) -> [Q; 2] {
+            // Two blocks: the first in lane 0, the second in lane 1.
+            // SAFETY: the caller promises NEON and 32 readable bytes at `src`.
             unsafe {
-                vst1q_u8(dst.add(32 * p), vreinterpretq_u8_u64(vzip1q_u64(lo, hi)));
-                vst1q_u8(dst.add(32 * p + 16), vreinterpretq_u8_u64(vzip2q_u64(lo, hi)));
+                let a = vreinterpretq_u64_u8(vld1q_u8(src));
+                let b = vreinterpretq_u64_u8(vld1q_u8(src.add(16)));
+                [Q(vzip1q_u64(a, b)), Q(vzip2q_u64(a, b))]
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn store_halves(dst: *mut u8, [lo, hi]: [Q; 2]) {
+            // SAFETY: `Q`s exist, so the CPU has NEON; the caller promises 32
+            // writable bytes at `dst`.
+            unsafe {
+                vst1q_u8(dst, vreinterpretq_u8_u64(vzip1q_u64(lo.0, hi.0)));
+                vst1q_u8(dst.add(16), vreinterpretq_u8_u64(vzip2q_u64(lo.0, hi.0)));
             }
         }
     }
