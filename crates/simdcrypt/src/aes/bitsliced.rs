@@ -27,7 +27,9 @@
 //!   ShiftRows applied 0 or 2 times, and one more step puts it right.
 //!
 //! The circuit is written once, generic over the word ([`Slice`]); the
-//! `bitsliced-avx2` rung runs it on ymm registers, 16 blocks at once.
+//! `bitsliced-avx2` rung runs it on ymm registers, 16 blocks at once, and
+//! `neon` on aarch64's q registers, 8 (their driver:
+//! `bitsliced_wide.rs`).
 //! Single blocks (the chained modes) run it with one block in four.
 
 use core::ops::{BitAnd, BitXor};
@@ -45,7 +47,8 @@ pub(super) const PAR_BLOCKS: usize = 4;
 const BATCH_LEN: usize = 16 * PAR_BLOCKS;
 
 /// A word of the bitsliced state: `u64` here, 4 of them in a ymm register
-/// in `bitsliced-avx2`. Every operation acts on each 64-bit lane alone.
+/// in `bitsliced-avx2`, 2 in a q register in `neon`. Every operation acts
+/// on each 64-bit lane alone.
 pub(super) trait Slice: Copy + BitXor<Output = Self> + BitAnd<Output = Self> {
     /// `self ⊕ k` in every lane.
     fn xor_u64(self, k: u64) -> Self;
@@ -131,7 +134,7 @@ fn swap_stage<W: Slice, const N: i32>(s: &mut [W; 8], stride: usize, mask: u64) 
 /// holding bit `j` at position `16·r + 4·c + 2·b0 + b1`; the result is
 /// renumbered so that word `j` holds bit `j`.
 #[inline(always)]
-pub(super) fn bitslice<W: Slice>(mut s: [W; 8]) -> [W; 8] {
+fn bitslice<W: Slice>(mut s: [W; 8]) -> [W; 8] {
     // h ↔ r0 ↔ r1 ↔ c0 ↔ j2, all through the word's lowest index bit.
     swap_stage::<W, 8>(&mut s, 1, 0x00ff_00ff_00ff_00ff);
     swap_stage::<W, 16>(&mut s, 1, 0x0000_ffff_0000_ffff);
@@ -145,7 +148,7 @@ pub(super) fn bitslice<W: Slice>(mut s: [W; 8]) -> [W; 8] {
 
 /// The inverse of [`bitslice`]: the same exchanges in reverse order.
 #[inline(always)]
-pub(super) fn unbitslice<W: Slice>(s: [W; 8]) -> [W; 8] {
+fn unbitslice<W: Slice>(s: [W; 8]) -> [W; 8] {
     let mut s = [s[0], s[4], s[2], s[6], s[1], s[5], s[3], s[7]];
     swap_stage::<W, 1>(&mut s, 4, 0x5555_5555_5555_5555);
     swap_stage::<W, 2>(&mut s, 2, 0x3333_3333_3333_3333);
@@ -507,7 +510,7 @@ fn shift_rows_twice_if<W: Slice>(s: &mut [W; 8], twice: bool) {
 
 /// The cipher (FIPS 197 §5.1) on a bitsliced state.
 #[inline(always)]
-pub(super) fn encrypt_sliced<W: Slice>(keys: &RoundKeys, s: &mut [W; 8]) {
+fn encrypt_sliced<W: Slice>(keys: &RoundKeys, s: &mut [W; 8]) {
     let keys = keys.enc();
     let last = keys.len() - 1;
     add_round_key(s, &keys[0]);
@@ -519,7 +522,7 @@ pub(super) fn encrypt_sliced<W: Slice>(keys: &RoundKeys, s: &mut [W; 8]) {
 
 /// The equivalent inverse cipher (§5.3.5) on a bitsliced state.
 #[inline(always)]
-pub(super) fn decrypt_sliced<W: Slice>(keys: &RoundKeys, s: &mut [W; 8]) {
+fn decrypt_sliced<W: Slice>(keys: &RoundKeys, s: &mut [W; 8]) {
     let keys = keys.dec();
     let last = keys.len() - 1;
     add_round_key(s, &keys[0]);
@@ -619,18 +622,25 @@ fn store(words: &[u64; 8], output: &mut [u8]) {
     }
 }
 
+/// The words of up to 4 blocks a lane, as [`bitslice`] takes them,
+/// through the cipher (`DECRYPT` false) or its inverse, in place: sliced,
+/// the rounds, and back (the sliced state left in no other place).
+#[inline(always)]
+pub(super) fn cipher_words<W: Slice, const DECRYPT: bool>(keys: &RoundKeys, words: &mut [W; 8]) {
+    *words = bitslice(*words);
+    if DECRYPT {
+        decrypt_sliced(keys, words);
+    } else {
+        encrypt_sliced(keys, words);
+    }
+    *words = unbitslice(*words);
+}
+
 /// The words of up to 4 blocks through the cipher (`DECRYPT` false) or
 /// its inverse.
 #[inline(always)]
-fn run<const DECRYPT: bool>(keys: &RoundKeys, words: [u64; 8]) -> [u64; 8] {
-    let mut s = bitslice(words);
-    if DECRYPT {
-        decrypt_sliced(keys, &mut s);
-    } else {
-        encrypt_sliced(keys, &mut s);
-    }
-    let words = unbitslice(s);
-    s.zeroize();
+fn run<const DECRYPT: bool>(keys: &RoundKeys, mut words: [u64; 8]) -> [u64; 8] {
+    cipher_words::<u64, DECRYPT>(keys, &mut words);
     words
 }
 

@@ -9,6 +9,7 @@
 //! | `tables` | 32-bit T-tables: a round is 16 lookups and XORs | no (`hazmat`) |
 //! | `bitsliced` | 64-bit words, 4 blocks, fixsliced; the S-box a Boolean circuit | yes |
 //! | `bitsliced-avx2` | the same circuit on ymm registers, 16 blocks | yes |
+//! | `neon` | the same circuit on aarch64's q registers (NEON), 8 blocks: for cores without the AES instructions | yes |
 //! | `aesni` | AES-NI: 8 blocks in flight in xmm (4, 2, 1 for the rest); one at a time for the chained modes | yes |
 //! | `vaes` | VAES on ymm, two blocks an instruction, 16 in flight; the rest on `aesni` | yes |
 //! | `vaes512` | VAES on zmm, four blocks an instruction, 32 in flight; the rest on `vaes` | yes |
@@ -45,6 +46,8 @@
 mod bitsliced;
 #[cfg(target_arch = "x86_64")]
 mod bitsliced_avx2;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod bitsliced_wide;
 // The checks of the kit (`simdcrypt::kit`), beside the entry in the table.
 #[cfg(feature = "kit")]
 pub(crate) mod checks;
@@ -74,6 +77,8 @@ mod vaes512;
 mod x86;
 #[cfg(target_arch = "aarch64")]
 mod armv8;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -163,6 +168,9 @@ rungs! {
         Bitsliced = "bitsliced", needs "nothing", if |_f| true, arch = any;
         /// The same circuit on ymm registers, 16 blocks at once.
         BitslicedAvx2 = "bitsliced-avx2", needs "AVX2", if |f| f.avx2, arch = "x86_64";
+        /// The same circuit on NEON q registers, 8 blocks at once: aarch64
+        /// without the AES instructions.
+        Neon = "neon", needs "NEON", if |f| f.neon, arch = "aarch64";
         /// AES-NI: 8 blocks in flight in xmm registers; one at a time for
         /// the chained modes.
         Aesni = "aesni", needs "AES-NI and SSSE3", if |f| f.aes && f.ssse3, arch = "x86_64";
@@ -188,6 +196,7 @@ impl Rung {
                 Rung::Vaes,
                 Rung::Aesni,
                 Rung::BitslicedAvx2,
+                Rung::Neon,
                 Rung::Bitsliced,
             ]
             .into_iter()
@@ -203,6 +212,7 @@ impl Rung {
             Rung::Tables => 1,
             Rung::Bitsliced => bitsliced::PAR_BLOCKS,
             Rung::BitslicedAvx2 => 16,
+            Rung::Neon => 8,
             #[cfg(target_arch = "x86_64")]
             Rung::Aesni => aesni::PAR_BLOCKS,
             #[cfg(target_arch = "x86_64")]
@@ -323,7 +333,7 @@ impl<K: KeySize> Aes<K> {
     /// schedule.
     fn with_rung_keys(mut self) -> Self {
         self.sliced = match self.imp {
-            Rung::Bitsliced | Rung::BitslicedAvx2 => Some(
+            Rung::Bitsliced | Rung::BitslicedAvx2 | Rung::Neon => Some(
                 self.sliced
                     .take()
                     .unwrap_or_else(|| Box::new(bitsliced::RoundKeys::new(&self.keys))),
@@ -472,9 +482,17 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Bitsliced => bitsliced::encrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::encrypt(self.sliced(), blocks) },
+            Rung::BitslicedAvx2 => unsafe {
+                bitsliced_wide::encrypt::<bitsliced_avx2::Ymm>(self.sliced(), blocks)
+            },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON.
+            Rung::Neon => unsafe { bitsliced_wide::encrypt::<neon::Q>(self.sliced(), blocks) },
+            // The other architecture's rung: never available here.
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::encrypt(self.sliced(), blocks),
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon => bitsliced::encrypt(self.sliced(), blocks),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(blocks.len());
                 let (src, dst, len) = blocks.into_raw();
@@ -490,9 +508,17 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Bitsliced => bitsliced::decrypt(self.sliced(), blocks),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::decrypt(self.sliced(), blocks) },
+            Rung::BitslicedAvx2 => unsafe {
+                bitsliced_wide::decrypt::<bitsliced_avx2::Ymm>(self.sliced(), blocks)
+            },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON.
+            Rung::Neon => unsafe { bitsliced_wide::decrypt::<neon::Q>(self.sliced(), blocks) },
+            // The other architecture's rung: never available here.
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::decrypt(self.sliced(), blocks),
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon => bitsliced::decrypt(self.sliced(), blocks),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(blocks.len());
                 let (src, dst, len) = blocks.into_raw();
@@ -508,7 +534,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Tables => tables::encrypt_block(&self.keys, block),
             Rung::Bitsliced => bitsliced::encrypt_block(self.sliced(), block),
             // One block: the 64-bit rung's batch is the narrower.
-            Rung::BitslicedAvx2 => bitsliced::encrypt_block(self.sliced(), block),
+            Rung::BitslicedAvx2 | Rung::Neon => bitsliced::encrypt_block(self.sliced(), block),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 instruction_rungs!(self.imp, one_at_a_time encrypt_block(&self.keys, block))
             }
@@ -521,7 +547,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Reference => reference::decrypt_block(&self.keys, block),
             Rung::Tables => tables::decrypt_block(&self.keys, block),
             Rung::Bitsliced => bitsliced::decrypt_block(self.sliced(), block),
-            Rung::BitslicedAvx2 => bitsliced::decrypt_block(self.sliced(), block),
+            Rung::BitslicedAvx2 | Rung::Neon => bitsliced::decrypt_block(self.sliced(), block),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 instruction_rungs!(self.imp, one_at_a_time decrypt_block(&self.keys, block))
             }
@@ -535,9 +561,17 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Bitsliced => bitsliced::ctr(self.sliced(), counter, data),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: this rung passed `require()`, so the CPU has AVX2.
-            Rung::BitslicedAvx2 => unsafe { bitsliced_avx2::ctr(self.sliced(), counter, data) },
+            Rung::BitslicedAvx2 => unsafe {
+                bitsliced_wide::ctr::<bitsliced_avx2::Ymm>(self.sliced(), counter, data)
+            },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: this rung passed `require()`, so the CPU has NEON.
+            Rung::Neon => unsafe { bitsliced_wide::ctr::<neon::Q>(self.sliced(), counter, data) },
+            // The other architecture's rung: never available here.
             #[cfg(not(target_arch = "x86_64"))]
             Rung::BitslicedAvx2 => bitsliced::ctr(self.sliced(), counter, data),
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Neon => bitsliced::ctr(self.sliced(), counter, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(data.len());
                 let (src, dst, len) = data.into_raw();
@@ -551,7 +585,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Reference => block::cbc_encrypt_by_blocks(self, chain, data),
             Rung::Tables => block::cbc_encrypt_by_blocks(self, chain, data),
             Rung::Bitsliced => block::cbc_encrypt_by_blocks(self, chain, data),
-            Rung::BitslicedAvx2 => block::cbc_encrypt_by_blocks(self, chain, data),
+            Rung::BitslicedAvx2 | Rung::Neon => block::cbc_encrypt_by_blocks(self, chain, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 instruction_rungs!(self.imp, one_at_a_time cbc_encrypt(&self.keys, one(chain), data))
             }
@@ -563,7 +597,7 @@ impl<K: KeySize> block::sealed::Core for Aes<K> {
             Rung::Reference => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::Tables => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::Bitsliced => block::cbc_decrypt_by_blocks(self, chain, data),
-            Rung::BitslicedAvx2 => block::cbc_decrypt_by_blocks(self, chain, data),
+            Rung::BitslicedAvx2 | Rung::Neon => block::cbc_decrypt_by_blocks(self, chain, data),
             Rung::Aesni | Rung::Vaes | Rung::Vaes512 | Rung::Armv8 => {
                 let rung = self.imp.for_len(data.len());
                 let (src, dst, len) = data.into_raw();
