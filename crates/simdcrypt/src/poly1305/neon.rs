@@ -56,6 +56,9 @@ type Pair = [uint64x2_t; 5];
 /// Five 26-bit limbs of four blocks in 32-bit lanes, block `j` in lane `j`.
 type Quad = [uint32x4_t; 5];
 
+/// The 8 blocks of a step.
+type Group = [[u8; 16]; LANES];
+
 /// The 8 blocks of a step as limbs: blocks 0–3 and 4–7.
 type Message = [Quad; 2];
 
@@ -289,7 +292,7 @@ fn load_blocks(blocks: &[[u8; 16]; QUAD], hibit: uint32x4_t) -> Quad {
 /// The 8 blocks of a step as limbs.
 #[target_feature(enable = "neon")]
 #[inline]
-fn message(group: &[[u8; 16]; LANES], hibit: &[uint32x4_t; 2]) -> Message {
+fn message(group: &Group, hibit: &[uint32x4_t; 2]) -> Message {
     let (quads, _) = group.as_chunks::<QUAD>();
     [load_blocks(&quads[0], hibit[0]), load_blocks(&quads[1], hibit[1])]
 }
@@ -314,12 +317,7 @@ fn step(h: &Pair, m: &Message, t: &Table) -> Pair {
 /// Steps over whole groups of 8 blocks (`hibit`, the 2^128 bits).
 #[target_feature(enable = "neon")]
 #[inline]
-fn full_groups(
-    mut h: Pair,
-    groups: &[[[u8; 16]; LANES]],
-    t: &Table,
-    hibit: &[uint32x4_t; 2],
-) -> Pair {
+fn full_groups(mut h: Pair, groups: &[Group], t: &Table, hibit: &[uint32x4_t; 2]) -> Pair {
     for group in groups {
         h = step(&h, &message(group, hibit), t);
     }
