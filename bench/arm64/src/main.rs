@@ -57,13 +57,25 @@ mod sodium {
             n: *const u8,
             k: *const u8,
         ) -> i32;
+        pub fn crypto_stream_chacha20_ietf_xor(
+            c: *mut u8,
+            m: *const u8,
+            mlen: u64,
+            n: *const u8,
+            k: *const u8,
+        ) -> i32;
+        pub fn crypto_onetimeauth_poly1305(
+            out: *mut u8,
+            m: *const u8,
+            mlen: u64,
+            k: *const u8,
+        ) -> i32;
         pub fn crypto_hash_sha256(out: *mut u8, m: *const u8, mlen: u64) -> i32;
         pub fn crypto_hash_sha512(out: *mut u8, m: *const u8, mlen: u64) -> i32;
     }
 }
 
 fn simdcrypt(primitive: &str) -> Option<Run> {
-    use simdcrypt::KeyStream;
     use simdcrypt::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, XSalsa20Poly1305};
     use simdcrypt::block::Ecb;
     use simdcrypt::hash::{Sha256, Sha512};
@@ -88,6 +100,12 @@ fn simdcrypt(primitive: &str) -> Option<Run> {
             let aead = ChaCha20Poly1305::new(&KEY);
             Box::new(move |d| aead.encrypt_in_place_detached(&NONCE, &AAD, d).to_vec())
         }
+        "chacha20" => Box::new(|d| {
+            let mut s = simdcrypt::chacha20::ChaCha20::new(&KEY, &NONCE);
+            s.apply_keystream(d).unwrap();
+            Vec::new()
+        }),
+        "poly1305" => Box::new(|d| simdcrypt::poly1305::mac(&KEY, d).to_vec()),
         "sha256" => Box::new(|d| Sha256::digest(d).to_vec()),
         "sha512" => Box::new(|d| Sha512::digest(d).to_vec()),
         "salsa20" => Box::new(|d| {
@@ -175,6 +193,15 @@ fn rustcrypto(primitive: &str) -> Option<Run> {
                     .to_vec()
             })
         }
+        "chacha20" => Box::new(|d| {
+            let mut c = chacha20::ChaCha20::new(&KEY.into(), &NONCE.into());
+            c.apply_keystream(d);
+            Vec::new()
+        }),
+        "poly1305" => Box::new(|d| {
+            use poly1305::universal_hash::KeyInit;
+            poly1305::Poly1305::new(&KEY.into()).compute_unpadded(d).to_vec()
+        }),
         "sha256" => Box::new(|d| {
             use sha2::Digest;
             sha2::Sha256::digest(d).to_vec()
@@ -229,6 +256,33 @@ fn libsodium(primitive: &str) -> Option<Run> {
                     AAD.len() as u64,
                     std::ptr::null(),
                     NONCE.as_ptr(),
+                    KEY.as_ptr(),
+                )
+            };
+            tag.to_vec()
+        }),
+        "chacha20" => Box::new(|d| {
+            // SAFETY: in place over d; a 12-byte nonce and a 32-byte key.
+            unsafe {
+                sodium::crypto_stream_chacha20_ietf_xor(
+                    d.as_mut_ptr(),
+                    d.as_ptr(),
+                    d.len() as u64,
+                    NONCE.as_ptr(),
+                    KEY.as_ptr(),
+                )
+            };
+            Vec::new()
+        }),
+        "poly1305" => Box::new(|d| {
+            let mut tag = [0u8; 16];
+            // SAFETY: a 16-byte output, d.len() bytes of input, a 32-byte
+            // key.
+            unsafe {
+                sodium::crypto_onetimeauth_poly1305(
+                    tag.as_mut_ptr(),
+                    d.as_ptr(),
+                    d.len() as u64,
                     KEY.as_ptr(),
                 )
             };

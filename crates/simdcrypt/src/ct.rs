@@ -195,6 +195,25 @@ pub(crate) fn opaque(mut x: u64) -> u64 {
     x
 }
 
+/// `$x`, unchanged, through an empty `asm!` block (template `$template`,
+/// naming the register) in a register of class `$class`, which hides the
+/// value from the optimiser: the vector form of [`opaque`]. Costs no
+/// instruction.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! opaque_in {
+    ($class:ident, $template:literal, $x:expr) => {{
+        let mut x = $x;
+        // SAFETY: the template is empty: no instruction runs, no register,
+        // memory or flag changes.
+        unsafe {
+            core::arch::asm!($template, inout($class) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
+    }};
+}
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) use opaque_in;
+
 /// `x`: elsewhere there is no `asm!` to hide it with.
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 #[inline(always)]

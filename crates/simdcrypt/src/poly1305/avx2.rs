@@ -20,7 +20,7 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
-use super::lanes::{LANES, Lanes, Powers, from_radix, to_radix, vector_blocks};
+use super::lanes::{LANES, Lanes, Powers, carry_chain, from_radix, to_radix, vector_blocks};
 use super::scalar64;
 
 /// Five limbs of four lanes.
@@ -137,34 +137,20 @@ fn fold_power(powers: &Powers, half: usize) -> Power {
     }))
 }
 
-/// One carry: the bits of `from` above 26 move into `to` (times 5 when
-/// `from` is limb 4, whose carry is worth 2^130 ≡ 5).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn carry_into(from: &mut __m256i, to: &mut __m256i, times_five: bool) {
-    let mut c = _mm256_srli_epi64::<26>(*from);
-    if times_five {
-        c = _mm256_add_epi64(c, _mm256_slli_epi64::<2>(c));
-    }
-    *from = _mm256_and_si256(*from, _mm256_set1_epi64x(MASK26));
-    *to = _mm256_add_epi64(*to, c);
-}
-
-/// Carries every limb into the next, 2^130 folded into limb 0 times 5, in
-/// two interleaved chains (OpenSSL's order): limbs end below 2^26, limbs 1
-/// and 4 at most a few units above.
+/// Carries every limb into the next (see [`carry_chain`]): limbs end below
+/// 2^26, limbs 1 and 4 at most a few units above.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn carry(d: Half) -> Half {
-    let [mut d0, mut d1, mut d2, mut d3, mut d4] = d;
-    carry_into(&mut d3, &mut d4, false);
-    carry_into(&mut d0, &mut d1, false);
-    carry_into(&mut d4, &mut d0, true);
-    carry_into(&mut d1, &mut d2, false);
-    carry_into(&mut d2, &mut d3, false);
-    carry_into(&mut d0, &mut d1, false);
-    carry_into(&mut d3, &mut d4, false);
-    [d0, d1, d2, d3, d4]
+    let mask = _mm256_set1_epi64x(MASK26);
+    carry_chain(d, |from, to, times_five| {
+        let mut c = _mm256_srli_epi64::<26>(*from);
+        if times_five {
+            c = _mm256_add_epi64(c, _mm256_slli_epi64::<2>(c));
+        }
+        *from = _mm256_and_si256(*from, mask);
+        *to = _mm256_add_epi64(*to, c);
+    })
 }
 
 /// `h · p mod p`, lane by lane, carried. With `h` limbs below 2^27 and
@@ -216,13 +202,7 @@ fn mul(state: State, p: &Power) -> State {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn opaque(x: __m256i) -> __m256i {
-    let mut x = x;
-    // SAFETY: the template is empty: no instruction runs, no register,
-    // memory or flag changes.
-    unsafe {
-        core::arch::asm!("/* {0} */", inout(ymm_reg) x, options(pure, nomem, nostack, preserves_flags));
-    }
-    x
+    crate::ct::opaque_in!(ymm_reg, "/* {0} */", x)
 }
 
 /// The 2^128 bit (bit 24 of limb 4) for the lanes of blocks `first..8`.

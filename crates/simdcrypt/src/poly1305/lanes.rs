@@ -1,16 +1,19 @@
 //! Poly1305's vector lanes, shared by the vector rungs (`avx2`,
 //! `avx512ifma`, `neon`): the accumulator as 8 lanes of limbs and the key powers
-//! r^1…r^8 in a rung's radix, the body of a rung's multi-block function
-//! ([`vector_blocks!`]), the conversions between the scalar accumulator and
-//! limbs, and moving the accumulator into the lanes and back.
+//! r^1…r^8 in a rung's radix, the body of the x86 rungs' multi-block
+//! function (`vector_blocks!`; `neon` sums its lanes' products before it
+//! carries, and has its own), the carries in radix 2^26, the conversions
+//! between the scalar accumulator and limbs, and moving the accumulator
+//! into the lanes and back.
 
 use zeroize::Zeroize;
 
 use super::Poly1305;
 
-/// Blocks per vector step: logical lanes of both vector rungs. Lane `j`
-/// of a step holds block `j` of 8 consecutive blocks; the accumulator is
-/// the sum over the lanes of lane `j` times r^(8−j).
+/// Blocks per vector step: logical lanes of the x86 vector rungs. Lane
+/// `j` of a step holds block `j` of 8 consecutive blocks; the accumulator
+/// is the sum over the lanes of lane `j` times r^(8−j) (`neon` keeps its
+/// two lanes in the last two, the others zero).
 pub(super) const LANES: usize = 8;
 
 /// A vector rung's accumulator: limb `i` of every lane, in the rung's radix
@@ -34,7 +37,7 @@ pub(super) type Powers = [[u64; LANES]; 5];
 /// `Σ lane_j · r^(8−j)` the accumulator. A scalar accumulator `entering`
 /// the lanes is added to the lane of the first block instead of the
 /// multiplication.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(target_arch = "x86_64")]
 macro_rules! vector_blocks {
     ($(#[$meta:meta])* fn $name:ident($features:literal)) => {
         $(#[$meta])*
@@ -69,8 +72,28 @@ macro_rules! vector_blocks {
         }
     };
 }
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(target_arch = "x86_64")]
 pub(super) use vector_blocks;
+
+/// The carries of an accumulator in radix 2^26, in two interleaved chains
+/// (OpenSSL's order): `carry(from, to, times_five)` moves the bits of limb
+/// `from` above 26 into limb `to`, times 5 from limb 4 into limb 0 (2^130 ≡
+/// 5). From limbs below 2^62 the limbs end below 2^26, limbs 1 and 4 below
+/// 2^26 + 2^13: limb 4 sends limb 0 below 2^26 + 5·2^36, whose carry into
+/// limb 1 is below 2^13, and the last carry into limb 4 below 2^11.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+pub(super) fn carry_chain<V>(d: [V; 5], mut carry: impl FnMut(&mut V, &mut V, bool)) -> [V; 5] {
+    let [mut d0, mut d1, mut d2, mut d3, mut d4] = d;
+    carry(&mut d3, &mut d4, false);
+    carry(&mut d0, &mut d1, false);
+    carry(&mut d4, &mut d0, true);
+    carry(&mut d1, &mut d2, false);
+    carry(&mut d2, &mut d3, false);
+    carry(&mut d0, &mut d1, false);
+    carry(&mut d3, &mut d4, false);
+    [d0, d1, d2, d3, d4]
+}
 
 /// The last `k < 8` blocks of a run at the end of a zeroed group of 8, so
 /// that block `j` sits in lane `8 − k + j`.

@@ -6,7 +6,7 @@
 //! | `scalar64` | any | radix 2^64, `u128` products, one block at a time |
 //! | `avx2` | AVX2, BMI2 | radix 2^26, 8 blocks per step as two 4-lane chains in ymm, powers r^1…r^8 |
 //! | `avx512ifma` | AVX-512F, IFMA | radix 2^44, 8 blocks per step in zmm with `vpmadd52luq`/`vpmadd52huq` |
-//! | `neon` | NEON (aarch64) | radix 2^26, 8 blocks per step as four 2-lane chains, `umull`/`umlal`, powers r^1…r^8 |
+//! | `neon` | NEON (aarch64) | radix 2^26, 8 blocks per step in 2 lanes, `umlal`/`umlal2` by element into one sum, one carry a step, powers r^1…r^8 |
 //!
 //! The vector rungs keep short inputs on the scalar arithmetic (see
 //! [`Rung::min_vector_blocks`]); once a long run has moved the accumulator
