@@ -36,9 +36,37 @@ use super::sliced::{AesRound, Slice};
 /// Blocks per batch: 16 registers of one block's byte.
 pub(super) const PAR_BLOCKS: usize = 16;
 
+/// [`Slice`]'s methods of two registers that are one NEON instruction,
+/// `name = insn`; with `via to, back`, on the register reinterpreted as
+/// other lanes (`to`) and back (`back`).
+macro_rules! two_operand {
+    ($($name:ident = $insn:ident $(via $to:ident, $back:ident)?;)+) => {$(
+        #[inline(always)]
+        unsafe fn $name(self, other: Self) -> Self {
+            // SAFETY: NEON is part of aarch64.
+            unsafe { two_operand!(@ $insn, self, other $(, $to, $back)?) }
+        }
+    )+};
+    (@ $insn:ident, $a:expr, $b:expr) => { $insn($a, $b) };
+    (@ $insn:ident, $a:expr, $b:expr, $to:ident, $back:ident) => { $back($insn($to($a), $to($b))) };
+}
+
 /// A q register as 16-byte lanes: one.
 impl Slice for uint8x16_t {
     const BLOCKS: usize = 1;
+
+    two_operand! {
+        xor = veorq_u8;
+        and = vandq_u8;
+        or = vorrq_u8;
+        add8 = vaddq_u8;
+        sub8 = vsubq_u8;
+        shuffle = vqtbl1q_u8;
+        unpack_lo32 = vzip1q_u32 via vreinterpretq_u32_u8, vreinterpretq_u8_u32;
+        unpack_hi32 = vzip2q_u32 via vreinterpretq_u32_u8, vreinterpretq_u8_u32;
+        unpack_lo64 = vzip1q_u64 via vreinterpretq_u64_u8, vreinterpretq_u8_u64;
+        unpack_hi64 = vzip2q_u64 via vreinterpretq_u64_u8, vreinterpretq_u8_u64;
+    }
 
     #[inline(always)]
     unsafe fn load(src: *const u8) -> Self {
@@ -66,31 +94,6 @@ impl Slice for uint8x16_t {
         unsafe { vreinterpretq_u8_u32(vdupq_n_u32(word)) }
     }
     #[inline(always)]
-    unsafe fn xor(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { veorq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn and(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { vandq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn or(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { vorrq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn add8(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { vaddq_u8(self, other) }
-    }
-    #[inline(always)]
-    unsafe fn sub8(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { vsubq_u8(self, other) }
-    }
-    #[inline(always)]
     unsafe fn greater(self, other: Self) -> Self {
         // SAFETY: NEON is part of aarch64.
         unsafe { vcgtq_s8(vreinterpretq_s8_u8(self), vreinterpretq_s8_u8(other)) }
@@ -99,51 +102,6 @@ impl Slice for uint8x16_t {
     unsafe fn shr4(self) -> Self {
         // SAFETY: NEON is part of aarch64.
         unsafe { vshrq_n_u8::<4>(self) }
-    }
-    #[inline(always)]
-    unsafe fn shuffle(self, index: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe { vqtbl1q_u8(self, index) }
-    }
-    #[inline(always)]
-    unsafe fn unpack_lo32(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe {
-            vreinterpretq_u8_u32(vzip1q_u32(
-                vreinterpretq_u32_u8(self),
-                vreinterpretq_u32_u8(other),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn unpack_hi32(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe {
-            vreinterpretq_u8_u32(vzip2q_u32(
-                vreinterpretq_u32_u8(self),
-                vreinterpretq_u32_u8(other),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn unpack_lo64(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe {
-            vreinterpretq_u8_u64(vzip1q_u64(
-                vreinterpretq_u64_u8(self),
-                vreinterpretq_u64_u8(other),
-            ))
-        }
-    }
-    #[inline(always)]
-    unsafe fn unpack_hi64(self, other: Self) -> Self {
-        // SAFETY: NEON is part of aarch64.
-        unsafe {
-            vreinterpretq_u8_u64(vzip2q_u64(
-                vreinterpretq_u64_u8(self),
-                vreinterpretq_u64_u8(other),
-            ))
-        }
     }
     #[inline]
     #[target_feature(enable = "aes")]
