@@ -445,59 +445,51 @@ pub(super) trait Gf2p8: Slice {
     unsafe fn affine_inverse<const C: i32>(self, matrix: Self) -> Self;
 }
 
-impl Gf2p8 for __m128i {
-    #[inline(always)]
-    unsafe fn splat64(word: i64) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe { _mm_set1_epi64x(word) }
-    }
-    #[inline(always)]
-    unsafe fn affine<const C: i32>(self, matrix: Self) -> Self {
-        // SAFETY: the caller promises GFNI.
-        unsafe { _mm_gf2p8affine_epi64_epi8::<C>(self, matrix) }
-    }
-    #[inline(always)]
-    unsafe fn affine_inverse<const C: i32>(self, matrix: Self) -> Self {
-        // SAFETY: the caller promises GFNI.
-        unsafe { _mm_gf2p8affineinv_epi64_epi8::<C>(self, matrix) }
-    }
+/// [`Gf2p8`] for a register: its broadcast and its two GFNI
+/// instructions.
+macro_rules! gf2p8 {
+    ($v:ty, $set1:ident, $affine:ident, $affine_inverse:ident) => {
+        impl Gf2p8 for $v {
+            #[inline(always)]
+            unsafe fn splat64(word: i64) -> Self {
+                // SAFETY: the caller promises the register's features
+                // (SSE2, part of x86-64, on xmm; AVX on ymm; AVX-512F on
+                // zmm).
+                unsafe { $set1(word) }
+            }
+            #[inline(always)]
+            unsafe fn affine<const C: i32>(self, matrix: Self) -> Self {
+                // SAFETY: the caller promises GFNI and the register's
+                // features.
+                unsafe { $affine::<C>(self, matrix) }
+            }
+            #[inline(always)]
+            unsafe fn affine_inverse<const C: i32>(self, matrix: Self) -> Self {
+                // SAFETY: as `affine`.
+                unsafe { $affine_inverse::<C>(self, matrix) }
+            }
+        }
+    };
 }
 
-impl Gf2p8 for __m256i {
-    #[inline(always)]
-    unsafe fn splat64(word: i64) -> Self {
-        // SAFETY: the caller promises AVX.
-        unsafe { _mm256_set1_epi64x(word) }
-    }
-    #[inline(always)]
-    unsafe fn affine<const C: i32>(self, matrix: Self) -> Self {
-        // SAFETY: the caller promises GFNI and AVX.
-        unsafe { _mm256_gf2p8affine_epi64_epi8::<C>(self, matrix) }
-    }
-    #[inline(always)]
-    unsafe fn affine_inverse<const C: i32>(self, matrix: Self) -> Self {
-        // SAFETY: the caller promises GFNI and AVX.
-        unsafe { _mm256_gf2p8affineinv_epi64_epi8::<C>(self, matrix) }
-    }
-}
-
-impl Gf2p8 for __m512i {
-    #[inline(always)]
-    unsafe fn splat64(word: i64) -> Self {
-        // SAFETY: the caller promises AVX-512F.
-        unsafe { _mm512_set1_epi64(word) }
-    }
-    #[inline(always)]
-    unsafe fn affine<const C: i32>(self, matrix: Self) -> Self {
-        // SAFETY: the caller promises GFNI and AVX-512F.
-        unsafe { _mm512_gf2p8affine_epi64_epi8::<C>(self, matrix) }
-    }
-    #[inline(always)]
-    unsafe fn affine_inverse<const C: i32>(self, matrix: Self) -> Self {
-        // SAFETY: the caller promises GFNI and AVX-512F.
-        unsafe { _mm512_gf2p8affineinv_epi64_epi8::<C>(self, matrix) }
-    }
-}
+gf2p8!(
+    __m128i,
+    _mm_set1_epi64x,
+    _mm_gf2p8affine_epi64_epi8,
+    _mm_gf2p8affineinv_epi64_epi8
+);
+gf2p8!(
+    __m256i,
+    _mm256_set1_epi64x,
+    _mm256_gf2p8affine_epi64_epi8,
+    _mm256_gf2p8affineinv_epi64_epi8
+);
+gf2p8!(
+    __m512i,
+    _mm512_set1_epi64,
+    _mm512_gf2p8affine_epi64_epi8,
+    _mm512_gf2p8affineinv_epi64_epi8
+);
 
 /// The s-boxes through GFNI: `vgf2p8affineqb` with the input map, then
 /// `vgf2p8affineinvqb` (inversion, then the output map).
