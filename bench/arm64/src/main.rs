@@ -96,6 +96,15 @@ fn simdcrypt(primitive: &str) -> Option<Run> {
                 Vec::new()
             })
         }
+        "camellia128-ctr" => {
+            let iv = [0u8; 16];
+            Box::new(move |d| {
+                let key = KEY[..16].try_into().unwrap();
+                let mut ctr = simdcrypt::camellia::Camellia128Ctr::new(key, &iv);
+                ctr.apply_keystream(d).unwrap();
+                Vec::new()
+            })
+        }
         "chacha20poly1305" => {
             let aead = ChaCha20Poly1305::new(&KEY);
             Box::new(move |d| aead.encrypt_in_place_detached(&NONCE, &AAD, d).to_vec())
@@ -182,6 +191,12 @@ fn rustcrypto(primitive: &str) -> Option<Run> {
         }
         "aes128-ctr" => Box::new(|d| {
             let mut c = ctr::Ctr128BE::<aes::Aes128>::new(KEY[..16].into(), &[0u8; 16].into());
+            c.apply_keystream(d);
+            Vec::new()
+        }),
+        "camellia128-ctr" => Box::new(|d| {
+            let mut c =
+                ctr::Ctr128BE::<camellia::Camellia128>::new(KEY[..16].into(), &[0u8; 16].into());
             c.apply_keystream(d);
             Vec::new()
         }),

@@ -3,17 +3,20 @@
 //! (`vgf2p8affineqb` into AES's field, `vgf2p8affineinvqb` inverting and
 //! mapping back); then at most one batch each of 32 (ymm) and 16 (xmm),
 //! GFNI too, and the rest as one zero-padded xmm batch on the stack. The
-//! kernels are the shared ones of `x86.rs`.
+//! kernels are the shared ones of `sliced.rs`, the s-boxes `x86.rs`'s.
 
-use core::arch::x86_64::{__m256i, __m512i};
+use core::arch::x86_64::{__m128i, __m256i, __m512i};
+
+use super::x86::Gfni;
 
 /// Blocks per batch: 16 registers of four blocks' bytes.
 pub(super) const PAR_BLOCKS: usize = 64;
 
-super::x86::rung!(
+super::sliced::rung!(
     "gfni,avx512f,avx512bw,avx512vl,avx2,ssse3",
     Gfni,
-    [__m512i, __m256i, __m128i]
+    [__m512i, __m256i, __m128i],
+    __m128i
 );
 
 super::x86_one::one_block!("gfni,avx512f,avx512bw,avx512vl,avx2,ssse3", GfniF);

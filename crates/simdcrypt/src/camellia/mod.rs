@@ -9,6 +9,7 @@
 //! | `aesni` | 16 blocks byte-sliced in xmm (Kivilinna): the s-box AES's inversion from `aesenclast`/`aesdeclast` between `pshufb` affine maps | yes |
 //! | `vaes` | the same on ymm with VAES, 32 blocks | yes |
 //! | `gfni` | 64 blocks byte-sliced in zmm, each s-box `vgf2p8affineqb` then `vgf2p8affineinvqb` | yes |
+//! | `armv8` | aarch64: 16 blocks byte-sliced in NEON q registers, the s-box AES's inversion from `aese`/`aesd` between `tbl` affine maps; one block as a padded batch | yes |
 //!
 //! Every rung runs the encryption of §2.3 over the subkeys of §2.2;
 //! decryption is the same function over the decryption subkeys of
@@ -48,6 +49,11 @@ mod reference;
 #[cfg_attr(docsrs, doc(cfg(feature = "rustcrypto")))]
 mod rustcrypto;
 mod tables;
+
+#[cfg(target_arch = "aarch64")]
+mod armv8;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod sliced;
 
 #[cfg(target_arch = "x86_64")]
 mod aesni;
@@ -99,6 +105,10 @@ rungs! {
         Gfni = "gfni", needs "GFNI, AVX-512F, AVX-512BW and AVX-512VL",
             if |f| f.gfni && f.avx512f && f.avx512bw && f.avx512vl && f.avx2 && f.ssse3,
             arch = "x86_64";
+        /// aarch64's AES instructions on NEON: byte-sliced, 16 blocks in
+        /// q registers, the s-boxes through `aese`/`aesd` between `tbl`
+        /// lookups.
+        Armv8 = "armv8", needs "the ARMv8 AES instructions", if |f| f.aes, arch = "aarch64";
     }
 }
 
@@ -107,7 +117,7 @@ impl Rung {
     pub fn best() -> Rung {
         static BEST: OnceLock<Rung> = OnceLock::new();
         *BEST.get_or_init(|| {
-            [Rung::Gfni, Rung::Vaes, Rung::Aesni, Rung::Bitsliced]
+            [Rung::Armv8, Rung::Gfni, Rung::Vaes, Rung::Aesni, Rung::Bitsliced]
                 .into_iter()
                 .find(|i| i.is_available())
                 .unwrap_or(Rung::Bitsliced)
@@ -128,6 +138,10 @@ impl Rung {
             Rung::Gfni => gfni::PAR_BLOCKS,
             #[cfg(not(target_arch = "x86_64"))]
             Rung::Aesni | Rung::Vaes | Rung::Gfni => 1,
+            #[cfg(target_arch = "aarch64")]
+            Rung::Armv8 => armv8::PAR_BLOCKS,
+            #[cfg(not(target_arch = "aarch64"))]
+            Rung::Armv8 => 1,
         }
     }
 }
@@ -141,35 +155,40 @@ fn crypt(imp: Rung, sk: &Subkeys, blocks: InOut<'_>) {
         Rung::Reference => block::by_block(blocks, |b| reference::encrypt_block(sk, b)),
         Rung::Tables => tables::encrypt(sk, blocks),
         Rung::Bitsliced => bitsliced::encrypt(sk, blocks),
-        #[cfg(target_arch = "x86_64")]
-        Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        Rung::Aesni | Rung::Vaes | Rung::Gfni | Rung::Armv8 => {
             let (src, dst, len) = blocks.into_raw();
-            x86_rungs!(imp, encrypt(sk, src, dst, len));
+            sliced_rungs!(imp, encrypt(sk, src, dst, len));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        Rung::Aesni | Rung::Vaes | Rung::Gfni => unreachable!("no x86-64 rung here"),
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        Rung::Aesni | Rung::Vaes | Rung::Gfni | Rung::Armv8 => {
+            unreachable!("no byte-sliced rung here")
+        }
     }
 }
 
 /// One block under `sk` on `imp`: the chained modes' path, where a
 /// rung that batches would pay for a whole batch; every rung that batches
-/// has a one-block form of its own.
+/// has a one-block form of its own, but `armv8`, whose padded batch
+/// counts fewer instructions than `bitsliced`'s one-block form.
 fn one(imp: Rung, sk: &Subkeys, block: &mut [u8]) {
     let block: &mut [u8; BLOCK_LEN] = block.try_into().expect("a 16-byte block");
     match imp {
         Rung::Reference => reference::encrypt_block(sk, block),
         Rung::Tables => tables::encrypt_block(sk, block),
         Rung::Bitsliced => bitsliced::encrypt_one(sk, block),
-        Rung::Aesni | Rung::Vaes | Rung::Gfni => x86_rungs!(imp, encrypt_one(sk, block)),
+        Rung::Aesni | Rung::Vaes | Rung::Gfni | Rung::Armv8 => {
+            sliced_rungs!(imp, encrypt_one(sk, block))
+        }
     }
 }
 
-/// The dispatch to the x86 rungs, for the arm `Rung::Aesni | Rung::Vaes |
-/// Rung::Gfni` of a `match`: `$f($args)` of the rung's own module, the
-/// data passed as `InOut::into_raw`'s parts (in registers:
-/// `InOut::from_raw` says why). Only rungs that are available come here,
-/// and none is off x86-64.
-macro_rules! x86_rungs {
+/// The dispatch to the byte-sliced rungs, for the arm `Rung::Aesni |
+/// Rung::Vaes | Rung::Gfni | Rung::Armv8` of a `match`: `$f($args)` of the
+/// rung's own module, the data passed as `InOut::into_raw`'s parts (in
+/// registers: `InOut::from_raw` says why). Only rungs that are available
+/// come here: the x86-64 ones on x86-64, `armv8` on aarch64.
+macro_rules! sliced_rungs {
     ($imp:expr, $f:ident($($arg:expr),*)) => {
         match $imp {
             #[cfg(target_arch = "x86_64")]
@@ -184,11 +203,15 @@ macro_rules! x86_rungs {
             // SAFETY: the rung is available: the CPU has GFNI, AVX-512F,
             // AVX-512BW, AVX-512VL, AVX2 and SSSE3; the data as above.
             Rung::Gfni => unsafe { gfni::$f($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the rung is available: the CPU has the AES
+            // instructions; the data as above.
+            Rung::Armv8 => unsafe { armv8::$f($($arg),*) },
             _ => unreachable!("an unavailable Camellia rung"),
         }
     };
 }
-use x86_rungs;
+use sliced_rungs;
 
 // The key sizes of §2.2, shared with AES.
 pub use crate::block::{Bits128, Bits192, Bits256, KeySize};
@@ -319,11 +342,11 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
 
     fn ctr(&self, counter: &[u8], data: InOut<'_>) {
         match self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Rung::Aesni | Rung::Vaes | Rung::Gfni | Rung::Armv8 => {
                 let counter = u128::from_be_bytes(counter.try_into().expect("a 16-byte block"));
                 let (src, dst, len) = data.into_raw();
-                x86_rungs!(self.imp, ctr(&self.enc, counter, src, dst, len));
+                sliced_rungs!(self.imp, ctr(&self.enc, counter, src, dst, len));
             }
             _ => block::ctr_by_blocks(self, counter, data),
         }
@@ -335,11 +358,11 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
 
     fn cbc_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Rung::Aesni | Rung::Vaes | Rung::Gfni | Rung::Armv8 => {
                 let chain: &mut [u8; 16] = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
-                x86_rungs!(self.imp, feedback_decrypt(&self.dec, false, chain, src, dst, len));
+                sliced_rungs!(self.imp, feedback_decrypt(&self.dec, false, chain, src, dst, len));
             }
             _ => block::cbc_decrypt_by_blocks(self, chain, data),
         }
@@ -347,11 +370,11 @@ impl<K: KeySize> block::sealed::Core for Camellia<K> {
 
     fn cfb_decrypt(&self, chain: &mut [u8], data: InOut<'_>) {
         match self.imp {
-            #[cfg(target_arch = "x86_64")]
-            Rung::Aesni | Rung::Vaes | Rung::Gfni => {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            Rung::Aesni | Rung::Vaes | Rung::Gfni | Rung::Armv8 => {
                 let chain: &mut [u8; 16] = chain.try_into().expect("a 16-byte block");
                 let (src, dst, len) = data.into_raw();
-                x86_rungs!(self.imp, feedback_decrypt(&self.enc, true, chain, src, dst, len));
+                sliced_rungs!(self.imp, feedback_decrypt(&self.enc, true, chain, src, dst, len));
             }
             _ => block::cfb_decrypt_by_blocks(self, chain, data),
         }

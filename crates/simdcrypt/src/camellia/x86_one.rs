@@ -25,7 +25,7 @@
 //!   to; the XORs three at a time by `vpternlogq`. The representation is
 //!   taken off around FL and FL^-1 and at the ends (`vgf2p8affineqb` and
 //!   a `pshufb`).
-//! - [`AesNiF`]: the batch kernels' s-boxes ([`AesNi`]) on the one
+//! - [`AesNiF`]: the batch kernels' s-boxes ([`AesRound`]) on the one
 //!   register: two `aesenclast` (SBOX1–3's input map, SBOX4's) between
 //!   `pshufb` nibble lookups; ShiftRows is left in the bytes and undone by
 //!   the P-function's shuffles.
@@ -41,7 +41,7 @@ use core::arch::x86_64::{
 };
 
 use super::key_schedule::Subkeys;
-use super::x86::{A, AesNi, Linear, SBoxes, SHIFT_ROWS, control, input_map, output_map};
+use super::sliced::{A, AesRound, Linear, SBoxes, SHIFT_ROWS, control, input_map, output_map};
 
 // ---------------------------------------------------------------------------
 // The P-function as shuffles.
@@ -350,10 +350,10 @@ impl Form for GfniF {
     }
 }
 
-/// The s-boxes through AES-NI: [`AesNi`]'s on xmm, whose `aesenclast`
+/// The s-boxes through AES-NI: [`AesRound`]'s on xmm, whose `aesenclast`
 /// leaves its output in ShiftRows order. SBOX1–3 share the lookup and
 /// `aesenclast` of their input map (the compiler computes them once).
-pub(super) struct AesNiF(AesNi<__m128i>);
+pub(super) struct AesNiF(AesRound<__m128i>);
 
 /// Where [`AesNiF`] leaves the s-boxes: SBOX1, 2, 3, 4 of every byte in
 /// a register each, in ShiftRows order.
@@ -387,7 +387,7 @@ impl Form for AesNiF {
     #[inline(always)]
     unsafe fn new() -> Self {
         // SAFETY: the caller promises SSSE3.
-        AesNiF(unsafe { AesNi::new() })
+        AesNiF(unsafe { AesRound::new() })
     }
 
     /// The number itself: the s-boxes' nibble lookups map it.
