@@ -9,11 +9,12 @@
 //! `sha512_block_armv8`. All blocks run in one loop.
 
 use core::arch::aarch64::{
-    uint64x2_t, vaddq_u64, vextq_u64, vld1q_u8, vld1q_u64, vreinterpretq_u64_u8, vrev64q_u8,
-    vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64, vsha512su1q_u64, vst1q_u64,
+    uint64x2_t, vaddq_u64, vextq_u64, vsha512h2q_u64, vsha512hq_u64, vsha512su0q_u64,
+    vsha512su1q_u64,
 };
 
 use super::K512;
+use super::neon::{load_be, load_words, store};
 
 /// Rounds `2j` and `2j + 1` on the registers named, this double round,
 /// `x0 … x3` (AB, CD, EF, GH renamed: each double round's x0 is the
@@ -46,33 +47,6 @@ macro_rules! four_double_rounds {
         double_round!($j + 2, $s, $k, $ef $gh $ab $cd);
         double_round!($j + 3, $s, $k, $cd $ef $gh $ab);
     };
-}
-
-/// Two words in a register, word 0 in lane 0.
-#[inline]
-#[target_feature(enable = "neon")]
-fn load_words(src: &[u64; 2]) -> uint64x2_t {
-    // SAFETY: `src` is 16 readable bytes; Advanced SIMD is part of the
-    // aarch64 baseline.
-    unsafe { vld1q_u64(src.as_ptr()) }
-}
-
-/// Writes a register to `dst`.
-#[inline]
-#[target_feature(enable = "neon")]
-fn store(dst: &mut [u64; 2], v: uint64x2_t) {
-    // SAFETY: `dst` is 16 writable bytes, and any bits are valid `u64`s;
-    // Advanced SIMD is part of the aarch64 baseline.
-    unsafe { vst1q_u64(dst.as_mut_ptr(), v) }
-}
-
-/// The 16 bytes `src` of a block as two big-endian words (§3.1).
-#[inline]
-#[target_feature(enable = "neon")]
-fn load_be(src: &[u8; 16]) -> uint64x2_t {
-    // SAFETY: `src` is 16 readable bytes; Advanced SIMD is part of the
-    // aarch64 baseline.
-    vreinterpretq_u64_u8(vrev64q_u8(unsafe { vld1q_u8(src.as_ptr()) }))
 }
 
 /// Hashes whole 1024-bit blocks into the hash value `state` (§6.4.2).

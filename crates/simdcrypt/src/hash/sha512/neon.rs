@@ -59,7 +59,7 @@ const K_GROUPS: [[[u64; 2]; 8]; 5] = {
 /// Two words in a register, word 0 in lane 0.
 #[inline]
 #[target_feature(enable = "neon")]
-fn load_words(src: &[u64; 2]) -> uint64x2_t {
+pub(super) fn load_words(src: &[u64; 2]) -> uint64x2_t {
     // SAFETY: `src` is 16 readable bytes; Advanced SIMD is part of the
     // aarch64 baseline.
     unsafe { vld1q_u64(src.as_ptr()) }
@@ -68,7 +68,7 @@ fn load_words(src: &[u64; 2]) -> uint64x2_t {
 /// Writes a register to `dst`.
 #[inline]
 #[target_feature(enable = "neon")]
-fn store(dst: &mut [u64; 2], v: uint64x2_t) {
+pub(super) fn store(dst: &mut [u64; 2], v: uint64x2_t) {
     // SAFETY: `dst` is 16 writable bytes, and any bits are valid `u64`s;
     // Advanced SIMD is part of the aarch64 baseline.
     unsafe { vst1q_u64(dst.as_mut_ptr(), v) }
@@ -77,7 +77,7 @@ fn store(dst: &mut [u64; 2], v: uint64x2_t) {
 /// The 16 bytes `src` of a block as two big-endian words (§3.1).
 #[inline]
 #[target_feature(enable = "neon")]
-fn load_be(src: &[u8; 16]) -> uint64x2_t {
+pub(super) fn load_be(src: &[u8; 16]) -> uint64x2_t {
     // SAFETY: `src` is 16 readable bytes; Advanced SIMD is part of the
     // aarch64 baseline.
     vreinterpretq_u64_u8(vrev64q_u8(unsafe { vld1q_u8(src.as_ptr()) }))
