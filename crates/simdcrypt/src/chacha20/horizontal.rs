@@ -15,13 +15,20 @@
 //! lane: the same instructions as one block, for two (an odd block goes
 //! beside them in xmm registers, in the same loop).
 //!
+//! The `@blocks` and `@tail` forms (the one-block entry, the final
+//! addition, a few blocks interleaved) are written once over the register
+//! type: aarch64's `neon` rung uses them with its own rows and rounds.
+//!
 //! One block here takes 222–235 TSC ticks on Zen 3; the scalar form (16
 //! variables, `rol`) took 265, so every rung's single block is horizontal.
 
 /// `pshufd` immediates: lane `i` of the result is lane `i + k` (mod 4) of
 /// the input, so a row rotated by `k` words.
+#[cfg(target_arch = "x86_64")]
 pub(super) const ROT1: i32 = 0b00_11_10_01;
+#[cfg(target_arch = "x86_64")]
 pub(super) const ROT2: i32 = 0b01_00_11_10;
+#[cfg(target_arch = "x86_64")]
 pub(super) const ROT3: i32 = 0b10_01_00_11;
 
 /// Generates the horizontal functions of one rung.
@@ -164,113 +171,14 @@ macro_rules! horizontal {
             ::std::array::from_fn(|n| [r0, r1, r2, row3(state, counter, block.wrapping_add(n as u64))])
         }
 
-        /// Block `block` of `state` (its counter words ignored) XORed from
-        /// the `len` bytes at `src` into those at `dst` (at most 64): the
-        /// one-block call's own entry, so that it pays for none of the
-        /// multi-block code's frame, length checks and jump tables (nor, on
-        /// AVX2, its `vzeroupper`). The data comes as `InOut::into_raw`'s
-        /// parts, in registers: an `InOut` passed in memory is copied with
-        /// 16-byte loads of what the caller wrote with 8-byte stores, which
-        /// the core cannot forward (about 35 cycles of a 64-byte call).
-        ///
-        /// # Safety
-        ///
-        /// As `InOut::into_raw` gives them: `src` readable and `dst`
-        /// writable for `len` bytes, the same address or apart; `len` at
-        /// most 64.
-        #[target_feature(enable = $feature)]
-        #[allow(dead_code)] // the one-block `sse2` rung has its own loop
-        pub(super) unsafe fn xor_one_block(
-            state: &[u32; 16],
-            counter: $crate::vertical::Counter,
-            block: u64,
-            data: (*const u8, *mut u8, usize),
-        ) {
-            debug_assert!(data.2 <= $crate::chacha20::BLOCK_LEN);
-            let rows = single_rows::<1>(state, counter, block);
-            let ([z], [x]) = (rounds(rows), rows);
-            // SAFETY: the caller's contract.
-            unsafe { xor_final(z, x, data) };
-        }
-
-        /// The final addition of one block, its rows `x` after the rounds
-        /// `z`, XORed from the `len` bytes at `src` into those at `dst`.
-        ///
-        /// # Safety
-        ///
-        /// As [`xor_one_block`]'s.
-        #[inline]
-        #[target_feature(enable = $feature)]
-        #[allow(dead_code)] // the one-block `sse2` rung calls it from neither
-        unsafe fn xor_final(
-            z: [::core::arch::x86_64::__m128i; 4],
-            x: [::core::arch::x86_64::__m128i; 4],
-            (src, dst, len): (*const u8, *mut u8, usize),
-        ) {
-            let ks = ::std::array::from_fn(|i| ::core::arch::x86_64::_mm_add_epi32(z[i], x[i]));
-            // SAFETY: the caller's contract.
-            unsafe { xor_block(src, dst, len, ks) };
-        }
-
-        /// The final addition of `S` blocks, their rows `x` after the rounds
-        /// `z`, XORed into the next `S` chunks.
-        #[inline]
-        #[target_feature(enable = $feature)]
-        #[allow(dead_code)] // the one-block `sse2` rung has no tail
-        fn xor_single_rows<'a, const S: usize>(
-            chunks: impl Iterator<Item = $crate::xor::InOut<'a>>,
-            z: [[::core::arch::x86_64::__m128i; 4]; S],
-            x: [[::core::arch::x86_64::__m128i; 4]; S],
-        ) {
-            for ((chunk, z), x) in chunks.zip(z).zip(x) {
-                // SAFETY: `into_raw` gives `len` (at most a block) bytes
-                // readable at `src` and writable at `dst`, the same or
-                // apart.
-                unsafe { xor_final(z, x, chunk.into_raw()) };
-            }
-        }
-
+        $crate::chacha20::horizontal::horizontal!(
+            @blocks $feature, ::core::arch::x86_64::__m128i,
+            add = ::core::arch::x86_64::_mm_add_epi32
+        );
     };
     ($feature:literal on xmm with tail, rotl = $rotl:ident) => {
         $crate::chacha20::horizontal::horizontal!($feature on xmm, rotl = $rotl);
-        /// Blocks `block .. block + N` of `state` (its counter words
-        /// ignored), as `N` interleaved states, XORed into `data` (`N - 1`
-        /// whole blocks and a last one at least partly used). The counter
-        /// goes into the registers directly: a 64-bit add across words 12
-        /// and 13 when it is wide, a 32-bit add to word 12 alone otherwise.
-        #[inline]
-        #[target_feature(enable = $feature)]
-        fn xor_interleaved<const N: usize>(
-            state: &[u32; 16],
-            counter: $crate::vertical::Counter,
-            block: u64,
-            data: $crate::xor::InOut<'_>,
-        ) {
-            let rows = single_rows::<N>(state, counter, block);
-            xor_single_rows(data.chunks($crate::chacha20::BLOCK_LEN), rounds(rows), rows);
-        }
-
-        /// The keystream from block `block` of `state` on (its counter
-        /// words ignored), XORed into `data`: three blocks at a time as
-        /// interleaved states, then the last one or two.
-        #[inline]
-        #[target_feature(enable = $feature)]
-        pub(super) fn xor_tail(
-            state: &[u32; 16],
-            counter: $crate::vertical::Counter,
-            block: u64,
-            data: $crate::xor::InOut<'_>,
-        ) {
-            const BLOCK_LEN: usize = $crate::chacha20::BLOCK_LEN;
-            for (i, chunk) in data.chunks(3 * BLOCK_LEN).enumerate() {
-                let b = block.wrapping_add(3 * i as u64);
-                match chunk.len().div_ceil(BLOCK_LEN) {
-                    1 => xor_interleaved::<1>(state, counter, b, chunk),
-                    2 => xor_interleaved::<2>(state, counter, b, chunk),
-                    _ => xor_interleaved::<3>(state, counter, b, chunk),
-                }
-            }
-        }
+        $crate::chacha20::horizontal::horizontal!(@tail $feature);
     };
     ($feature:literal on ymm, rotl = $rotl:ident) => {
         $crate::chacha20::horizontal::horizontal! {
@@ -366,6 +274,118 @@ macro_rules! horizontal {
                 5 => xor_mixed::<2, 1>(state, counter, block, data),
                 6 => xor_mixed::<3, 0>(state, counter, block, data),
                 _ => xor_mixed::<3, 1>(state, counter, block, data),
+            }
+        }
+    };
+    // What a horizontal form on one register type `$v` (its 32-bit lane
+    // addition `$add`) finishes blocks with, given its `single_rows`,
+    // `rounds` and `xor_block`: the one-block entry and the final addition.
+    (@blocks $feature:literal, $v:ty, add = $add:path) => {
+        /// Block `block` of `state` (its counter words ignored) XORed from
+        /// the `len` bytes at `src` into those at `dst` (at most 64): the
+        /// one-block call's own entry, so that it pays for none of the
+        /// multi-block code's frame, length checks and jump tables (nor, on
+        /// AVX2, its `vzeroupper`). The data comes as `InOut::into_raw`'s
+        /// parts, in registers: an `InOut` passed in memory is copied with
+        /// 16-byte loads of what the caller wrote with 8-byte stores, which
+        /// the core cannot forward (about 35 cycles of a 64-byte call).
+        ///
+        /// # Safety
+        ///
+        /// As `InOut::into_raw` gives them: `src` readable and `dst`
+        /// writable for `len` bytes, the same address or apart; `len` at
+        /// most 64.
+        #[target_feature(enable = $feature)]
+        #[allow(dead_code)] // the one-block `sse2` rung has its own loop
+        pub(super) unsafe fn xor_one_block(
+            state: &[u32; 16],
+            counter: $crate::vertical::Counter,
+            block: u64,
+            data: (*const u8, *mut u8, usize),
+        ) {
+            debug_assert!(data.2 <= $crate::chacha20::BLOCK_LEN);
+            let rows = single_rows::<1>(state, counter, block);
+            let ([z], [x]) = (rounds(rows), rows);
+            // SAFETY: the caller's contract.
+            unsafe { xor_final(z, x, data) };
+        }
+
+        /// The final addition of one block, its rows `x` after the rounds
+        /// `z`, XORed from the `len` bytes at `src` into those at `dst`.
+        ///
+        /// # Safety
+        ///
+        /// As [`xor_one_block`]'s.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        #[allow(dead_code)] // the one-block `sse2` rung calls it from neither
+        unsafe fn xor_final(
+            z: [$v; 4],
+            x: [$v; 4],
+            (src, dst, len): (*const u8, *mut u8, usize),
+        ) {
+            let ks = ::std::array::from_fn(|i| $add(z[i], x[i]));
+            // SAFETY: the caller's contract.
+            unsafe { xor_block(src, dst, len, ks) };
+        }
+
+        /// The final addition of `S` blocks, their rows `x` after the rounds
+        /// `z`, XORed into the next `S` chunks.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        #[allow(dead_code)] // the one-block `sse2` rung has no tail
+        fn xor_single_rows<'a, const S: usize>(
+            chunks: impl Iterator<Item = $crate::xor::InOut<'a>>,
+            z: [[$v; 4]; S],
+            x: [[$v; 4]; S],
+        ) {
+            for ((chunk, z), x) in chunks.zip(z).zip(x) {
+                // SAFETY: `into_raw` gives `len` (at most a block) bytes
+                // readable at `src` and writable at `dst`, the same or
+                // apart.
+                unsafe { xor_final(z, x, chunk.into_raw()) };
+            }
+        }
+    };
+    // The few blocks at the end of a message, three interleaved at a time,
+    // given the form's `single_rows`, `rounds` and `@blocks`.
+    (@tail $feature:literal) => {
+        /// Blocks `block .. block + N` of `state` (its counter words
+        /// ignored), as `N` interleaved states, XORed into `data` (`N - 1`
+        /// whole blocks and a last one at least partly used). The counter
+        /// goes into the registers directly: a 64-bit add across words 12
+        /// and 13 when it is wide, a 32-bit add to word 12 alone otherwise.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        fn xor_interleaved<const N: usize>(
+            state: &[u32; 16],
+            counter: $crate::vertical::Counter,
+            block: u64,
+            data: $crate::xor::InOut<'_>,
+        ) {
+            let rows = single_rows::<N>(state, counter, block);
+            xor_single_rows(data.chunks($crate::chacha20::BLOCK_LEN), rounds(rows), rows);
+        }
+
+        /// The keystream from block `block` of `state` on (its counter
+        /// words ignored), XORed into `data`: three blocks at a time as
+        /// interleaved states, then the last one or two.
+        #[inline]
+        #[target_feature(enable = $feature)]
+        pub(super) fn xor_tail(
+            state: &[u32; 16],
+            counter: $crate::vertical::Counter,
+            block: u64,
+            data: $crate::xor::InOut<'_>,
+        ) {
+            const BLOCK_LEN: usize = $crate::chacha20::BLOCK_LEN;
+            for (i, chunk) in data.chunks(3 * BLOCK_LEN).enumerate() {
+                let b = block.wrapping_add(3 * i as u64);
+                match chunk.len().div_ceil(BLOCK_LEN) {
+                    1 => xor_interleaved::<1>(state, counter, b, chunk),
+                    2 => xor_interleaved::<2>(state, counter, b, chunk),
+                    _ => xor_interleaved::<3>(state, counter, b, chunk),
+                }
             }
         }
     };

@@ -56,7 +56,7 @@ mod avx2;
 mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod avx512vl;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod horizontal;
 #[cfg(target_arch = "aarch64")]
 mod neon;

@@ -27,7 +27,6 @@ use core::arch::aarch64::{
 
 use super::{double_round, rung_xor_keystream};
 use crate::vertical::{Counter, loadu_neon, storeu_neon, vertical_batches, xor_block_fn};
-use crate::xor::InOut;
 
 /// One block of the state as four registers, a row of words each.
 type Rows = [uint32x4_t; 4];
@@ -157,77 +156,5 @@ fn single_rows<const S: usize>(state: &[u32; 16], counter: Counter, block: u64) 
     })
 }
 
-/// The final addition of one block, its rows `x` after the rounds `z`,
-/// XORed from the `len` bytes at `src` into those at `dst`.
-///
-/// # Safety
-///
-/// `src` readable and `dst` writable for `len` bytes (at most 64), the same
-/// address or apart.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn xor_final(z: Rows, x: Rows, (src, dst, len): (*const u8, *mut u8, usize)) {
-    let ks = std::array::from_fn(|i| vaddq_u32(z[i], x[i]));
-    // SAFETY: the caller's contract.
-    unsafe { xor_block(src, dst, len, ks) };
-}
-
-/// Block `block` of `state` (its counter words ignored) XORed from the
-/// `len` bytes at `src` into those at `dst` (at most 64): the one-block
-/// call's own entry, without the multi-block code's length checks.
-///
-/// # Safety
-///
-/// As `InOut::into_raw` gives them: `src` readable and `dst` writable for
-/// `len` bytes, the same address or apart; `len` at most 64; the CPU has
-/// NEON.
-#[target_feature(enable = "neon")]
-pub(super) unsafe fn xor_one_block(
-    state: &[u32; 16],
-    counter: Counter,
-    block: u64,
-    data: (*const u8, *mut u8, usize),
-) {
-    debug_assert!(data.2 <= super::BLOCK_LEN);
-    let rows = single_rows::<1>(state, counter, block);
-    let ([z], [x]) = (rounds(rows), rows);
-    // SAFETY: the caller's contract.
-    unsafe { xor_final(z, x, data) };
-}
-
-/// Blocks `block .. block + N` of `state` (its counter words ignored), as
-/// `N` interleaved states, XORed into `data` (`N - 1` whole blocks and a
-/// last one at least partly used).
-#[inline]
-#[target_feature(enable = "neon")]
-fn xor_interleaved<const N: usize>(
-    state: &[u32; 16],
-    counter: Counter,
-    block: u64,
-    data: InOut<'_>,
-) {
-    let rows = single_rows::<N>(state, counter, block);
-    let z = rounds(rows);
-    for ((chunk, z), x) in data.chunks(super::BLOCK_LEN).zip(z).zip(rows) {
-        // SAFETY: `into_raw` gives `len` (at most a block) bytes readable
-        // at `src` and writable at `dst`, the same or apart.
-        unsafe { xor_final(z, x, chunk.into_raw()) };
-    }
-}
-
-/// The keystream from block `block` of `state` on (its counter words
-/// ignored), XORed into `data`: three blocks at a time as interleaved
-/// states, then the last one or two.
-#[inline]
-#[target_feature(enable = "neon")]
-fn xor_tail(state: &[u32; 16], counter: Counter, block: u64, data: InOut<'_>) {
-    const BLOCK_LEN: usize = super::BLOCK_LEN;
-    for (i, chunk) in data.chunks(3 * BLOCK_LEN).enumerate() {
-        let b = block.wrapping_add(3 * i as u64);
-        match chunk.len().div_ceil(BLOCK_LEN) {
-            1 => xor_interleaved::<1>(state, counter, b, chunk),
-            2 => xor_interleaved::<2>(state, counter, b, chunk),
-            _ => xor_interleaved::<3>(state, counter, b, chunk),
-        }
-    }
-}
+super::horizontal::horizontal!(@blocks "neon", uint32x4_t, add = vaddq_u32);
+super::horizontal::horizontal!(@tail "neon");
